@@ -1,0 +1,167 @@
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import pino, { type Logger } from 'pino';
+import { z } from 'zod';
+import { cacheHits, cacheMisses } from '../../platform/metrics';
+import type { Hit } from '../retrieval/hit';
+import { hitSchema, serialisableHit } from '../retrieval/hitSchema';
+import { searchCacheKey, type SearchCacheKeyParams } from './cacheKey';
+
+/** The Redis commands the L2 level uses (an ioredis client satisfies it). */
+export type CacheRedis = Pick<Redis, 'get' | 'set' | 'incr'>;
+
+/** Cache settings. Defaults: L1 1000 entries for 5 min, L2 entries for 1 h under `brain:search:`. */
+export interface SearchCacheOptions {
+  /** Shared L2 and generation store; without it the cache is L1 only and invalidation is process-local. */
+  redis?: CacheRedis;
+  keyPrefix: string;
+  l1MaxEntries: number;
+  l1TtlMs: number;
+  l2TtlSeconds: number;
+  logger?: Logger;
+}
+
+export const DEFAULT_SEARCH_CACHE_OPTIONS: SearchCacheOptions = {
+  keyPrefix: 'brain:search:',
+  l1MaxEntries: 1000,
+  l1TtlMs: 5 * 60_000,
+  l2TtlSeconds: 3600,
+};
+
+/** Hits, misses and hit rate (hits / lookups, 0 before any lookup) of one level. */
+export interface CacheLevelStats {
+  hits: number;
+  misses: number;
+  hitRate: number;
+}
+
+/** What GET /brain/cache/stats reports. */
+export interface SearchCacheStats {
+  l1: CacheLevelStats & { entries: number };
+  l2: CacheLevelStats & { enabled: boolean; errors: number };
+  generation: number;
+}
+
+const entrySchema = z.object({ v: z.literal(1), hits: z.array(hitSchema) });
+
+function levelStats(hits: number, misses: number): CacheLevelStats {
+  return { hits, misses, hitRate: hits + misses === 0 ? 0 : hits / (hits + misses) };
+}
+
+/**
+ * Two-level search cache (SPEC.md 1): L1 an in-process LRU, L2 Redis shared by every process. Keys are the
+ * hashed normalised query and parameters (see cacheKey) under a generation number; `invalidate()` (called
+ * after every ingest) increments the generation in Redis, so every process stops reading older entries,
+ * which then age out. Entries are JSON `{ v: 1, hits }` with string ids; what comes back from Redis is
+ * validated with zod and a corrupt entry counts as a miss. Redis errors never fail a search: they count
+ * as L2 misses (and `errors`) and the last known generation is used.
+ */
+export class SearchCache {
+  private readonly options: SearchCacheOptions;
+  private readonly l1: LRUCache<string, string>;
+  private readonly logger: Logger;
+  private generation = 0;
+  private readonly counts = { l1Hits: 0, l1Misses: 0, l2Hits: 0, l2Misses: 0, l2Errors: 0 };
+
+  constructor(options: Partial<SearchCacheOptions> = {}) {
+    this.options = { ...DEFAULT_SEARCH_CACHE_OPTIONS, ...options };
+    this.logger = options.logger ?? pino({ level: 'silent' });
+    this.l1 = new LRUCache({ max: this.options.l1MaxEntries, ttl: this.options.l1TtlMs });
+  }
+
+  /** Cached hits for these parameters, or undefined on a miss at both levels. */
+  async get(params: SearchCacheKeyParams): Promise<Hit[] | undefined> {
+    const key = await this.keyFor(params);
+    const local = this.l1.get(key);
+    if (local !== undefined) {
+      this.count('L1', true);
+      return (JSON.parse(local) as { hits: Hit[] }).hits;
+    }
+    this.count('L1', false);
+    const redis = this.options.redis;
+    if (!redis) return undefined;
+    try {
+      const stored = await redis.get(this.options.keyPrefix + key);
+      const parsed = stored === null ? undefined : this.parse(stored);
+      this.count('L2', parsed !== undefined);
+      if (parsed && stored) this.l1.set(key, stored);
+      return parsed;
+    } catch (error) {
+      this.onRedisError(error, 'read');
+      this.count('L2', false);
+      return undefined;
+    }
+  }
+
+  /** Stores hits at both levels under the current generation. */
+  async set(params: SearchCacheKeyParams, hits: readonly Hit[]): Promise<void> {
+    const key = await this.keyFor(params);
+    const value = JSON.stringify({ v: 1, hits: hits.map(serialisableHit) });
+    this.l1.set(key, value);
+    try {
+      await this.options.redis?.set(this.options.keyPrefix + key, value, 'EX', this.options.l2TtlSeconds);
+    } catch (error) {
+      this.onRedisError(error, 'write');
+    }
+  }
+
+  /** Makes every cached result unreachable, in this and (through Redis) every other process. */
+  async invalidate(): Promise<void> {
+    this.l1.clear();
+    this.generation++;
+    try {
+      if (this.options.redis) this.generation = await this.options.redis.incr(this.generationKey());
+    } catch (error) {
+      this.onRedisError(error, 'invalidate');
+    }
+  }
+
+  /** Counters since start-up, per level. */
+  stats(): SearchCacheStats {
+    const c = this.counts;
+    return {
+      l1: { ...levelStats(c.l1Hits, c.l1Misses), entries: this.l1.size },
+      l2: {
+        ...levelStats(c.l2Hits, c.l2Misses),
+        enabled: this.options.redis !== undefined,
+        errors: c.l2Errors,
+      },
+      generation: this.generation,
+    };
+  }
+
+  private generationKey(): string {
+    return `${this.options.keyPrefix}generation`;
+  }
+
+  private async keyFor(params: SearchCacheKeyParams): Promise<string> {
+    if (this.options.redis) {
+      try {
+        this.generation = Number((await this.options.redis.get(this.generationKey())) ?? 0);
+      } catch (error) {
+        this.onRedisError(error, 'generation read');
+      }
+    }
+    return `g${this.generation}:${searchCacheKey(params)}`;
+  }
+
+  private parse(stored: string): Hit[] | undefined {
+    try {
+      const entry = entrySchema.safeParse(JSON.parse(stored));
+      return entry.success ? entry.data.hits : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private count(level: 'L1' | 'L2', hit: boolean): void {
+    const counter = `${level === 'L1' ? 'l1' : 'l2'}${hit ? 'Hits' : 'Misses'}` as const;
+    this.counts[counter]++;
+    (hit ? cacheHits : cacheMisses).inc({ level });
+  }
+
+  private onRedisError(error: unknown, operation: string): void {
+    this.counts.l2Errors++;
+    this.logger.warn({ err: error, operation }, 'search cache: Redis unavailable, L1 only');
+  }
+}

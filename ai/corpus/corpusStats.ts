@@ -1,0 +1,37 @@
+import type { IndexName } from '../chunking/records';
+import type { CircuitState } from '../embeddings/circuitBreaker';
+import type { EmbeddingChain } from '../embeddings/embeddingChain';
+import type { SearchService, ServedStrategy } from '../retrieval/searchService';
+import type { VectorIndex, VectorSpaceStats } from '../retrieval/vectorIndex';
+import type { ChunkStore } from './chunkStore';
+
+/** The body of GET /brain/stats. */
+export interface BrainStats {
+  documents: Record<IndexName, number>;
+  chunks: Record<IndexName, number>;
+  totalChunks: number;
+  vectors: VectorSpaceStats[];
+  /** ISO time of the latest ingest, null before any. */
+  lastIngestAt: string | null;
+  queries: Record<ServedStrategy, number>;
+  embeddingProviders: { provider: string; model: string; state: CircuitState }[];
+}
+
+/** Gathers corpus, vector, query and provider figures for GET /brain/stats. */
+export async function collectBrainStats(deps: {
+  store: ChunkStore;
+  vectors: VectorIndex;
+  search: Pick<SearchService, 'queryCounts'>;
+  embeddings: Pick<EmbeddingChain, 'breakerStates'>;
+}): Promise<BrainStats> {
+  const [counts, vectors] = await Promise.all([deps.store.counts(), deps.vectors.spaces()]);
+  return {
+    documents: counts.documents,
+    chunks: counts.chunks,
+    totalChunks: Object.values(counts.chunks).reduce((sum, n) => sum + n, 0),
+    vectors,
+    lastIngestAt: counts.lastIngestAt?.toISOString() ?? null,
+    queries: deps.search.queryCounts(),
+    embeddingProviders: deps.embeddings.breakerStates(),
+  };
+}

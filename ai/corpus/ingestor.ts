@@ -1,0 +1,197 @@
+import pino, { type Logger } from 'pino';
+import { systemClock, type Clock } from '../../platform/clock';
+import { ValidationError, type FieldError } from '../../platform/errors';
+import type { SearchCache } from '../cache/searchCache';
+import {
+  chunkDocument,
+  DEFAULT_CHUNKER_OPTIONS,
+  type ChunkedDocument,
+  type ChunkerOptions,
+} from '../chunking/documentChunker';
+import {
+  embeddingTextOf,
+  type ChunkRecord,
+  type DocumentRecord,
+  type SourceDocument,
+} from '../chunking/records';
+import { planReingest } from '../chunking/reingestPlan';
+import { DEFAULT_DOCUMENT_LIMITS, validateSourceDocument, type DocumentLimits } from '../chunking/validation';
+import type { EmbeddingChain } from '../embeddings/embeddingChain';
+import type { FullTextIndex } from '../fulltext/fullTextIndex';
+import type { VectorIndex } from '../retrieval/vectorIndex';
+import type { ChunkStore } from './chunkStore';
+
+/** What the ingestor writes to. Defaults: system clock, 1 MiB documents, 512-token chunks, silent logger. */
+export interface IngestorDeps {
+  store: ChunkStore;
+  vectors: VectorIndex;
+  fullText: Pick<FullTextIndex, 'replaceDocument'>;
+  embeddings: Pick<EmbeddingChain, 'embed'>;
+  cache?: Pick<SearchCache, 'invalidate'>;
+  clock?: Clock;
+  limits?: DocumentLimits;
+  chunker?: ChunkerOptions;
+  logger?: Logger;
+}
+
+/** Outcome per document, in request order. */
+export interface IngestResult {
+  documentId: string;
+  index: string;
+  source: string;
+  title: string;
+  status: 'created' | 'updated' | 'unchanged';
+  chunks: number;
+  /** Chunks embedded by this ingest (new content, or all of them when the vector space changed). */
+  embedded: number;
+  removed: number;
+  embeddingModel: string | null;
+}
+
+function sameMetadata(previous: DocumentRecord, next: DocumentRecord): boolean {
+  return previous.title === next.title && previous.tags.join('\n') === next.tags.join('\n');
+}
+
+/**
+ * Ingests documents (POST /brain/ingest and the CLI): validates and chunks *every* document before writing
+ * anything, so a bad document rejects the whole request with 400 and no writes; then per document skips
+ * unchanged content, embeds only new chunks (all chunks if the embedding chain fell to another model than
+ * the document's), and writes vectors, then the chunk store, then removes stale vectors and refreshes the
+ * BM25 index. After any change the search cache is invalidated. A failure after the vector upsert leaves at
+ * most orphan vectors of new chunk ids, which searches ignore and a retry overwrites.
+ */
+export class Ingestor {
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+
+  constructor(private readonly deps: IngestorDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.logger = deps.logger ?? pino({ level: 'silent' });
+  }
+
+  /** Ingests a batch; `pathPrefix` names the documents array in errors (default `body.documents`). */
+  async ingest(docs: SourceDocument[], pathPrefix = 'body.documents'): Promise<IngestResult[]> {
+    const chunked = this.prepare(docs, pathPrefix);
+    const results: IngestResult[] = [];
+    for (const doc of chunked) results.push(await this.write(doc));
+    if (results.some((r) => r.status !== 'unchanged')) await this.deps.cache?.invalidate();
+    return results;
+  }
+
+  private prepare(docs: SourceDocument[], pathPrefix: string): ChunkedDocument[] {
+    const failures: { code: string; errors: FieldError[] }[] = [];
+    const seen = new Map<string, number>();
+    const chunked = docs.flatMap((doc, i) => {
+      try {
+        const valid = validateSourceDocument(
+          doc,
+          this.deps.limits ?? DEFAULT_DOCUMENT_LIMITS,
+          `${pathPrefix}.${i}`,
+        );
+        const key = `${valid.index}\n${valid.source}`;
+        if (seen.has(key)) {
+          const message = `repeats the source of ${pathPrefix}.${seen.get(key)}`;
+          failures.push({
+            code: 'BRAIN_DUPLICATE_SOURCE',
+            errors: [{ path: `${pathPrefix}.${i}.source`, message }],
+          });
+          return [];
+        }
+        seen.set(key, i);
+        return [chunkDocument(valid, this.deps.chunker ?? DEFAULT_CHUNKER_OPTIONS)];
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        failures.push({ code: error.code, errors: error.errors ?? [] });
+        return [];
+      }
+    });
+    if (failures.length > 0) {
+      const errors = failures.flatMap((f) => f.errors);
+      throw new ValidationError(
+        errors.map((e) => `${e.path} ${e.message}`).join('; '),
+        errors,
+        failures[0].code,
+      );
+    }
+    return chunked;
+  }
+
+  private async write({ document, chunks }: ChunkedDocument): Promise<IngestResult> {
+    const previous = await this.deps.store.findDocument(document.id);
+    const base = {
+      documentId: document.id,
+      index: document.index,
+      source: document.source,
+      title: document.title,
+    };
+    if (previous && previous.contentHash === document.contentHash && sameMetadata(previous, document)) {
+      const unchanged = { chunks: previous.chunkIds.length, embedded: 0, removed: 0 };
+      return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
+    }
+
+    const plan = planReingest(previous?.chunkIds ?? [], chunks);
+    const { model, embedded } = await this.embedChunks(
+      plan.added,
+      plan.kept,
+      previous?.embeddingModel ?? null,
+    );
+    const stored: DocumentRecord = {
+      ...document,
+      embeddingModel: model,
+      ingestedAt: new Date(this.clock.now()),
+    };
+    await this.deps.store.saveDocument({
+      document: stored,
+      upserts: chunks,
+      removedChunkIds: plan.removedIds,
+    });
+    if (plan.removedIds.length > 0) await this.deps.vectors.deleteChunks(plan.removedIds);
+    this.deps.fullText.replaceDocument(document.id, chunks);
+
+    const status = previous ? 'updated' : 'created';
+    this.logger.info(
+      { ...base, status, embedded, removed: plan.removedIds.length, model },
+      'brain document ingested',
+    );
+    return {
+      ...base,
+      status,
+      chunks: chunks.length,
+      embedded,
+      removed: plan.removedIds.length,
+      embeddingModel: model,
+    };
+  }
+
+  /** Embeds and upserts new chunks; if they land in another space than the kept ones, moves those too. */
+  private async embedChunks(
+    added: ChunkRecord[],
+    kept: ChunkRecord[],
+    previousModel: string | null,
+  ): Promise<{ model: string | null; embedded: number }> {
+    if (added.length === 0) return { model: previousModel, embedded: 0 };
+    const result = await this.deps.embeddings.embed(added.map(embeddingTextOf));
+    let toStore = added.map((chunk, i) => ({ chunk, vector: result.vectors[i] }));
+    const moveKept = kept.length > 0 && previousModel !== null && previousModel !== result.model;
+    if (moveKept) {
+      const moved = await this.deps.embeddings.embed(kept.map(embeddingTextOf), [result.model]);
+      toStore = [...toStore, ...kept.map((chunk, i) => ({ chunk, vector: moved.vectors[i] }))];
+    }
+    await this.deps.vectors.ensureSpace({ model: result.model, dimensions: toStore[0].vector.length });
+    await this.deps.vectors.upsert(
+      result.model,
+      toStore.map(({ chunk, vector }) => ({
+        chunkId: chunk.id,
+        documentId: chunk.documentId,
+        index: chunk.index,
+        vector,
+      })),
+    );
+    if (moveKept)
+      await this.deps.vectors.deleteChunks(
+        kept.map((c) => c.id),
+        previousModel,
+      );
+    return { model: result.model, embedded: toStore.length };
+  }
+}

@@ -1,0 +1,38 @@
+import { INDEX_NAMES, type ChunkRecord, type DocumentRecord, type IndexName } from '../chunking/records';
+import type { ChunkStore, CorpusCounts, DocumentWrite } from './chunkStore';
+
+function zeroPerIndex(): Record<IndexName, number> {
+  return Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;
+}
+
+/** A ChunkStore in memory, for tests and benches. */
+export class InMemoryChunkStore implements ChunkStore {
+  private readonly documents = new Map<string, DocumentRecord>();
+  private readonly chunks = new Map<string, ChunkRecord>();
+
+  async findDocument(documentId: string): Promise<DocumentRecord | undefined> {
+    return this.documents.get(documentId);
+  }
+
+  async saveDocument(write: DocumentWrite): Promise<void> {
+    for (const id of write.removedChunkIds) this.chunks.delete(id);
+    for (const chunk of write.upserts) this.chunks.set(chunk.id, chunk);
+    this.documents.set(write.document.id, write.document);
+  }
+
+  async *allChunks(): AsyncIterable<ChunkRecord> {
+    yield* this.chunks.values();
+  }
+
+  async counts(): Promise<CorpusCounts> {
+    const documents = zeroPerIndex();
+    const chunks = zeroPerIndex();
+    let lastIngestAt: Date | null = null;
+    for (const doc of this.documents.values()) {
+      documents[doc.index]++;
+      if (doc.ingestedAt && (!lastIngestAt || doc.ingestedAt > lastIngestAt)) lastIngestAt = doc.ingestedAt;
+    }
+    for (const chunk of this.chunks.values()) chunks[chunk.index]++;
+    return { documents, chunks, lastIngestAt };
+  }
+}

@@ -1,0 +1,81 @@
+import { analyze } from '../text/terms';
+import type { EmbeddingProvider } from './provider';
+
+/** Local embedder settings. Defaults: 384 dimensions, provider id `local`. */
+export interface LocalHashEmbedderOptions {
+  id: string;
+  dimensions: number;
+}
+
+/**
+ * Feature weights: whole terms carry the meaning, character trigrams the spelling. Term bigrams were tried
+ * (weights 0.15 to 0.5) and lowered recall on bench/brainEval, so phrases are left to BM25.
+ */
+const TERM_WEIGHT = 1;
+const TRIGRAM_WEIGHT = 0.5;
+
+/** 32-bit FNV-1a over UTF-16 code units: fast, well spread, and stable across platforms and releases. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function addFeature(vector: Float64Array, feature: string, weight: number): void {
+  const hash = fnv1a(feature);
+  // Signed hashing: colliding features cancel on average instead of piling up.
+  vector[hash % vector.length] += hash & 0x80000000 ? -weight : weight;
+}
+
+function counts(items: string[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const item of items) map.set(item, (map.get(item) ?? 0) + 1);
+  return map;
+}
+
+/**
+ * The offline embedder: no network, no weights, deterministic. A text's terms (ai/text/terms: split
+ * identifiers, stop words dropped, Porter stems) become hashed features — each distinct term with weight
+ * 1, and each character trigram of `^term$` with weight 0.5 / √(number of trigrams) — scaled by sublinear
+ * term frequency 1 + ln(tf), with no IDF (so a vector never depends on the rest of the corpus), signed-
+ * hashed (FNV-1a) into `dimensions` buckets and L2-normalised. Cosine similarity then measures shared vocabulary, tolerating inflection and
+ * partial identifiers. Its model id includes the scheme version so a change opens a new vector space.
+ */
+export class LocalHashEmbedder implements EmbeddingProvider {
+  readonly id: string;
+  readonly model: string;
+  readonly dimensions: number;
+
+  constructor(options: Partial<LocalHashEmbedderOptions> = {}) {
+    this.id = options.id ?? 'local';
+    this.dimensions = options.dimensions ?? 384;
+    this.model = `local-hash-v1-${this.dimensions}`;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    return texts.map((text) => this.embedOne(text));
+  }
+
+  /** Synchronous embedding of one text. */
+  embedOne(text: string): number[] {
+    const vector = new Float64Array(this.dimensions);
+    const terms = analyze(text);
+    for (const [term, tf] of counts(terms)) {
+      const weight = 1 + Math.log(tf);
+      addFeature(vector, `u:${term}`, TERM_WEIGHT * weight);
+      const padded = `^${term}$`;
+      const trigrams = padded.length - 2;
+      for (let i = 0; i < trigrams; i++) {
+        addFeature(vector, `c:${padded.slice(i, i + 3)}`, (TRIGRAM_WEIGHT * weight) / Math.sqrt(trigrams));
+      }
+    }
+
+    let norm = 0;
+    for (const value of vector) norm += value * value;
+    norm = Math.sqrt(norm) || 1;
+    return Array.from(vector, (value) => value / norm);
+  }
+}

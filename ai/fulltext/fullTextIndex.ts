@@ -1,0 +1,128 @@
+import { chunkDisplayTitle, INDEX_NAMES, type ChunkRecord, type IndexName } from '../chunking/records';
+import { hitFromChunk, type ChunkLookup } from '../retrieval/chunkLookup';
+import { DEFAULT_SEARCH_LIMIT, type Hit, type SearchOptions } from '../retrieval/hit';
+import { queryTerms } from '../text/terms';
+import { Bm25Index, DEFAULT_BM25_PARAMS, type Bm25Params, type WeightedField } from './bm25Index';
+
+/** BM25F settings. Defaults: k1 1.2, b 0.75; field boosts symbols 3, title (with headings) 2, source 1.5, text 1. */
+export interface FullTextOptions {
+  bm25: Bm25Params;
+  boosts: { symbols: number; title: number; source: number; text: number };
+}
+
+export const DEFAULT_FULLTEXT_OPTIONS: FullTextOptions = {
+  bm25: DEFAULT_BM25_PARAMS,
+  boosts: { symbols: 3, title: 2, source: 1.5, text: 1 },
+};
+
+/**
+ * The FULLTEXT strategy's index: BM25F over chunks in memory (ai/fulltext/bm25Index) with the brain's term
+ * analysis (ai/text/terms). BM25 is scored in-house rather than with MiniSearch because MiniSearch builds
+ * and sorts a result object per matching chunk, which measured 50-100 ms per query at 20k chunks against
+ * the 10 ms target; wink-bm25-text-search cannot add documents after its one-time consolidation.
+ * Not persisted: at start-up call `rebuild(chunks)` with every stored chunk (20k chunks take a few
+ * seconds); after that keep it in step with `replaceDocument` and `removeDocument` on each ingest. Also
+ * serves as the `ChunkLookup` for the semantic strategy.
+ */
+export class FullTextIndex implements ChunkLookup {
+  private readonly chunks = new Map<string, ChunkRecord>();
+  private readonly byDocument = new Map<string, Set<string>>();
+  private readonly engine: Bm25Index;
+  private readonly boosts: FullTextOptions['boosts'];
+
+  constructor(options: Partial<FullTextOptions> = {}) {
+    this.boosts = options.boosts ?? DEFAULT_FULLTEXT_OPTIONS.boosts;
+    this.engine = new Bm25Index(options.bm25 ?? DEFAULT_FULLTEXT_OPTIONS.bm25);
+  }
+
+  /** Number of chunks indexed. */
+  get size(): number {
+    return this.chunks.size;
+  }
+
+  /** Chunk counts per index. */
+  countsByIndex(): Record<IndexName, number> {
+    const counts = Object.fromEntries(INDEX_NAMES.map((i) => [i, 0])) as Record<IndexName, number>;
+    for (const chunk of this.chunks.values()) counts[chunk.index]++;
+    return counts;
+  }
+
+  /** Adds chunks; a chunk whose id is already indexed is replaced. */
+  add(chunks: readonly ChunkRecord[]): void {
+    for (const chunk of chunks) {
+      if (this.chunks.has(chunk.id)) this.remove([chunk.id]);
+      this.engine.add(chunk.id, this.fieldsOf(chunk));
+      this.chunks.set(chunk.id, chunk);
+      const ids = this.byDocument.get(chunk.documentId) ?? new Set<string>();
+      this.byDocument.set(chunk.documentId, ids.add(chunk.id));
+    }
+  }
+
+  /** Removes chunks by id; unknown ids are ignored. */
+  remove(chunkIds: readonly string[]): void {
+    for (const id of chunkIds) {
+      const chunk = this.chunks.get(id);
+      if (!chunk) continue;
+      this.engine.remove(id);
+      this.chunks.delete(id);
+      const ids = this.byDocument.get(chunk.documentId);
+      ids?.delete(id);
+      if (ids?.size === 0) this.byDocument.delete(chunk.documentId);
+    }
+  }
+
+  /** Removes every chunk of a document. */
+  removeDocument(documentId: string): void {
+    this.remove([...(this.byDocument.get(documentId) ?? [])]);
+  }
+
+  /** Re-ingest: the document's old chunks are replaced by `chunks`. */
+  replaceDocument(documentId: string, chunks: readonly ChunkRecord[]): void {
+    this.removeDocument(documentId);
+    this.add(chunks);
+  }
+
+  /** Drops everything and indexes `chunks` (start-up rebuild from the chunk store). */
+  rebuild(chunks: Iterable<ChunkRecord>): void {
+    this.engine.clear();
+    this.chunks.clear();
+    this.byDocument.clear();
+    this.add([...chunks]);
+  }
+
+  /** The chunk with this id, if indexed. */
+  get(chunkId: string): ChunkRecord | undefined {
+    return this.chunks.get(chunkId);
+  }
+
+  async getChunks(ids: readonly string[]): Promise<Map<string, ChunkRecord>> {
+    const found = new Map<string, ChunkRecord>();
+    for (const id of ids) {
+      const chunk = this.chunks.get(id);
+      if (chunk) found.set(id, chunk);
+    }
+    return found;
+  }
+
+  /** BM25 search, any query term may match (OR); best `limit` hits (default 10) of the chosen indexes. */
+  search(query: string, options: SearchOptions = {}): Hit[] {
+    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    const terms = queryTerms(query);
+    if (terms.size === 0 || limit <= 0) return [];
+    const indexes = options.indexes && options.indexes.length > 0 ? new Set(options.indexes) : undefined;
+    const snippetTerms = options.snippets === false ? undefined : terms;
+    const accept = indexes ? (id: string) => indexes.has(this.chunks.get(id)!.index) : undefined;
+    return this.engine
+      .search([...terms], limit, accept)
+      .map((r) => hitFromChunk(this.chunks.get(r.id)!, r.score, 'fulltext', snippetTerms));
+  }
+
+  private fieldsOf(chunk: ChunkRecord): WeightedField[] {
+    return [
+      { text: chunk.symbols.join(' '), boost: this.boosts.symbols },
+      { text: chunkDisplayTitle(chunk), boost: this.boosts.title },
+      { text: chunk.source, boost: this.boosts.source },
+      { text: chunk.text, boost: this.boosts.text },
+    ];
+  }
+}

@@ -1,0 +1,48 @@
+import type { IndexName } from '../chunking/records';
+
+/** Strategies of SPEC.md 1 plus `hybrid` (fulltext + semantic fused); graph, raptor and hyde plug in later. */
+export const STRATEGY_NAMES = ['fulltext', 'semantic', 'hybrid', 'graph', 'raptor', 'hyde'] as const;
+
+/** A retrieval strategy's name. */
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/**
+ * The one result type every strategy, the fusion and the cache speak (GraphRAG style). Ids are strings.
+ * `score` is strategy-relative: BM25 for fulltext, cosine for semantic, RRF for hybrid; compare scores
+ * only within one result list.
+ */
+export interface Hit {
+  chunkId: string;
+  documentId: string;
+  index: IndexName;
+  source: string;
+  /** Display title: document title, then heading path or symbols. */
+  title: string;
+  headingPath: string[];
+  symbols: string[];
+  startLine: number;
+  endLine: number;
+  /** The chunk's full text, for answer context building. */
+  text: string;
+  /** HTML-escaped excerpt with matched query words wrapped in `<mark>` … `</mark>`. */
+  snippet: string;
+  score: number;
+  /** The strategy that produced this list. */
+  strategy: StrategyName;
+  /** Strategies whose lists contained the chunk (one entry except after fusion). */
+  foundBy: StrategyName[];
+}
+
+/** What every strategy accepts. Defaults: all indexes, limit 10, snippets built. */
+export interface SearchOptions {
+  indexes?: readonly IndexName[];
+  limit?: number;
+  /** False leaves `snippet` empty: fusion asks its inner strategies for none and builds only the final ones. */
+  snippets?: boolean;
+}
+
+/** A retrieval strategy: one signature, one result type, best hit first. */
+export type SearchStrategy = (query: string, options?: SearchOptions) => Promise<Hit[]>;
+
+/** Default number of hits a strategy returns. */
+export const DEFAULT_SEARCH_LIMIT = 10;

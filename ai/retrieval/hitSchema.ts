@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { INDEX_NAMES } from '../chunking/records';
+import { STRATEGY_NAMES, type Hit } from './hit';
+
+const strategy = z.enum(STRATEGY_NAMES);
+
+/**
+ * zod schema of a search hit: the cache validates entries read back with it, and the HTTP layer can use it
+ * (or `.omit({ text: true })`) as the response contract. Ids are strings.
+ */
+export const hitSchema = z.object({
+  chunkId: z.string(),
+  documentId: z.string(),
+  index: z.enum(INDEX_NAMES),
+  source: z.string(),
+  title: z.string(),
+  headingPath: z.array(z.string()),
+  symbols: z.array(z.string()),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  text: z.string(),
+  snippet: z.string(),
+  score: z.number(),
+  strategy,
+  foundBy: z.array(strategy),
+}) satisfies z.ZodType<Hit>;
+
+/** Copies a hit with every identifier coerced to a string, safe to serialise whatever id types came in. */
+export function serialisableHit(hit: Hit): Hit {
+  return { ...hit, chunkId: String(hit.chunkId), documentId: String(hit.documentId) };
+}

@@ -1,0 +1,95 @@
+import { termsOfWord, wordTokens } from '../text/terms';
+
+/** Snippet options. Defaults: about 240 characters, `<mark>` / `</mark>` around matched words. */
+export interface SnippetOptions {
+  maxChars: number;
+  open: string;
+  close: string;
+}
+
+export const DEFAULT_SNIPPET_OPTIONS: SnippetOptions = { maxChars: 240, open: '<mark>', close: '</mark>' };
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * Start offset of the window (at most `maxChars` long) holding the most distinct matched terms, then the
+ * most matches: a two-pointer sweep over the matches, O(matches).
+ */
+function bestWindowStart(
+  matches: { start: number; end: number; terms: string[] }[],
+  maxChars: number,
+): number {
+  const inWindow = new Map<string, number>();
+  let best = { start: 0, distinct: 0, count: 0 };
+  let right = 0;
+  for (let left = 0; left < matches.length; left++) {
+    for (; right < matches.length && matches[right].end - matches[left].start <= maxChars; right++) {
+      for (const term of matches[right].terms) inWindow.set(term, (inWindow.get(term) ?? 0) + 1);
+    }
+    const count = right - left;
+    if (inWindow.size > best.distinct || (inWindow.size === best.distinct && count > best.count)) {
+      best = { start: matches[left].start, distinct: inWindow.size, count };
+    }
+    for (const term of matches[left].terms) {
+      const remaining = (inWindow.get(term) ?? 1) - 1;
+      if (remaining === 0) inWindow.delete(term);
+      else inWindow.set(term, remaining);
+    }
+  }
+  return best.start;
+}
+
+/**
+ * Builds a display snippet: the `maxChars` window of `text` with the most distinct query terms (the text's
+ * start when nothing matches), whitespace collapsed, HTML-escaped, each word whose terms (see ai/text/terms)
+ * meet `terms` wrapped in `open`/`close`, and `…` where the window cuts the text.
+ */
+export function buildSnippet(
+  text: string,
+  terms: ReadonlySet<string>,
+  options: Partial<SnippetOptions> = {},
+): string {
+  const { maxChars, open, close } = { ...DEFAULT_SNIPPET_OPTIONS, ...options };
+  const tokens = wordTokens(text);
+  const matches: { start: number; end: number; terms: string[] }[] = [];
+  for (const token of tokens) {
+    let matched: string[] | undefined;
+    for (const term of termsOfWord(token.word)) if (terms.has(term)) (matched ??= []).push(term);
+    if (matched) matches.push({ start: token.start, end: token.end, terms: matched });
+  }
+
+  const centre = matches.length > 0 ? bestWindowStart(matches, maxChars) : 0;
+  // Lead in with a little context before the first match, then snap both ends to word boundaries.
+  let start = Math.max(0, centre - Math.floor(maxChars / 5));
+  let end = Math.min(text.length, start + maxChars);
+  start = Math.max(0, Math.min(start, end - maxChars));
+  const first = tokens.find((t) => t.end > start);
+  if (start > 0 && first && first.start < start) start = first.end;
+  const last = [...tokens].reverse().find((t) => t.start < end);
+  if (end < text.length && last && last.end > end) end = last.start;
+
+  let out = '';
+  let cursor = start;
+  for (const match of matches) {
+    if (match.start < start || match.end > end) continue;
+    out +=
+      escapeHtml(text.slice(cursor, match.start)) +
+      open +
+      escapeHtml(text.slice(match.start, match.end)) +
+      close;
+    cursor = match.end;
+  }
+  out += escapeHtml(text.slice(cursor, end));
+  const body = out.replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
+}

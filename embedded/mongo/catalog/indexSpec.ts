@@ -1,0 +1,140 @@
+/**
+ * Index specifications as `createIndexes` receives them and `listIndexes` reports them, their validation, and
+ * the extraction of index keys from a document (compound, dotted and multikey fields).
+ */
+import type { Document } from 'bson';
+import { Query } from 'mingo';
+import { resolve } from 'mingo/util';
+import { pathValues } from '../bsonValues';
+import { mongoError } from '../errors';
+
+/** An index as stored in the catalog and returned by `listIndexes`. */
+export interface IndexSpec extends Document {
+  v: number;
+  key: Record<string, number | string>;
+  name: string;
+  unique?: boolean;
+  sparse?: boolean;
+  expireAfterSeconds?: number;
+  partialFilterExpression?: Document;
+}
+
+/** The `_id_` index every collection has. */
+export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+/** Index types the engine accepts in a spec but does not maintain (queries needing them fail loudly). */
+const UNMAINTAINED_TYPES = new Set(['text']);
+
+/** MongoDB's default index name: `field_1_other_-1`. */
+export function defaultIndexName(key: Record<string, unknown>): string {
+  return Object.entries(key)
+    .map(([field, direction]) => `${field}_${String(direction)}`)
+    .join('_');
+}
+
+/** Validates a spec from `createIndexes` and returns it in canonical form (`v: 2`, a name). */
+export function normalizeIndexSpec(raw: Document): IndexSpec {
+  const key = raw.key as Record<string, number | string> | undefined;
+  if (!key || typeof key !== 'object' || Object.keys(key).length === 0) {
+    throw mongoError('CannotCreateIndex', 'Index keys cannot be empty.');
+  }
+  for (const [field, direction] of Object.entries(key)) {
+    const numeric = typeof direction === 'number' && direction !== 0;
+    const known =
+      typeof direction === 'string' && (UNMAINTAINED_TYPES.has(direction) || direction === 'hashed');
+    if (!numeric && !known) {
+      throw mongoError(
+        'CannotCreateIndex',
+        `Unknown index plugin '${String(direction)}' on field '${field}'`,
+      );
+    }
+  }
+  const name = typeof raw.name === 'string' && raw.name ? raw.name : defaultIndexName(key);
+  const { v: _version, key: _key, name: _name, ...options } = raw;
+  const spec: IndexSpec = { v: 2, key, name, ...options };
+  if (spec.expireAfterSeconds !== undefined) {
+    if (typeof spec.expireAfterSeconds !== 'number' || spec.expireAfterSeconds < 0) {
+      throw mongoError(
+        'InvalidOptions',
+        "TTL index 'expireAfterSeconds' option must be a non-negative number",
+      );
+    }
+    if (Object.keys(key).length !== 1) {
+      throw mongoError(
+        'CannotCreateIndex',
+        'TTL indexes are single-field indexes, compound indexes do not support TTL.',
+      );
+    }
+  }
+  return spec;
+}
+
+/** True when the spec describes an index the engine does not maintain (e.g. `text`). */
+export function isUnmaintained(spec: IndexSpec): boolean {
+  return Object.values(spec.key).some(
+    (direction) => typeof direction === 'string' && UNMAINTAINED_TYPES.has(direction),
+  );
+}
+
+/** Two specs are the same index when key pattern and the options that change behaviour are equal. */
+export function sameIndexOptions(a: IndexSpec, b: IndexSpec): boolean {
+  return (
+    JSON.stringify(a.key) === JSON.stringify(b.key) &&
+    Boolean(a.unique) === Boolean(b.unique) &&
+    Boolean(a.sparse) === Boolean(b.sparse) &&
+    a.expireAfterSeconds === b.expireAfterSeconds &&
+    JSON.stringify(a.partialFilterExpression ?? null) === JSON.stringify(b.partialFilterExpression ?? null)
+  );
+}
+
+/** Computes the keys a document contributes to an index; `null` when the index skips the document. */
+export class IndexKeyExtractor {
+  readonly fields: string[];
+  private readonly sparse: boolean;
+  private readonly partial?: Query;
+
+  constructor(spec: IndexSpec) {
+    this.fields = Object.keys(spec.key);
+    this.sparse = Boolean(spec.sparse);
+    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression) : undefined;
+  }
+
+  keys(doc: Document): unknown[][] | null {
+    if (this.partial && !this.partial.test(doc)) return null;
+    if (this.sparse && this.fields.every((field) => resolve(doc, field) === undefined)) return null;
+    if (this.fields.length === 1)
+      return uniqueKeys(this.valuesOf(doc, this.fields[0]).values.map((v) => [v]));
+    let combos: unknown[][] = [[]];
+    const arrayFields: string[] = [];
+    for (const field of this.fields) {
+      const { values, arrays } = this.valuesOf(doc, field);
+      if (arrays > 0) arrayFields.push(field);
+      if (arrayFields.length > 1) {
+        throw mongoError(
+          'CannotIndexParallelArrays',
+          `cannot index parallel arrays [${arrayFields[1]}] [${arrayFields[0]}]`,
+        );
+      }
+      combos = combos.flatMap((prefix) => values.map((value) => [...prefix, value]));
+    }
+    return uniqueKeys(combos);
+  }
+
+  private valuesOf(doc: Document, field: string): { values: unknown[]; arrays: number } {
+    const direct = field.includes('.') ? undefined : doc[field];
+    if (direct !== undefined && !Array.isArray(direct)) return { values: [direct], arrays: 0 };
+    const found = pathValues(doc, field);
+    return { values: found.values.map((value) => value ?? null), arrays: found.arrays };
+  }
+}
+
+function uniqueKeys(keys: unknown[][]): unknown[][] {
+  if (keys.length < 2) return keys;
+  const seen = new Set<string>();
+  return keys.filter((key) => {
+    const text = JSON.stringify(key);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Background work of an engine: a frequent tick that fsyncs written files, compacts collection files whose
+ * garbage exceeds the ratio, and closes idle cursors; and the TTL monitor, which deletes documents past their
+ * index's `expireAfterSeconds` (MongoDB runs it every 60 seconds).
+ */
+import type { Logger } from 'pino';
+import type { Clock } from '../../platform/clock';
+import type { Catalog } from './catalog/catalog';
+import type { CursorRegistry } from './cursors';
+
+/** Tuning of the background work; every field has a default. */
+export interface MaintenanceOptions {
+  /** How often written data is fsynced, compaction is considered and idle cursors close. Default 100 ms. */
+  syncIntervalMs?: number;
+  /** How often the TTL monitor runs. Default 60 000 ms, as MongoDB. */
+  ttlMonitorIntervalMs?: number;
+  /** A collection file is compacted only past this size. Default 1 MiB. */
+  compactMinBytes?: number;
+  /** ...and only when superseded records exceed this share of it. Default 0.5. */
+  compactGarbageRatio?: number;
+}
+
+/** Runs one TTL pass over every collection; returns the number of documents removed. */
+export function expireDocuments(catalog: Catalog, clock: Clock): number {
+  let removed = 0;
+  for (const collection of catalog.allCollections()) {
+    for (const index of collection.indexes.values()) {
+      const seconds = index.spec.expireAfterSeconds;
+      if (seconds === undefined || !index.maintained || index.fields.length !== 1) continue;
+      removed += collection.deleteExpired(index, new Date(clock.now() - seconds * 1000));
+    }
+  }
+  return removed;
+}
+
+/** Starts the timers; the returned function stops them. */
+export function startMaintenance(
+  catalog: Catalog,
+  cursors: CursorRegistry,
+  clock: Clock,
+  logger: Logger,
+  options: MaintenanceOptions,
+): () => void {
+  const minBytes = options.compactMinBytes ?? 1024 * 1024;
+  const ratio = options.compactGarbageRatio ?? 0.5;
+  const guarded = (task: string, work: () => void) => () => {
+    try {
+      work();
+    } catch (error) {
+      logger.error({ err: error, task }, 'embedded mongo maintenance failed');
+    }
+  };
+  const tick = setInterval(
+    guarded('sync', () => {
+      catalog.syncAllInBackground();
+      for (const collection of catalog.allCollections()) {
+        if (collection.compactIfNeeded(minBytes, ratio))
+          logger.debug({ ns: collection.ns }, 'compacted collection file');
+      }
+      cursors.expire();
+    }),
+    options.syncIntervalMs ?? 100,
+  );
+  const ttl = setInterval(
+    guarded('ttl', () => {
+      const removed = expireDocuments(catalog, clock);
+      if (removed > 0) logger.debug({ removed }, 'TTL monitor removed expired documents');
+    }),
+    options.ttlMonitorIntervalMs ?? 60_000,
+  );
+  tick.unref();
+  ttl.unref();
+  return () => {
+    clearInterval(tick);
+    clearInterval(ttl);
+  };
+}

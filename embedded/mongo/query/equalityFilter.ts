@@ -1,0 +1,56 @@
+/**
+ * A fast matcher for the commonest filters, plain equalities (`{ email: "a@b.c", tenant: "t1" }`, `{ n: { $eq: 5 } }`),
+ * that avoids building a mingo query per command (mingo copies its operator tables for every Query). It only
+ * accepts values whose MongoDB equality is plain BSON comparison with array fan-out: non-null strings, numbers,
+ * booleans, dates and ObjectIds on paths without numeric components. Everything else goes to mingo.
+ */
+import type { Document } from 'bson';
+import { compareBson, pathValues } from '../bsonValues';
+
+function simpleValue(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Number.isNaN(value);
+    case 'object':
+      return (
+        value instanceof Date ||
+        (value !== null && (value as { _bsontype?: string })._bsontype === 'ObjectId')
+      );
+    default:
+      return false;
+  }
+}
+
+const NUMERIC_COMPONENT = /(^|\.)\d+(\.|$)/;
+
+/** A matcher for `filter` when it is a conjunction of simple equalities; undefined otherwise. */
+export function compileEqualityFilter(filter: Document): ((doc: Document) => boolean) | undefined {
+  const terms: [string, unknown][] = [];
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field.startsWith('$') || NUMERIC_COMPONENT.test(field)) return undefined;
+    let value = condition;
+    if (
+      typeof condition === 'object' &&
+      condition !== null &&
+      Object.getPrototypeOf(condition) === Object.prototype
+    ) {
+      const keys = Object.keys(condition);
+      if (keys.length !== 1 || keys[0] !== '$eq') return undefined;
+      value = (condition as Document).$eq;
+    }
+    if (!simpleValue(value)) return undefined;
+    terms.push([field, value]);
+  }
+  return (doc) => terms.every(([field, value]) => fieldEquals(doc, field, value));
+}
+
+function fieldEquals(doc: Document, field: string, value: unknown): boolean {
+  const direct = field.includes('.') ? undefined : doc[field];
+  if (direct !== undefined && !Array.isArray(direct)) return compareBson(direct, value) === 0;
+  return pathValues(doc, field).values.some(
+    (candidate) => candidate !== null && compareBson(candidate, value) === 0,
+  );
+}

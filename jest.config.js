@@ -1,0 +1,16 @@
+/** Jest: TypeScript through @swc/jest (type checking is `npm run typecheck`), tests under test/. */
+const fs = require('node:fs');
+const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  // ESM-only packages are transformed to CommonJS for jest's module system.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@colyseus|mingo|agenda|@agendajs|cron-parser|luxon|rou3|@seriousme|openid-client|oauth4webapi|jose|oidc-provider|@koa|koa[^/]*|quick-lru|nanoid|stemmer)/)',
+  ],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  testTimeout: 30000,
+};

@@ -1,0 +1,28 @@
+import { Schema, type Connection, type Types } from 'mongoose';
+import { modelFor } from './modelFor';
+
+/** Roles a user can hold: every user is a player; operators and admins are granted by an admin. */
+export const USER_ROLES = ['player', 'operator', 'admin'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** A platform account. Sign-in identities (wallet, email, SSO) live in `Identity`, linked by `userId`. */
+export interface UserRecord {
+  _id: Types.ObjectId;
+  displayName?: string;
+  roles: UserRole[];
+  /** Identity tier 0-4, recomputed whenever the user's identities change (see services/auth/tiers.ts). */
+  tier: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const userSchema = new Schema<UserRecord>(
+  {
+    displayName: { type: String, trim: true, maxlength: 64 },
+    roles: { type: [String], enum: USER_ROLES, default: ['player'] },
+    tier: { type: Number, min: 0, max: 4, default: 0 },
+  },
+  { timestamps: true },
+);
+
+export const userModel = (connection: Connection) => modelFor(connection, 'User', userSchema);

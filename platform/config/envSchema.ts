@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+/**
+ * The environment variables the server reads, with SPEC.md's defaults (sections 2.4 and 8). Every variable the
+ * process uses is here and nowhere else; `.env.example` documents each one. Front-end (`NEXT_PUBLIC_*`) and
+ * bot-side (`BRAIN_API_URL`, `BRAIN_ENABLED`, `BOT_INSTANCE_ID`) variables belong to other programs and are only
+ * documented there.
+ */
+
+const flag = (defaultValue: '0' | '1') =>
+  z
+    .enum(['0', '1', 'true', 'false'], { error: 'expected 0, 1, true or false' })
+    .default(defaultValue)
+    .transform((value) => value === '1' || value === 'true');
+
+const int = (defaultValue: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ error: 'expected an integer' })
+    .int({ error: 'expected an integer' })
+    .min(min, { error: `expected an integer >= ${min}` })
+    .max(max, { error: `expected an integer <= ${max}` })
+    .default(defaultValue);
+
+const decimal = (defaultValue: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: 'expected a number' })
+    .min(min, { error: `expected a number >= ${min}` })
+    .max(max, { error: `expected a number <= ${max}` })
+    .default(defaultValue);
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .url({ error: `expected a URL (${protocols.join(', ')})` })
+    .refine((value) => protocols.some((protocol) => value.startsWith(`${protocol}:`)), {
+      error: `expected a URL (${protocols.join(', ')})`,
+    })
+    .optional();
+
+const secret = z.string().min(16, { error: 'expected a secret of at least 16 characters' }).optional();
+
+/** A comma-separated list, trimmed and lowercased, each item checked by `item`; unset is the empty list. */
+const lowercaseList = (item: z.ZodType<string, string>) =>
+  z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item));
+
+const addressList = lowercaseList(
+  z.string().regex(/^0x[0-9a-f]{40}$/, { error: 'expected comma-separated 0x addresses' }),
+);
+const emailList = lowercaseList(z.email({ error: 'expected comma-separated email addresses' }));
+
+export const ROLES = ['api', 'game', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+const roles = z
+  .string()
+  .default(ROLES.join(','))
+  .transform((value) => value.split(',').map((role) => role.trim()))
+  .pipe(
+    z
+      .array(z.enum(ROLES, { error: `expected a comma-separated list of ${ROLES.join(', ')}` }))
+      .min(1, { error: 'expected at least one role' }),
+  )
+  .transform((list) => [...new Set(list)]);
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const envSchema = z.object({
+  // Process and stores
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: int(3000, 0, 65535),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGODB_URI: optionalUrl(['mongodb', 'mongodb+srv']),
+  MONGODB_DB: z.string().min(1).default('forge'),
+  QDRANT_URL: optionalUrl(['http', 'https']),
+  QDRANT_API_KEY: z.string().min(1).optional(),
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  ROLES: roles,
+  BODY_LIMIT_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
+  SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
+  READINESS_TIMEOUT_MS: int(2_000, 100, 60_000),
+  TRUST_PROXY: z.string().default('loopback'),
+  BASE_DOMAIN: z.string().min(1).default('localhost'),
+  PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+  ADMIN_ADDRESSES: addressList,
+  ADMIN_EMAILS: emailList,
+
+  // Wallet sign-in (SPEC 2.4, 8)
+  SIWE_ENABLED: flag('0'),
+  SIWE_DOMAIN: z.string().min(1).optional(),
+  SIWE_ALLOWED_ORIGINS: z.string().min(1).optional(),
+  SIWE_MESSAGE_TEMPLATE: z.string().min(1).default('Sign in to Forge Platform.'),
+  SIWE_SESSION_TTL_SECONDS: int(3600, 60, 30 * 24 * 3600),
+  SIWE_NONCE_TTL_SECONDS: int(300, 10, 3600),
+  SIWE_REPLAY_CAP: int(5, 1),
+  SIWE_REPLAY_WINDOW_SECONDS: int(3600, 1),
+  SIWE_CHAIN_ID: z.coerce.number({ error: 'expected a chain id' }).int().positive().optional(),
+  ETH_RPC_URL: optionalUrl(['http', 'https', 'ws', 'wss']),
+  ETH_CHAIN_ID: z.coerce.number({ error: 'expected a chain id' }).int().positive().default(1),
+  ENS_REGISTRY_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, { error: 'expected a 0x-prefixed 20-byte hex address' })
+    .optional(),
+
+  // Email and single sign-on
+  SMTP_URL: optionalUrl(['smtp', 'smtps']),
+  EMAIL_FROM: z.string().min(3).optional(),
+  EMAIL_VERIFICATION_TTL_MINUTES: int(30, 1, 7 * 24 * 60),
+  EMAIL_LOGIN_MAX_ATTEMPTS: int(10, 1),
+  EMAIL_LOGIN_WINDOW_SECONDS: int(900, 1),
+  OIDC_ISSUER_URL: optionalUrl(['http', 'https']),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_REDIRECT_URI: optionalUrl(['http', 'https']),
+  OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+
+  // Knowledge service (SPEC 2.4, 3.2, 8)
+  BRAIN_SERVICE_TOKEN: secret,
+  BRAIN_BREAKER_FAILURE_THRESHOLD: int(5, 1),
+  BRAIN_BREAKER_RECOVERY_SECONDS: int(60, 1),
+  BRAIN_BREAKER_HALF_OPEN_CALLS: int(3, 1),
+  BRAIN_EMBED_RETRY_ATTEMPTS: int(3, 1, 10),
+  BRAIN_EMBED_RETRY_BASE_MS: int(500, 0, 60_000),
+  BRAIN_WORKING_MEMORY_MAX_TOKENS: int(128_000, 1_000),
+  BRAIN_EPISODIC_RETENTION_DAYS: int(7, 1),
+  BRAIN_ARCHIVAL_AGE_DAYS: int(90, 1),
+  BRAIN_CONSOLIDATION_CRON: z.string().min(9).default('30 3 * * *'),
+
+  // Gateway and signer limits (SPEC 1, 5, 8)
+  GATEWAY_RATE_LIMIT_PER_SECOND: int(50, 1),
+  SIGNER_RATE_LIMIT_PER_MINUTE: int(10, 1),
+  SIGNER_NONCE_CACHE_MS: int(4_000, 0, 4_999),
+
+  // Economy (SPEC 1, 8)
+  ECONOMY_HARD_CURRENCY_CAP: int(21_000_000, 1),
+  ECONOMY_SOFT_DECAY_MONTHLY_PERCENT: decimal(1, 0, 100),
+  ECONOMY_CREATOR_FEE_PERCENT: decimal(5, 0, 100),
+});
+
+export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { envSchema, type Env, type Role } from './envSchema';
+
+export { ROLES, type Role } from './envSchema';
+
+/** The typed configuration every component receives. Derived defaults (SIWE domain and origins) are resolved. */
+export type Config = Omit<Env, 'SIWE_DOMAIN' | 'SIWE_ALLOWED_ORIGINS' | 'PUBLIC_BASE_URL' | 'EMAIL_FROM'> & {
+  SIWE_DOMAIN: string;
+  SIWE_ALLOWED_ORIGINS: string[];
+  PUBLIC_BASE_URL: string;
+  EMAIL_FROM: string;
+};
+
+/** Start-up stops with this when a variable is malformed; the message names each variable and what was expected. */
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; expected: string; received?: string }[]) {
+    super(
+      `Invalid configuration:\n${problems
+        .map(
+          (p) =>
+            `  ${p.variable}: ${p.expected}${p.received === undefined ? '' : ` (got ${JSON.stringify(p.received)})`}`,
+        )
+        .join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+const SECRET_VARIABLES = new Set(['BRAIN_SERVICE_TOKEN', 'QDRANT_API_KEY', 'SMTP_URL', 'OIDC_CLIENT_SECRET']);
+
+/**
+ * Parses the environment once. Empty strings count as unset, so `FOO=` in a `.env` file means "use the default".
+ * Throws ConfigError naming every bad variable (secret values are never echoed).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, input));
+  const values = parsed.data;
+  return {
+    ...values,
+    SIWE_DOMAIN: values.SIWE_DOMAIN ?? values.BASE_DOMAIN,
+    PUBLIC_BASE_URL: values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`,
+    EMAIL_FROM: values.EMAIL_FROM ?? `Forge Platform <no-reply@${values.BASE_DOMAIN}>`,
+    SIWE_ALLOWED_ORIGINS: (values.SIWE_ALLOWED_ORIGINS ?? `https://*.${values.BASE_DOMAIN}`)
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  };
+}
+
+/** Applies a `--role a,b` / `--role=a` command-line choice over the configured ROLES. */
+export function withRoleArguments(config: Config, argv: string[]): Config {
+  const chosen: string[] = [];
+  argv.forEach((arg, i) => {
+    if (arg === '--role') chosen.push(argv[i + 1] ?? '');
+    else if (arg.startsWith('--role=')) chosen.push(arg.slice('--role='.length));
+  });
+  if (chosen.length === 0) return config;
+  const roles = envSchema.shape.ROLES.safeParse(chosen.join(','));
+  if (!roles.success)
+    throw new ConfigError(describeIssues(roles.error, { ROLES: chosen.join(',') }, '--role'));
+  return { ...config, ROLES: roles.data };
+}
+
+export function hasRole(config: Config, role: Role): boolean {
+  return config.ROLES.includes(role);
+}
+
+function describeIssues(error: z.ZodError, input: Record<string, string>, name?: string) {
+  return error.issues.map((issue) => {
+    const variable = name ?? String(issue.path[0] ?? 'environment');
+    const raw = input[name ? 'ROLES' : variable];
+    return {
+      variable,
+      expected: issue.message,
+      received: SECRET_VARIABLES.has(variable) ? undefined : raw,
+    };
+  });
+}

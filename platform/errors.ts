@@ -1,0 +1,106 @@
+/**
+ * Application errors. Each carries a stable machine `code` and an HTTP `status`; the HTTP layer turns any of
+ * them into an RFC 9457 problem body (see platform/http/problem.ts). Throw them from domain code; never answer
+ * "empty" on failure.
+ */
+
+/** One failing input location, reported in the problem body's `errors[]`. */
+export interface FieldError {
+  /** Dotted path of the failing field, e.g. `body.address` or `query.limit`. */
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  detail?: string;
+  errors?: FieldError[];
+  /** Extra members copied into the problem body (must not contain secrets). */
+  extensions?: Record<string, unknown>;
+  /** Response headers to set, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** Base class: `status` and `code` decide the response; `title` is the short human summary. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail?: string;
+  readonly errors?: FieldError[];
+  readonly extensions?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(status: number, code: string, title: string, options: AppErrorOptions = {}) {
+    super(options.detail ?? title, { cause: options.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.title = title;
+    this.detail = options.detail;
+    this.errors = options.errors;
+    this.extensions = options.extensions;
+    this.headers = options.headers;
+  }
+}
+
+/** 400: the request is malformed or fails validation. */
+export class ValidationError extends AppError {
+  constructor(detail: string, errors: FieldError[] = [], code = 'VALIDATION_FAILED') {
+    super(400, code, 'Invalid request', { detail, errors });
+  }
+}
+
+/** 401: no credential, or the credential is not valid. */
+export class UnauthorizedError extends AppError {
+  constructor(detail = 'Authentication required', code = 'UNAUTHENTICATED') {
+    super(401, code, 'Unauthorized', { detail, headers: { 'WWW-Authenticate': 'Bearer' } });
+  }
+}
+
+/** 403: authenticated, but not allowed to do this. */
+export class ForbiddenError extends AppError {
+  constructor(detail = 'Not allowed', code = 'FORBIDDEN') {
+    super(403, code, 'Forbidden', { detail });
+  }
+}
+
+/** 404: the addressed resource does not exist. */
+export class NotFoundError extends AppError {
+  constructor(detail = 'Not found', code = 'NOT_FOUND') {
+    super(404, code, 'Not Found', { detail });
+  }
+}
+
+/** 409: the request conflicts with the current state (duplicate, wrong state for the action). */
+export class ConflictError extends AppError {
+  constructor(detail: string, code = 'CONFLICT', extensions?: Record<string, unknown>) {
+    super(409, code, 'Conflict', { detail, extensions });
+  }
+}
+
+/** 429: a rate limit or cooldown was hit; `retryAfterSeconds` becomes the `Retry-After` header. */
+export class RateLimitedError extends AppError {
+  constructor(retryAfterSeconds: number, detail = 'Too many requests', code = 'RATE_LIMITED') {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(429, code, 'Too Many Requests', {
+      detail,
+      headers: { 'Retry-After': String(seconds) },
+      extensions: { retryAfter: seconds },
+    });
+  }
+}
+
+/** 501: the feature is switched off by configuration (e.g. SIWE_ENABLED=0). */
+export class NotEnabledError extends AppError {
+  constructor(detail: string, code = 'NOT_ENABLED') {
+    super(501, code, 'Not Implemented', { detail });
+  }
+}
+
+/** 503: a dependency (store, provider) is unavailable. */
+export class UnavailableError extends AppError {
+  constructor(detail: string, code = 'UNAVAILABLE', extensions?: Record<string, unknown>) {
+    super(503, code, 'Service Unavailable', { detail, extensions });
+  }
+}

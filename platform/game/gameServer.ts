@@ -1,0 +1,66 @@
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import { LocalDriver, LocalPresence, matchMaker, Server, type Room } from '@colyseus/core';
+import { setTransport } from '@colyseus/core/Transport';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { RedisPresence } from '@colyseus/redis-presence';
+import { RedisDriver } from '@colyseus/redis-driver';
+import type { Logger } from 'pino';
+
+/** A room type to define on the game server. */
+export interface RoomDefinition {
+  name: string;
+  // Colyseus room classes take varied constructor options; the matchmaker only needs the class.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  room: new (...args: any[]) => Room;
+  options?: Record<string, unknown>;
+}
+
+export interface GameServerOptions {
+  httpServer: HttpServer;
+  logger: Logger;
+  /** When set, presence and the room registry live in Redis so several game processes share one world. */
+  redisUrl?: string;
+  rooms: RoomDefinition[];
+  /** Upgrade requests for which this returns false are left to other WebSocket handlers (default: all taken). */
+  acceptsUpgrade?: (req: IncomingMessage) => boolean;
+}
+
+/**
+ * The Colyseus side of the process: WebSocket transport on the shared HTTP server, matchmaker, room types. Colyseus's
+ * matchmaker is a module-level singleton, so a process hosts at most one GameServer at a time.
+ * Matchmaking HTTP routes are mounted in the Express app (`createNodeMatchmakingMiddleware`), so the platform's
+ * own CORS and error handling stay in charge of every other path.
+ */
+export class GameServer {
+  private constructor(readonly server: Server) {}
+
+  static async start(options: GameServerOptions): Promise<GameServer> {
+    const log = options.logger.child({ component: 'game' });
+    const presence = options.redisUrl ? new RedisPresence(options.redisUrl) : new LocalPresence();
+    const driver = options.redisUrl ? new RedisDriver(options.redisUrl) : new LocalDriver();
+    const transport = new WebSocketTransport({ noServer: true, pingInterval: 3_000, pingMaxRetries: 2 });
+    transport.attachToServer(options.httpServer, { filter: options.acceptsUpgrade });
+    const server = new Server({
+      transport,
+      presence,
+      driver,
+      gracefullyShutdown: false,
+      greet: false,
+      logger: log,
+    });
+    for (const definition of options.rooms)
+      server.define(definition.name, definition.room, definition.options);
+    setTransport(transport);
+    await matchMaker.accept();
+    log.info(
+      { rooms: options.rooms.map((r) => r.name), presence: options.redisUrl ? 'redis' : 'local' },
+      'game ready',
+    );
+    return new GameServer(server);
+  }
+
+  /** Disposes every room (rooms save their players in onDispose) and disconnects clients. */
+  async stop(): Promise<void> {
+    await this.server.gracefullyShutdown(false);
+  }
+}

@@ -1,0 +1,159 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { parseRequest } from './validation';
+import { PROBLEM_CONTENT_TYPE } from './problem';
+
+/** What a handler returns: the status and JSON body (and optional headers) of a successful response. */
+export interface Reply<T = unknown> {
+  status: number;
+  body?: T;
+  headers?: Record<string, string>;
+}
+
+/** Validated inputs handed to a handler, typed from the route's schemas. */
+export interface RouteContext<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  req: Request;
+  res: Response;
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type AnySchema = z.ZodType;
+type ObjectSchema = z.ZodObject;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** A route: method, Express-style path, documentation, zod schemas and a handler. */
+export interface RouteDefinition<
+  B extends AnySchema | undefined,
+  Q extends ObjectSchema | undefined,
+  P extends ObjectSchema | undefined,
+> {
+  method: Method;
+  /** Express path, e.g. `/social/brain/profile/:platform/:user_id`. */
+  path: string;
+  summary: string;
+  /** Longer explanation shown in the OpenAPI document. */
+  description?: string;
+  tags: string[];
+  /** Security requirement shown in OpenAPI (enforcement is the `middleware`'s job). Default: public. */
+  security?: 'bearer' | 'admin';
+  /** Runs before validation: rate limits, authentication. */
+  middleware?: RequestHandler[];
+  request?: { body?: B; query?: Q; params?: P };
+  /** Success responses by status; error responses (problem JSON) are added automatically. */
+  responses: Record<number, { description: string; schema?: AnySchema }>;
+  handler: (ctx: RouteContext<Out<B>, Out<Q>, Out<P>>) => Promise<Reply> | Reply;
+}
+
+/** Shared schema of every error body (RFC 9457 problem details). */
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    code: z.string(),
+    requestId: z.string().optional(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input',
+  401: 'Missing or invalid credential',
+  403: 'Not allowed',
+  429: 'Rate limited',
+  500: 'Unexpected error',
+};
+
+/**
+ * The API's routes: each `add` mounts a validated Express handler and registers the same definition in the
+ * OpenAPI document, so the served document always matches the routes that exist.
+ */
+export class ApiRoutes {
+  readonly router = express.Router();
+  private readonly registry = new OpenAPIRegistry();
+
+  constructor() {
+    this.registry.registerComponent('securitySchemes', 'bearer', {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'Session token from sign-in, or the service token (BRAIN_SERVICE_TOKEN) for bots and agents',
+    });
+  }
+
+  add<
+    B extends AnySchema | undefined,
+    Q extends ObjectSchema | undefined,
+    P extends ObjectSchema | undefined,
+  >(route: RouteDefinition<B, Q, P>): void {
+    this.registry.registerPath(this.describe(route));
+    const run = async (req: Request, res: Response) => {
+      res.locals.routeTemplate = route.path;
+      const ctx = { ...parseRequest(route.request ?? {}, req), req, res } as RouteContext<
+        Out<B>,
+        Out<Q>,
+        Out<P>
+      >;
+      const reply = await route.handler(ctx);
+      if (res.headersSent) return;
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+      if (reply.body === undefined) res.status(reply.status).end();
+      else res.status(reply.status).json(reply.body);
+    };
+    const handler = (req: Request, res: Response, next: NextFunction) => run(req, res).catch(next);
+    this.router[route.method](route.path, ...(route.middleware ?? []), handler);
+  }
+
+  /** The OpenAPI 3.1 document of every registered route. */
+  document(info: { title: string; version: string; description?: string }) {
+    return new OpenApiGeneratorV31(this.registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info,
+    });
+  }
+
+  private describe(
+    route: RouteDefinition<AnySchema | undefined, ObjectSchema | undefined, ObjectSchema | undefined>,
+  ) {
+    const responses: RouteConfig['responses'] = {};
+    for (const [status, response] of Object.entries(route.responses)) {
+      responses[status] = response.schema
+        ? { description: response.description, content: { 'application/json': { schema: response.schema } } }
+        : { description: response.description };
+    }
+    const errorStatuses = [
+      400,
+      429,
+      500,
+      ...(route.security ? [401] : []),
+      ...(route.security === 'admin' ? [403] : []),
+    ];
+    for (const status of errorStatuses) {
+      responses[String(status)] ??= {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
+      };
+    }
+    const request: RouteConfig['request'] = {};
+    if (route.request?.body)
+      request.body = { content: { 'application/json': { schema: route.request.body } } };
+    if (route.request?.query) request.query = route.request.query;
+    if (route.request?.params) request.params = route.request.params;
+    return {
+      method: route.method,
+      path: route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      ...(route.security ? { security: [{ bearer: [] }] } : {}),
+      request,
+      responses,
+    } satisfies RouteConfig;
+  }
+}

@@ -1,0 +1,46 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/** Paths pino replaces with "[redacted]": credentials in headers, bodies and config objects never reach the log. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.token',
+  '*.secret',
+  '*.privateKey',
+  '*.mnemonic',
+  '*.apiKey',
+  'config.BRAIN_SERVICE_TOKEN',
+  'config.QDRANT_API_KEY',
+  'config.SMTP_URL',
+  'config.OIDC_CLIENT_SECRET',
+];
+
+export interface LoggerOptions {
+  level: string;
+  /** Service name placed on every line (default "forge-platform"). */
+  name?: string;
+  /** Where lines go (default stdout); tests pass a stream to read them back. */
+  destination?: pino.DestinationStream;
+}
+
+/** The process logger: JSON lines with ISO timestamps and secrets redacted. */
+export function createLogger(options: LoggerOptions): Logger {
+  return pino(
+    {
+      name: options.name ?? 'forge-platform',
+      level: options.level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination,
+  );
+}
+
+/** A logger that writes nothing, for components constructed without one. */
+export const silentLogger: Logger = pino({ level: 'silent' });

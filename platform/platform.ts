@@ -1,0 +1,147 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { hasRole, type Config } from './config';
+import { createApp, type ServiceRegistrar } from './app';
+import { systemClock, type Clock } from './clock';
+import { openStores, type Stores } from './stores';
+import { GameServer, type RoomDefinition } from './game/gameServer';
+import { Scheduler, type JobRegistrar } from './jobs/scheduler';
+import { listen } from './listen';
+
+/** What product parts are built from: the configuration, the logger, the opened stores and the clock. */
+export interface PlatformContext {
+  config: Config;
+  logger: Logger;
+  stores: Stores;
+  clock: Clock;
+}
+
+/** The product's parts: each service area's routes, the room types of the world, the background jobs. */
+export interface ProductParts {
+  services?: ServiceRegistrar[];
+  rooms?: RoomDefinition[];
+  jobs?: JobRegistrar[];
+  /** Guards admin pages such as the Colyseus monitor (admin sessions); without it they are closed. */
+  adminGuard?: RequestHandler[];
+  /** Released after the HTTP server and rooms have stopped, before the stores close. */
+  close?: () => Promise<void>;
+}
+
+export interface PlatformOptions {
+  config: Config;
+  logger: Logger;
+  /** Builds the product's parts once the stores are open (`productParts.ts` in production). */
+  parts?: (context: PlatformContext) => ProductParts | Promise<ProductParts>;
+  clock?: Clock;
+}
+
+/** Paths whose WebSocket upgrades belong to the platform's own channels, not to Colyseus. */
+const NON_COLYSEUS_UPGRADE = /^\/mud\/ws\//;
+
+/**
+ * One running process: stores → Express app → Colyseus on the same HTTP server → Agenda worker. `stop()` is the
+ * graceful shutdown: stop accepting, let in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), dispose rooms,
+ * drain jobs, close stores.
+ */
+export class Platform {
+  private stopping?: Promise<void>;
+
+  private constructor(
+    private readonly state: { accepting: boolean },
+    readonly config: Config,
+    private readonly logger: Logger,
+    readonly httpServer: http.Server,
+    readonly stores: Stores,
+    readonly game: GameServer | undefined,
+    readonly scheduler: Scheduler,
+    private readonly parts: ProductParts,
+  ) {}
+
+  static async start(options: PlatformOptions): Promise<Platform> {
+    const { config, logger } = options;
+    const stores = await openStores(config, logger);
+    const httpServer = http.createServer({ keepAliveTimeout: 5_000 });
+    let game: GameServer | undefined;
+    let scheduler: Scheduler | undefined;
+    const state = { accepting: true };
+    let parts: ProductParts = {};
+    try {
+      parts = (await options.parts?.({ config, logger, stores, clock: options.clock ?? systemClock })) ?? {};
+      const app = createApp({
+        config,
+        logger,
+        stores,
+        services: parts.services ?? [],
+        adminGuard: parts.adminGuard,
+        isAccepting: () => state.accepting,
+      });
+      httpServer.on('request', app);
+      if (hasRole(config, 'game')) {
+        game = await GameServer.start({
+          httpServer,
+          logger,
+          redisUrl: config.REDIS_URL,
+          rooms: parts.rooms ?? [],
+          acceptsUpgrade: (req) => !NON_COLYSEUS_UPGRADE.test(req.url ?? ''),
+        });
+      }
+      scheduler = await Scheduler.create({ mongo: stores.mongo, logger, registrars: parts.jobs ?? [] });
+      if (hasRole(config, 'worker')) await scheduler.start();
+      await listen(httpServer, config.PORT, config.HOST);
+      const platform = new Platform(state, config, logger, httpServer, stores, game, scheduler, parts);
+      logger.info({ port: platform.port, host: config.HOST, roles: config.ROLES }, 'listening');
+      return platform;
+    } catch (error) {
+      await game?.stop().catch(() => undefined);
+      await scheduler?.stop(0).catch(() => undefined);
+      httpServer.close();
+      await parts.close?.().catch(() => undefined);
+      await stores.close();
+      throw error;
+    }
+  }
+
+  /** The bound TCP port (useful with PORT=0). */
+  get port(): number {
+    return (this.httpServer.address() as AddressInfo).port;
+  }
+
+  /** Graceful shutdown; safe to call more than once. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    const timeoutMs = this.config.SHUTDOWN_TIMEOUT_MS;
+    this.state.accepting = false;
+    this.logger.info({ timeoutMs }, 'shutting down');
+    await Promise.all([drainHttp(this.httpServer, timeoutMs, this.logger), this.game?.stop()]);
+    await this.scheduler.stop(timeoutMs);
+    await this.parts.close?.();
+    await this.stores.close();
+    this.logger.info('stopped');
+  }
+}
+
+/**
+ * Stops accepting connections and waits for in-flight requests. Idle keep-alive sockets are closed as soon as
+ * they are idle; whatever is still open after `timeoutMs` is cut.
+ */
+function drainHttp(server: http.Server, timeoutMs: number, logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => {
+      logger.warn('shutdown timeout: closing remaining connections');
+      server.closeAllConnections();
+    }, timeoutMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

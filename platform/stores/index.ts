@@ -1,0 +1,79 @@
+import path from 'node:path';
+import type { Connection } from 'mongoose';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { startMongoEngine } from '../../embedded/mongo';
+import { startQdrantEngine } from '../../embedded/qdrant';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { connectMongo, mongoCheck } from './mongo';
+import { connectRedis, redisCheck } from './redis';
+import { qdrantCheck } from './qdrant';
+import type { ReadinessCheck } from './readiness';
+
+/**
+ * The store connections of one platform instance. MongoDB and Qdrant are always present (embedded engines under
+ * DATA_DIR when their URLs are unset); Redis is absent without REDIS_URL, and the components that need it use
+ * in-process equivalents.
+ */
+export interface Stores {
+  /** MongoDB: the configured server, or the embedded engine under DATA_DIR when MONGODB_URI is unset. */
+  mongo: Connection;
+  /** Qdrant: the configured server, or the embedded engine under DATA_DIR when QDRANT_URL is unset. */
+  qdrant: QdrantClient;
+  redis?: Redis;
+  checks: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+/** Opens every configured store; on failure closes what was opened and rethrows. */
+export async function openStores(config: Config, logger: Logger): Promise<Stores> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const checks: ReadinessCheck[] = [];
+  const close = async () => {
+    for (const closeOne of closers.reverse()) await closeOne().catch(() => undefined);
+  };
+  try {
+    let redis: Redis | undefined;
+    if (config.REDIS_URL) {
+      const client = await connectRedis(config.REDIS_URL, logger);
+      redis = client;
+      closers.push(() => client.quit());
+      checks.push(redisCheck(client));
+    }
+    let mongoUri = config.MONGODB_URI;
+    if (!mongoUri) {
+      const engine = await startMongoEngine({
+        dir: path.resolve(config.DATA_DIR, 'mongo'),
+        logger: logger.child({ component: 'embedded-mongo' }),
+      });
+      closers.push(() => engine.close());
+      mongoUri = engine.uri;
+      logger.info({ uri: engine.uri }, 'embedded MongoDB engine started (MONGODB_URI unset)');
+    }
+    const connection = await connectMongo(mongoUri, config.MONGODB_DB, logger);
+    closers.push(() => connection.close());
+    checks.push(mongoCheck(connection));
+    const mongo = connection;
+    let qdrantUrl = config.QDRANT_URL;
+    if (!qdrantUrl) {
+      const engine = await startQdrantEngine({
+        dir: path.resolve(config.DATA_DIR, 'qdrant'),
+        logger: logger.child({ component: 'embedded-qdrant' }),
+      });
+      closers.push(() => engine.close());
+      qdrantUrl = engine.url;
+      logger.info({ url: engine.url }, 'embedded Qdrant engine started (QDRANT_URL unset)');
+    }
+    checks.push(qdrantCheck(qdrantUrl, config.QDRANT_API_KEY));
+    const qdrant = new QdrantClient({
+      url: qdrantUrl,
+      apiKey: config.QDRANT_API_KEY,
+      checkCompatibility: false,
+    });
+    return { mongo, redis, qdrant, checks, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

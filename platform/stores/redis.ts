@@ -1,0 +1,34 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { ReadinessCheck } from './readiness';
+
+/**
+ * Connects to Redis at `url` and waits for the first connection (start-up fails fast if Redis is unreachable);
+ * afterwards ioredis reconnects on its own and the readiness probe reports outages.
+ */
+export async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 2,
+    connectTimeout: 5_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+  redis.on('error', (error) => logger.warn({ err: error, component: 'redis' }, 'redis error'));
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`REDIS_URL: cannot connect to Redis (${(error as Error).message})`, { cause: error });
+  }
+  return redis;
+}
+
+export function redisCheck(redis: Redis): ReadinessCheck {
+  return {
+    name: 'redis',
+    async check() {
+      const answer = await redis.ping();
+      if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`);
+    },
+  };
+}

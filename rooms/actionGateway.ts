@@ -1,0 +1,179 @@
+import { type Presence, matchMaker } from '@colyseus/core';
+import { AppError } from '../platform/errors';
+import type { ActionOutcome, GatewayReply } from './AreaRoom';
+import { AREA_ROOM_NAME, PLAYER_ROOMS_KEY, playerEventsChannel } from './areaRoomOptions';
+import { ensureAreaRoom } from './areaRooms';
+import { type World, areaOf } from './content/world';
+import type { PlayerIdentity, PlayerStore } from './persistence';
+import { parseAction } from './systems/actions';
+import type { ActionErrorBody } from './systems/errors';
+import type { MudEvent } from './systems/narration';
+import type { SpawnStatus } from './systems/spawns';
+
+/** What the gateway needs: the same world and store the area rooms use. */
+export interface ActionGatewayOptions {
+  world: World;
+  store: PlayerStore;
+  /** The area room name. Default `AREA_ROOM_NAME`. */
+  roomName?: string;
+  /** Presence shared with the Colyseus server. Default `matchMaker.presence` (set once the server runs). */
+  presence?: Presence;
+  /** How long to wait for a room in another process, ms. Default 5000. */
+  timeoutMs?: number;
+}
+
+/** Options of `perform`. */
+export interface PerformOptions {
+  /** Prepend events received since the player's last gateway call (REST polling). Default true. */
+  backlog?: boolean;
+}
+
+/** Per-area spawn status; `running` is false for areas whose room is not up (nothing live or pending). */
+export type AreaSpawnStatus = SpawnStatus & { running: boolean };
+
+const TITLES: Record<number, string> = {
+  400: 'Invalid request',
+  404: 'Not Found',
+  409: 'Conflict',
+  500: 'Internal Server Error',
+};
+
+/**
+ * Lets code that is not a Colyseus client (the REST routes and the plain WebSocket channel) act in the
+ * world. Every action runs on the authoritative area room actor hosting the player, found through the
+ * presence hash `mud:player-rooms` (or the saved character's area), and reached with
+ * `matchMaker.remoteRoomCall`, which goes through presence when the room lives in another process. So REST,
+ * plain-WebSocket and SDK players share one world.
+ */
+export class ActionGateway {
+  private readonly roomName: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: ActionGatewayOptions) {
+    this.roomName = options.roomName ?? AREA_ROOM_NAME;
+    this.timeoutMs = options.timeoutMs ?? 5000;
+  }
+
+  private get presence(): Presence {
+    return this.options.presence ?? matchMaker.presence;
+  }
+
+  /**
+   * Performs an action for `identity` and returns what it produced. Throws an `AppError`: 400
+   * `INVALID_ACTION` for a malformed action, 409 with the world's reason (`NO_EXIT`, `IN_COMBAT`, ...) when
+   * the world refuses it; in both cases nothing changed. A move into another area follows the player there
+   * and appends that room's description (`outcome.handoff` says where they went).
+   */
+  async perform(
+    identity: PlayerIdentity,
+    input: unknown,
+    options: PerformOptions = {},
+  ): Promise<ActionOutcome> {
+    const action = parseAction(input);
+    const backlog = options.backlog ?? true;
+    let outcome = await this.callHost(identity, action, backlog);
+    if (outcome.handoff) {
+      const arrived = await this.callRoom(
+        await this.roomIdFor(outcome.handoff.areaId),
+        identity,
+        { action: 'look' },
+        false,
+      );
+      outcome = { ...outcome, events: [...outcome.events, ...arrived.events], roomRef: arrived.roomRef };
+    }
+    return outcome;
+  }
+
+  /** Subscribes to a player's events while they are attached through the gateway; returns the unsubscribe. */
+  async subscribe(userId: string, listener: (event: MudEvent) => void): Promise<() => void> {
+    const channel = playerEventsChannel(userId);
+    await this.presence.subscribe(channel, listener);
+    return () => this.presence.unsubscribe(channel, listener);
+  }
+
+  /** Spawn status of every area, in world order. */
+  async spawnStatus(): Promise<AreaSpawnStatus[]> {
+    const rooms = await matchMaker.query({ name: this.roomName });
+    const byArea = new Map(rooms.map((room) => [room.metadata?.areaId as string, room.roomId]));
+    return Promise.all(
+      [...this.options.world.areas.values()].map(async (area) => {
+        const roomId = byArea.get(area.id);
+        if (!roomId)
+          return {
+            areaId: area.id,
+            budget: area.spawnBudget,
+            live: 0,
+            pending: 0,
+            points: [],
+            running: false,
+          };
+        const status: SpawnStatus = await matchMaker.remoteRoomCall(
+          roomId,
+          'spawnStatus',
+          [],
+          this.timeoutMs,
+        );
+        return { ...status, running: true };
+      }),
+    );
+  }
+
+  /** Runs the action on the room hosting the player, re-routing once if the character turned out elsewhere. */
+  private async callHost(
+    identity: PlayerIdentity,
+    action: unknown,
+    backlog: boolean,
+  ): Promise<ActionOutcome> {
+    const hosted = await this.presence.hget(PLAYER_ROOMS_KEY, identity.userId);
+    if (hosted) {
+      try {
+        return await this.callRoom(hosted, identity, action, backlog);
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        // The room is gone (its process died): forget the stale entry and route by the saved character.
+        await this.presence.hdel(PLAYER_ROOMS_KEY, identity.userId);
+      }
+    }
+    const record = await this.options.store.load(identity.userId);
+    const areaId = areaOf(record?.roomRef ?? this.options.world.startRoom);
+    try {
+      return await this.callRoom(await this.roomIdFor(areaId), identity, action, backlog);
+    } catch (error) {
+      const moved =
+        error instanceof AppError && error.code === 'WRONG_AREA'
+          ? (error.extensions?.areaId as string)
+          : undefined;
+      if (!moved) throw error;
+      return this.callRoom(await this.roomIdFor(moved), identity, action, backlog);
+    }
+  }
+
+  private async callRoom(
+    roomId: string,
+    identity: PlayerIdentity,
+    action: unknown,
+    backlog: boolean,
+  ): Promise<ActionOutcome> {
+    const reply: GatewayReply = await matchMaker.remoteRoomCall(
+      roomId,
+      'gatewayPerform',
+      [identity, action, backlog],
+      this.timeoutMs,
+    );
+    if (!reply.ok) throw toAppError(reply.error);
+    return reply.outcome;
+  }
+
+  private async roomIdFor(areaId: string): Promise<string> {
+    return (await ensureAreaRoom(this.roomName, areaId)).roomId;
+  }
+}
+
+/** Rebuilds the `AppError` a room reported as a plain body. */
+export function toAppError(body: ActionErrorBody): AppError {
+  return new AppError(body.status, body.code, TITLES[body.status] ?? 'Error', {
+    detail: body.message,
+    errors: body.errors,
+    extensions: body.areaId ? { areaId: body.areaId } : undefined,
+  });
+}

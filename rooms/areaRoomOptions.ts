@@ -1,0 +1,69 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../platform/clock';
+import type { World } from './content/world';
+import type { Authenticate, PlayerStore } from './persistence';
+
+/** The room name area rooms are defined under (`server.define(AREA_ROOM_NAME, AreaRoom, options)`). */
+export const AREA_ROOM_NAME = 'area';
+
+/** Presence hash mapping userId → roomId of the area room currently hosting that player. */
+export const PLAYER_ROOMS_KEY = 'mud:player-rooms';
+
+/** Presence channel carrying one player's events (for the plain WebSocket channel and other listeners). */
+export function playerEventsChannel(userId: string): string {
+  return `mud:events:${userId}`;
+}
+
+/** Area rooms have a fixed id per area, so there is exactly one per area across processes. */
+export function areaRoomId(areaId: string): string {
+  return `area_${areaId}`;
+}
+
+/**
+ * Options of an area room. The injected dependencies (`world`, `store`, `authenticate`) are given once as
+ * the room definition's default options; `areaId` comes from the join/create request (`filterBy(['areaId'])`).
+ */
+export interface AreaRoomOptions {
+  /** Which area this room simulates; must be an area of `world`. */
+  areaId: string;
+  /** The validated world (`loadWorld()`). */
+  world: World;
+  /** Loads and saves characters. */
+  store: PlayerStore;
+  /** Verifies the session token a client joins with. */
+  authenticate: Authenticate;
+  /** RNG seed; each area mixes in its id. Default 1. */
+  seed?: number | string;
+  /** Time source for saves and idle timeouts. Default the system clock. */
+  clock?: Clock;
+  /** Simulation tick in ms. Default 100 (10 Hz). */
+  tickMs?: number;
+  /** Creature AI and spawns run every N ticks. Default 10. */
+  aiEvery?: number;
+  /** A combat round every N ticks. Default 10. */
+  combatEvery?: number;
+  /** Regeneration (and respawn of the dead) every N ticks. Default 50. */
+  regenEvery?: number;
+  /** Save every player this often, ms. Default 30000. */
+  saveEveryMs?: number;
+  /** Save a player before acknowledging each state-changing action. Default true. */
+  durableActions?: boolean;
+  /** A gateway-only player (no socket) is saved and removed after this long without actions, ms. Default 300000. */
+  remoteIdleMs?: number;
+  /** Messages per second a client may send before it is dropped. Default 30. */
+  maxMessagesPerSecond?: number;
+  logger?: Logger;
+}
+
+/** The defaults of every optional tunable. */
+export const AREA_ROOM_DEFAULTS = {
+  seed: 1,
+  tickMs: 100,
+  aiEvery: 10,
+  combatEvery: 10,
+  regenEvery: 50,
+  saveEveryMs: 30_000,
+  durableActions: true,
+  remoteIdleMs: 300_000,
+  maxMessagesPerSecond: 30,
+} as const;

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { CompanionPresence, Direction } from '../content/schemas';
+import { formatPath } from '../content/contentError';
+import type { SimContext } from './context';
+import { attack, flee } from './combat';
+import { commandCompanion } from './companions';
+import { craft } from './crafting';
+import { talk } from './disposition';
+import { InvalidActionError } from './errors';
+import { buy, drop, equip, give, inventory, take, use } from './items';
+import { type Handoff, look, move } from './movement';
+import { acceptQuest, completeQuest, reportQuests } from './quests';
+import { rest } from './vitals';
+import { requireAlive, requirePlayer } from './context';
+import { reject } from './errors';
+
+const name = z.string().trim().min(1).max(64);
+const qty = z.number().int().min(1).max(999).optional();
+
+/**
+ * Every action a player can take, as one zod discriminated union on `action`. The same shapes arrive as
+ * Colyseus messages (type = action name, payload = the other fields), as `POST /mud/action` bodies and as
+ * plain-WebSocket frames.
+ */
+export const MudAction = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('look') }),
+  z.strictObject({ action: z.literal('move'), direction: Direction }),
+  z.strictObject({ action: z.literal('attack'), target: name }),
+  z.strictObject({ action: z.literal('fight'), target: name }),
+  z.strictObject({ action: z.literal('flee') }),
+  z.strictObject({ action: z.literal('rest') }),
+  z.strictObject({ action: z.literal('talk'), npc: name }),
+  z.strictObject({ action: z.literal('take'), item: name, qty }),
+  z.strictObject({ action: z.literal('drop'), item: name, qty }),
+  z.strictObject({ action: z.literal('give'), item: name, to: name, qty }),
+  z.strictObject({ action: z.literal('equip'), item: name }),
+  z.strictObject({ action: z.literal('use'), item: name }),
+  z.strictObject({ action: z.literal('craft'), recipe: name }),
+  z.strictObject({ action: z.literal('inventory') }),
+  z.strictObject({ action: z.literal('say'), text: z.string().trim().min(1).max(280) }),
+  z.strictObject({
+    action: z.literal('quest'),
+    op: z.enum(['accept', 'progress', 'complete']),
+    quest: name.optional(),
+  }),
+  z.strictObject({ action: z.literal('buy'), item: name, from: name.optional() }),
+  z.strictObject({
+    action: z.literal('companion'),
+    op: z.enum(['talk', 'presence']),
+    presence: CompanionPresence.optional(),
+  }),
+]);
+export type MudAction = z.infer<typeof MudAction>;
+export type ActionName = MudAction['action'];
+
+/** Every action name, in the order of the union (also the Colyseus message types an area room accepts). */
+export const ACTION_NAMES = MudAction.options.map((option) => option.shape.action.value) as ActionName[];
+
+/** Parses untrusted input into an action, or throws a 400 `InvalidActionError` listing the failing fields. */
+export function parseAction(input: unknown): MudAction {
+  const parsed = MudAction.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const errors = parsed.error.issues.map((issue) => ({
+    path: formatPath(issue.path) || 'action',
+    message: issue.message,
+  }));
+  throw new InvalidActionError(
+    `Invalid action: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    errors,
+  );
+}
+
+type Handler<A extends ActionName> = (
+  ctx: SimContext,
+  userId: string,
+  action: Extract<MudAction, { action: A }>,
+) => Handoff | void;
+
+/** One named handler per action: the room and the gateway dispatch through this map, never a switch. */
+export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
+  look: (ctx, userId) => look(ctx, userId),
+  move: (ctx, userId, a) => move(ctx, userId, a.direction),
+  attack: (ctx, userId, a) => attack(ctx, userId, a.target),
+  fight: (ctx, userId, a) => attack(ctx, userId, a.target),
+  flee: (ctx, userId) => flee(ctx, userId),
+  rest: (ctx, userId) => rest(ctx, userId),
+  talk: (ctx, userId, a) => talk(ctx, userId, a.npc),
+  take: (ctx, userId, a) => take(ctx, userId, a.item, a.qty),
+  drop: (ctx, userId, a) => drop(ctx, userId, a.item, a.qty),
+  give: (ctx, userId, a) => give(ctx, userId, a.item, a.to, a.qty),
+  equip: (ctx, userId, a) => equip(ctx, userId, a.item),
+  use: (ctx, userId, a) => use(ctx, userId, a.item),
+  craft: (ctx, userId, a) => craft(ctx, userId, a.recipe),
+  inventory: (ctx, userId) => inventory(ctx, userId),
+  say: (ctx, userId, a) => say(ctx, userId, a.text),
+  quest: (ctx, userId, a) => onQuest(ctx, userId, a.op, a.quest),
+  buy: (ctx, userId, a) => buy(ctx, userId, a.item, a.from),
+  companion: (ctx, userId, a) => commandCompanion(ctx, userId, a.op, a.presence),
+};
+
+/** Runs an already-parsed action. Throws an `AppError` when the world refuses it (nothing changed). */
+export function runAction(ctx: SimContext, userId: string, action: MudAction): Handoff | void {
+  const handler = ACTION_HANDLERS[action.action] as Handler<ActionName>;
+  return handler(ctx, userId, action);
+}
+
+/** `say`: speaks to everyone in the room. */
+function say(ctx: SimContext, userId: string, text: string): void {
+  const player = requirePlayer(ctx, userId);
+  requireAlive(player);
+  ctx.emit({
+    type: 'chat.said',
+    actor: { name: player.name, userId },
+    text,
+    to: { roomRef: player.roomRef },
+  });
+}
+
+function onQuest(
+  ctx: SimContext,
+  userId: string,
+  op: 'accept' | 'progress' | 'complete',
+  quest?: string,
+): void {
+  if (op === 'progress') return reportQuests(ctx, userId, quest);
+  if (!quest) throw reject('QUEST_REQUIRED', `Say which quest to ${op}.`);
+  if (op === 'accept') acceptQuest(ctx, userId, quest);
+  else completeQuest(ctx, userId, quest);
+}

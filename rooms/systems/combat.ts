@@ -1,0 +1,207 @@
+import type { CreatureState } from '../state/AreaState';
+import { PlayerStatus, type PlayerState } from '../state/PlayerState';
+import { type SimContext, creaturesIn, matchByName, requireAlive, requirePlayer } from './context';
+import { BOND_POINTS, addBond, companionSpeaks, companionStrike } from './companions';
+import { engage, feel, releaseFrom, roomFeels } from './creatureAi';
+import { adjustDisposition, npcsIn } from './disposition';
+import { isHealthLow } from './emotions';
+import { reject } from './errors';
+import { dropOnFloor } from './items';
+import { enterRoom, leaveRoom } from './movement';
+import { attackOf, defenseOf, gainXp } from './progression';
+import { recordObjective } from './quests';
+import type { Rng } from './random';
+import { killPlayer } from './vitals';
+
+/**
+ * Turn-based combat. `attack` only picks a fight; blows are exchanged in `combatRound`, which the room runs
+ * every `tuning.combatEvery` ticks: each fighting player strikes (their companion may join in), then each
+ * creature with a target strikes back. Rolls come from the area's seeded RNG.
+ */
+
+/** Chance to hit: 70% ± 5% per point of attack over defense, kept within 10%..95%. */
+export function hitChance(attack: number, defense: number): number {
+  return Math.max(0.1, Math.min(0.95, 0.7 + 0.05 * (attack - defense)));
+}
+
+/** One blow: undefined on a miss, else damage (attack + 0..2 − half the defense, at least 1). */
+export function rollStrike(rng: Rng, attack: number, defense: number): number | undefined {
+  if (!rng.chance(hitChance(attack, defense))) return undefined;
+  return Math.max(1, attack + rng.int(0, 2) - Math.floor(defense / 2));
+}
+
+/** Chance a flee succeeds. */
+export const FLEE_CHANCE = 0.6;
+
+/** `attack`/`fight`: starts fighting a creature in the room. */
+export function attack(ctx: SimContext, userId: string, query: string): void {
+  const player = requirePlayer(ctx, userId);
+  requireAlive(player);
+  const creature = matchByName(creaturesIn(ctx, player.roomRef), query, (c) => [c.id, c.ref, c.name]);
+  if (!creature) throw reject('NO_SUCH_TARGET', `There is no "${query}" here to fight.`);
+  if (player.target === creature.id)
+    throw reject('ALREADY_FIGHTING', `You are already fighting the ${creature.name}.`);
+  player.status = PlayerStatus.fighting;
+  player.target = creature.id;
+  ctx.minds.get(creature.id)?.attackers.add(userId);
+  ctx.emit({
+    type: 'combat.started',
+    attacker: { name: player.name, userId },
+    target: { name: creature.name },
+    to: { roomRef: player.roomRef },
+  });
+  feel(ctx, creature, 'ATTACKED', userId);
+  for (const npc of npcsIn(ctx, player.roomRef)) {
+    if (npc.protects.includes(creature.ref)) adjustDisposition(ctx, userId, npc, 'attackedProtected');
+  }
+}
+
+/** `flee`: tries to escape a fight through a random exit inside the area. */
+export function flee(ctx: SimContext, userId: string): void {
+  const player = requirePlayer(ctx, userId);
+  requireAlive(player);
+  if (player.status !== PlayerStatus.fighting) throw reject('NOT_FIGHTING', 'You are not fighting anything.');
+  const exits = Object.entries(ctx.world.rooms.get(player.roomRef)!.exits).filter(
+    ([, ref]) => ctx.world.rooms.get(ref as string)?.areaId === ctx.area.id,
+  );
+  if (exits.length === 0 || !ctx.rng.chance(FLEE_CHANCE)) {
+    ctx.emit({ type: 'flee.failed', actor: { name: player.name, userId }, to: { roomRef: player.roomRef } });
+    return;
+  }
+  const [direction, target] = ctx.rng.pick(exits);
+  disengage(ctx, player);
+  ctx.emit({ type: 'flee.succeeded', actor: { name: player.name, userId }, direction, to: { userId } });
+  leaveRoom(ctx, player, direction);
+  enterRoom(ctx, player, target as string);
+}
+
+/** Ends the player's fights: their own target and every creature targeting them. */
+export function disengage(ctx: SimContext, player: PlayerState): void {
+  player.target = '';
+  if (player.status === PlayerStatus.fighting) player.status = PlayerStatus.idle;
+  ctx.state.creatures.forEach((creature) => {
+    if (creature.target === player.userId) creature.target = '';
+  });
+}
+
+/** One round of every fight in the area. */
+export function combatRound(ctx: SimContext): void {
+  for (const player of [...ctx.state.players.values()]) {
+    if (player.status !== PlayerStatus.fighting || !player.target) continue;
+    const creature = ctx.state.creatures.get(player.target);
+    if (!creature || creature.roomRef !== player.roomRef || creature.health <= 0) {
+      disengage(ctx, player);
+      continue;
+    }
+    // Being attacked provokes a creature that was not fighting back yet.
+    if (!creature.target) engage(ctx, creature, player.userId);
+    playerStrikes(ctx, player, creature);
+  }
+  for (const creature of [...ctx.state.creatures.values()]) {
+    const player = creature.target ? ctx.state.players.get(creature.target) : undefined;
+    if (!player || player.roomRef !== creature.roomRef || player.status === PlayerStatus.dead) continue;
+    creatureStrikes(ctx, creature, player);
+  }
+}
+
+function playerStrikes(ctx: SimContext, player: PlayerState, creature: CreatureState): void {
+  const template = ctx.world.creatures.get(creature.ref)!;
+  const attacker = { name: player.name, userId: player.userId };
+  const damage = rollStrike(ctx.rng, attackOf(ctx.world, player), template.defense);
+  if (damage === undefined) {
+    ctx.emit({
+      type: 'combat.missed',
+      attacker,
+      target: { name: creature.name },
+      to: { roomRef: player.roomRef },
+    });
+  } else {
+    hurtCreature(ctx, creature, damage, player);
+    ctx.emit({
+      type: 'combat.hit',
+      attacker,
+      target: { name: creature.name },
+      damage,
+      remaining: Math.max(0, creature.health),
+      to: { roomRef: player.roomRef },
+    });
+  }
+  if (creature.health > 0) {
+    const extra = companionStrike(ctx, player, creature.name);
+    if (extra > 0) hurtCreature(ctx, creature, extra, player);
+  }
+  if (creature.health <= 0) creatureDies(ctx, creature, player);
+}
+
+function hurtCreature(ctx: SimContext, creature: CreatureState, damage: number, by: PlayerState): void {
+  const wasLow = isHealthLow(creature.health, creature.maxHealth);
+  creature.health = Math.max(0, creature.health - damage);
+  ctx.minds.get(creature.id)?.attackers.add(by.userId);
+  if (creature.health > 0 && !wasLow && isHealthLow(creature.health, creature.maxHealth))
+    feel(ctx, creature, 'HEALTH_LOW', by.userId);
+}
+
+function creatureStrikes(ctx: SimContext, creature: CreatureState, player: PlayerState): void {
+  const template = ctx.world.creatures.get(creature.ref)!;
+  const target = { name: player.name, userId: player.userId };
+  const damage = rollStrike(ctx.rng, template.attack, defenseOf(ctx.world, player));
+  if (damage === undefined) {
+    ctx.emit({
+      type: 'combat.missed',
+      attacker: { name: creature.name },
+      target,
+      to: { roomRef: creature.roomRef },
+    });
+    return;
+  }
+  const wasLow = isHealthLow(player.health, player.maxHealth);
+  player.health = Math.max(0, player.health - damage);
+  ctx.emit({
+    type: 'combat.hit',
+    attacker: { name: creature.name },
+    target,
+    damage,
+    remaining: player.health,
+    to: { roomRef: creature.roomRef },
+  });
+  if (player.health <= 0) killPlayer(ctx, player, { name: creature.name });
+  else if (!wasLow && isHealthLow(player.health, player.maxHealth)) companionSpeaks(ctx, player, 'lowHealth');
+}
+
+/** A creature dies: loot drops, everyone who hurt it gets xp and kill credit, its allies take note. */
+export function creatureDies(ctx: SimContext, creature: CreatureState, killer: PlayerState): void {
+  const template = ctx.world.creatures.get(creature.ref)!;
+  const mind = ctx.minds.get(creature.id);
+  releaseFrom(ctx, creature);
+  ctx.state.creatures.delete(creature.id);
+  ctx.minds.delete(creature.id);
+  if (mind) ctx.onCreatureRemoved(mind.spawnPoint);
+  ctx.emit({
+    type: 'creature.died',
+    creature: { name: creature.name },
+    killer: { name: killer.name, userId: killer.userId },
+    to: { roomRef: creature.roomRef },
+  });
+  const dropped: Array<{ name: string; qty: number }> = [];
+  for (const loot of template.loot) {
+    if (!ctx.rng.chance(loot.chance)) continue;
+    dropOnFloor(ctx, creature.roomRef, loot.item, loot.qty);
+    dropped.push({ name: ctx.world.items.get(loot.item)!.name, qty: loot.qty });
+  }
+  if (dropped.length > 0)
+    ctx.emit({
+      type: 'loot.dropped',
+      creature: { name: creature.name },
+      items: dropped,
+      to: { roomRef: creature.roomRef },
+    });
+  const credited = new Set([killer.userId, ...(mind?.attackers ?? [])]);
+  for (const userId of credited) {
+    const player = ctx.state.players.get(userId);
+    if (!player || player.roomRef !== creature.roomRef) continue;
+    gainXp(ctx, player, template.xp);
+    recordObjective(ctx, userId, 'kill', creature.ref);
+    addBond(ctx, player, BOND_POINTS.victory);
+  }
+  roomFeels(ctx, creature.roomRef, 'ALLY_DIED');
+}

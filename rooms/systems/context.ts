@@ -1,0 +1,102 @@
+import type { AreaDef, World } from '../content/world';
+import type { AreaState, CreatureState } from '../state/AreaState';
+import type { PlayerState } from '../state/PlayerState';
+import type { GameEvent } from './events';
+import type { Rng } from './random';
+import { reject } from './errors';
+
+/** Quest progress of one quest: `counts[i]` is progress on objective i. */
+export interface QuestProgress {
+  status: 'active' | 'completed';
+  counts: number[];
+}
+
+/** The parts of a character that only its owner sees: quest journal and NPC relations (score per NPC). */
+export interface PlayerJournal {
+  quests: Map<string, QuestProgress>;
+  relations: Map<string, number>;
+}
+
+/** Server-only memory of a creature, beside its synchronised `CreatureState`. */
+export interface CreatureMind {
+  /** AI steps since anything happened to it; "time passes" fires at the template's `calmAfter`. */
+  quietSteps: number;
+  /** AI steps since it last wandered. */
+  wanderSteps: number;
+  /** Players who hurt it (they get xp and kill credit). */
+  attackers: Set<string>;
+  spawnPoint: string;
+}
+
+/** Tunables of the simulation, in ticks (see AreaRoomOptions for defaults). */
+export interface SimTuning {
+  /** A combat round resolves every this many ticks. */
+  combatEvery: number;
+  /** Creature AI runs every this many ticks (one "AI step"). */
+  aiEvery: number;
+  /** Regeneration runs every this many ticks. */
+  regenEvery: number;
+}
+
+/**
+ * What a rule module may touch: the static world, this area's synchronised state, the seeded RNG, an event
+ * sink and the server-only side tables. Rooms build one; unit tests build one with `buildSimContext`.
+ */
+export interface SimContext {
+  world: World;
+  area: AreaDef;
+  state: AreaState;
+  rng: Rng;
+  tuning: SimTuning;
+  minds: Map<string, CreatureMind>;
+  journal(userId: string): PlayerJournal;
+  emit(event: GameEvent): void;
+  nextId(prefix: string): string;
+  /** Records a creature's death at its spawn point so the spawn system refills it later. */
+  onCreatureRemoved(spawnPoint: string): void;
+}
+
+/** The player or a 409 `NOT_IN_AREA` rejection. */
+export function requirePlayer(ctx: SimContext, userId: string): PlayerState {
+  const player = ctx.state.players.get(userId);
+  if (!player) throw reject('NOT_IN_AREA', 'You are not in this area.');
+  return player;
+}
+
+/** Rejects actions from a dead player until they respawn. */
+export function requireAlive(player: PlayerState): void {
+  if (player.status === 'dead') throw reject('DEAD', 'You are dead and cannot do that until you respawn.');
+}
+
+/** Players in a room. */
+export function playersIn(ctx: SimContext, roomRef: string): PlayerState[] {
+  const out: PlayerState[] = [];
+  ctx.state.players.forEach((player) => {
+    if (player.roomRef === roomRef) out.push(player);
+  });
+  return out;
+}
+
+/** Live creatures in a room. */
+export function creaturesIn(ctx: SimContext, roomRef: string): CreatureState[] {
+  const out: CreatureState[] = [];
+  ctx.state.creatures.forEach((creature) => {
+    if (creature.roomRef === roomRef && creature.health > 0) out.push(creature);
+  });
+  return out;
+}
+
+/** Normalises a name for matching player input: lowercase, single spaces. */
+export function normalise(text: string): string {
+  return text.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/**
+ * Finds the thing a player means by `query`: an exact ref or id, else a name that equals or contains the
+ * query. Returns undefined when nothing matches.
+ */
+export function matchByName<T>(things: T[], query: string, keys: (thing: T) => string[]): T | undefined {
+  const q = normalise(query);
+  const exact = things.find((thing) => keys(thing).some((key) => normalise(key) === q));
+  return exact ?? things.find((thing) => keys(thing).some((key) => normalise(key).includes(q)));
+}

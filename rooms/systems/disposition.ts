@@ -1,0 +1,99 @@
+import type { Disposition } from '../content/schemas';
+import type { NpcTemplate } from '../content/world';
+import { type SimContext, matchByName, requireAlive, requirePlayer } from './context';
+import { reject } from './errors';
+import { companionSpeaks } from './companions';
+import { offeredQuests, recordObjective } from './quests';
+
+/**
+ * NPC disposition toward each player. Each NPC keeps a score per player (-10..10, stored in the player's
+ * journal) that actions move; the score maps to friendly / neutral / wary, which decides what the NPC says
+ * and whether it offers quests and wares.
+ */
+
+/** Score changes per kind of action. */
+export const DISPOSITION_DELTAS = {
+  gift: 1,
+  likedGift: 2,
+  questCompleted: 3,
+  attackedProtected: -3,
+} as const;
+export type DispositionCause = keyof typeof DISPOSITION_DELTAS;
+
+const START_SCORE: Record<Disposition, number> = { friendly: 3, neutral: 0, wary: -3 };
+
+/** friendly at 3 and above, wary at -3 and below, neutral between. */
+export function dispositionFor(score: number): Disposition {
+  if (score >= 3) return 'friendly';
+  if (score <= -3) return 'wary';
+  return 'neutral';
+}
+
+/** The player's current score with `npc` (the NPC's starting disposition until something happens). */
+export function relationScore(ctx: SimContext, userId: string, npc: NpcTemplate): number {
+  return ctx.journal(userId).relations.get(npc.ref) ?? START_SCORE[npc.disposition];
+}
+
+/** The player's current disposition with `npc`. */
+export function dispositionOf(ctx: SimContext, userId: string, npc: NpcTemplate): Disposition {
+  return dispositionFor(relationScore(ctx, userId, npc));
+}
+
+/** Moves the score by the cause's delta (clamped to -10..10); tells the player when the level changes. */
+export function adjustDisposition(
+  ctx: SimContext,
+  userId: string,
+  npc: NpcTemplate,
+  cause: DispositionCause,
+): Disposition {
+  const before = relationScore(ctx, userId, npc);
+  const after = Math.max(-10, Math.min(10, before + DISPOSITION_DELTAS[cause]));
+  ctx.journal(userId).relations.set(npc.ref, after);
+  const disposition = dispositionFor(after);
+  if (disposition !== dispositionFor(before)) {
+    ctx.emit({ type: 'disposition.changed', npc: { name: npc.name }, disposition, to: { userId } });
+  }
+  return disposition;
+}
+
+/** NPCs standing in a room. */
+export function npcsIn(ctx: SimContext, roomRef: string): NpcTemplate[] {
+  return [...ctx.world.npcs.values()].filter((npc) => npc.room === roomRef);
+}
+
+/** The NPC in the player's room that `query` names, or a 409 `NO_SUCH_NPC`. */
+export function findNpc(ctx: SimContext, roomRef: string, query: string): NpcTemplate {
+  const npc = matchByName(npcsIn(ctx, roomRef), query, (n) => [n.ref, n.id, n.name]);
+  if (!npc) throw reject('NO_SUCH_NPC', `There is nobody called "${query}" here.`);
+  return npc;
+}
+
+/**
+ * `talk`: the NPC greets the player according to disposition, then (unless wary) lists the quests it can
+ * give them and what it sells. Counts for "talk" objectives.
+ */
+export function talk(ctx: SimContext, userId: string, query: string): void {
+  const player = requirePlayer(ctx, userId);
+  requireAlive(player);
+  const npc = findNpc(ctx, player.roomRef, query);
+  const disposition = dispositionOf(ctx, userId, npc);
+  ctx.emit({
+    type: 'npc.said',
+    npc: { name: npc.name },
+    text: npc.greetings[disposition],
+    disposition,
+    to: { userId },
+  });
+  if (disposition !== 'wary') {
+    const quests = offeredQuests(ctx, userId, npc).map((q) => ({ ref: q.ref, name: q.name }));
+    const wares = npc.sells.map((s) => ({
+      ref: s.item,
+      name: ctx.world.items.get(s.item)!.name,
+      price: s.price,
+    }));
+    if (quests.length > 0 || wares.length > 0)
+      ctx.emit({ type: 'npc.offers', npc: { name: npc.name }, quests, wares, to: { userId } });
+  }
+  recordObjective(ctx, userId, 'talk', npc.ref);
+  companionSpeaks(ctx, player, 'greet');
+}

@@ -1,0 +1,94 @@
+import type { Disposition } from '../content/schemas';
+
+/** Who receives an event: one player, or everyone in a room (optionally except one player). */
+export type Audience = { userId: string } | { roomRef: string; except?: string };
+
+/** A name plus, for players, their userId (so narration can say "you" to the actor). */
+export interface Actor {
+  name: string;
+  userId?: string;
+}
+
+/** What a player sees on `look`. */
+export interface RoomView {
+  ref: string;
+  name: string;
+  description: string;
+  exits: string[];
+  players: string[];
+  creatures: Array<{ id: string; name: string; emotion: string; health: number; maxHealth: number }>;
+  items: Array<{ id: string; name: string; qty: number }>;
+  npcs: string[];
+}
+
+export interface ObjectiveView {
+  text: string;
+  have: number;
+  need: number;
+  done: boolean;
+}
+
+/**
+ * Everything that happens in the world, as data. Rule modules emit these; `narration.ts` is the one place
+ * that turns them into the text a player reads.
+ */
+export type GameEventBody =
+  | { type: 'room.look'; room: RoomView }
+  | { type: 'player.left'; actor: Actor; direction: string }
+  | { type: 'player.arrived'; actor: Actor }
+  | { type: 'player.travelled'; actor: Actor; areaId: string; roomRef: string }
+  | { type: 'combat.started'; attacker: Actor; target: Actor }
+  | { type: 'combat.hit'; attacker: Actor; target: Actor; damage: number; remaining: number }
+  | { type: 'combat.missed'; attacker: Actor; target: Actor }
+  | { type: 'creature.died'; creature: Actor; killer: Actor }
+  | { type: 'player.died'; actor: Actor; killer: Actor; lost: number }
+  | { type: 'player.respawned'; actor: Actor; roomRef: string }
+  | { type: 'loot.dropped'; creature: Actor; items: Array<{ name: string; qty: number }> }
+  | { type: 'xp.gained'; actor: Actor; amount: number; level: number; levelled: boolean }
+  | { type: 'flee.succeeded'; actor: Actor; direction: string }
+  | { type: 'flee.failed'; actor: Actor }
+  | { type: 'rest.started'; actor: Actor }
+  | { type: 'rest.stopped'; actor: Actor }
+  | { type: 'npc.said'; npc: Actor; text: string; disposition: Disposition }
+  | {
+      type: 'npc.offers';
+      npc: Actor;
+      quests: Array<{ ref: string; name: string }>;
+      wares: Array<{ ref: string; name: string; price: number }>;
+    }
+  | { type: 'disposition.changed'; npc: Actor; disposition: Disposition }
+  | { type: 'item.taken'; actor: Actor; item: string; qty: number }
+  | { type: 'item.dropped'; actor: Actor; item: string; qty: number }
+  | { type: 'item.given'; actor: Actor; item: string; qty: number; recipient: Actor }
+  | { type: 'item.equipped'; actor: Actor; item: string; slot: string }
+  | { type: 'item.used'; actor: Actor; item: string; healed: number }
+  | { type: 'item.bought'; actor: Actor; item: string; price: number; npc: Actor }
+  | {
+      type: 'inventory';
+      items: Array<{ ref: string; name: string; qty: number }>;
+      equipment: Record<string, string>;
+      soft: number;
+      hard: number;
+      health: number;
+      maxHealth: number;
+    }
+  | { type: 'craft.done'; actor: Actor; item: string; qty: number }
+  | { type: 'chat.said'; actor: Actor; text: string }
+  | { type: 'quest.accepted'; quest: string; objectives: ObjectiveView[] }
+  | { type: 'quest.progress'; quest: string; objectives: ObjectiveView[] }
+  | { type: 'quest.completed'; quest: string; xp: number; soft: number; items: string[]; companion?: string }
+  | { type: 'companion.bonded'; companion: string; species: string }
+  | { type: 'companion.spoke'; companion: string; text: string }
+  | { type: 'companion.acted'; companion: string; target: string; damage: number }
+  | { type: 'companion.bond'; companion: string; bond: number }
+  | { type: 'companion.presence'; companion: string; presence: string }
+  | { type: 'creature.emotion'; creature: Actor; emotion: string }
+  | { type: 'creature.left'; creature: Actor; direction: string }
+  | { type: 'creature.arrived'; creature: Actor }
+  | { type: 'creature.spawned'; creature: Actor }
+  | { type: 'area.handoff'; areaId: string; roomRef: string; reservation?: unknown };
+
+export type GameEventType = GameEventBody['type'];
+
+/** An event with its audience. */
+export type GameEvent = GameEventBody & { to: Audience };

@@ -1,0 +1,201 @@
+import type { Objective } from '../content/schemas';
+import type { NpcTemplate, QuestDef, World } from '../content/world';
+import type { PlayerState } from '../state/PlayerState';
+import { type QuestProgress, type SimContext, matchByName, requireAlive, requirePlayer } from './context';
+import { addBond, bondCompanion, companionSpeaks } from './companions';
+import { adjustDisposition, dispositionOf, npcsIn } from './disposition';
+import { reject } from './errors';
+import type { ObjectiveView } from './events';
+import { addItem, countOf, removeItem } from './inventory';
+import { gainXp } from './progression';
+
+/**
+ * Quests: accept from the giver NPC, progress through kills, visits and talks (collect objectives count the
+ * inventory), complete at the giver for rewards. Completing consumes collected items in the same step.
+ */
+
+/** How many an objective needs. */
+function needed(objective: Objective): number {
+  return objective.kind === 'kill' || objective.kind === 'collect' ? objective.count : 1;
+}
+
+/** The player-facing wording of an objective. */
+export function objectiveText(world: World, objective: Objective): string {
+  switch (objective.kind) {
+    case 'kill':
+      return `Defeat ${objective.count} ${world.creatures.get(objective.creature)!.name}`;
+    case 'collect':
+      return `Collect ${objective.count} ${world.items.get(objective.item)!.name}`;
+    case 'visit':
+      return `Visit ${world.rooms.get(objective.room)!.name}`;
+    case 'talk':
+      return `Talk to ${world.npcs.get(objective.npc)!.name}`;
+  }
+}
+
+/** Progress on each objective of `quest` for this player. */
+export function objectiveViews(
+  world: World,
+  player: PlayerState,
+  quest: QuestDef,
+  progress: QuestProgress,
+): ObjectiveView[] {
+  return quest.objectives.map((objective, i) => {
+    const need = needed(objective);
+    const have = Math.min(
+      need,
+      objective.kind === 'collect' ? countOf(player, objective.item) : (progress.counts[i] ?? 0),
+    );
+    return { text: objectiveText(world, objective), have, need, done: have >= need };
+  });
+}
+
+/** Quests `npc` would give this player now: not started, prerequisites done. */
+export function offeredQuests(ctx: SimContext, userId: string, npc: NpcTemplate): QuestDef[] {
+  const journal = ctx.journal(userId).quests;
+  return npc.offers
+    .map((ref) => ctx.world.quests.get(ref)!)
+    .filter(
+      (quest) =>
+        !journal.has(quest.ref) && quest.requires.every((r) => journal.get(r)?.status === 'completed'),
+    );
+}
+
+function findQuest(ctx: SimContext, query: string, among: QuestDef[]): QuestDef {
+  const quest = matchByName(among, query, (q) => [q.ref, q.id, q.name]);
+  if (!quest) throw reject('NO_SUCH_QUEST', `No quest called "${query}" is available here.`);
+  return quest;
+}
+
+/** `quest accept`: takes a quest from its giver, who must be in the room and not wary of the player. */
+export function acceptQuest(ctx: SimContext, userId: string, query: string): void {
+  const player = requirePlayer(ctx, userId);
+  requireAlive(player);
+  const givers = npcsIn(ctx, player.roomRef);
+  const quest = findQuest(
+    ctx,
+    query,
+    givers.flatMap((npc) => npc.offers.map((ref) => ctx.world.quests.get(ref)!)),
+  );
+  const journal = ctx.journal(userId).quests;
+  const existing = journal.get(quest.ref);
+  if (existing?.status === 'active') throw reject('QUEST_ACTIVE', `You are already on "${quest.name}".`);
+  if (existing?.status === 'completed')
+    throw reject('QUEST_DONE', `You have already completed "${quest.name}".`);
+  const giver = ctx.world.npcs.get(quest.giver)!;
+  if (dispositionOf(ctx, userId, giver) === 'wary')
+    throw reject('NPC_REFUSES', `${giver.name} will not trust you with that.`);
+  if (!quest.requires.every((r) => journal.get(r)?.status === 'completed')) {
+    throw reject('QUEST_LOCKED', `"${quest.name}" is not open to you yet.`);
+  }
+  const progress: QuestProgress = { status: 'active', counts: quest.objectives.map(() => 0) };
+  journal.set(quest.ref, progress);
+  ctx.emit({
+    type: 'quest.accepted',
+    quest: quest.name,
+    objectives: objectiveViews(ctx.world, player, quest, progress),
+    to: { userId },
+  });
+}
+
+/** Counts a kill, visit or talk toward every active quest with a matching objective. */
+export function recordObjective(
+  ctx: SimContext,
+  userId: string,
+  kind: 'kill' | 'visit' | 'talk',
+  ref: string,
+): void {
+  const player = ctx.state.players.get(userId);
+  if (!player) return;
+  for (const [questRef, progress] of ctx.journal(userId).quests) {
+    if (progress.status !== 'active') continue;
+    const quest = ctx.world.quests.get(questRef)!;
+    let changed = false;
+    quest.objectives.forEach((objective, i) => {
+      const target =
+        objective.kind === 'kill'
+          ? objective.creature
+          : objective.kind === 'visit'
+            ? objective.room
+            : objective.kind === 'talk'
+              ? objective.npc
+              : undefined;
+      if (objective.kind !== kind || target !== ref || (progress.counts[i] ?? 0) >= needed(objective)) return;
+      progress.counts[i] = (progress.counts[i] ?? 0) + 1;
+      changed = true;
+    });
+    if (changed) {
+      ctx.emit({
+        type: 'quest.progress',
+        quest: quest.name,
+        objectives: objectiveViews(ctx.world, player, quest, progress),
+        to: { userId },
+      });
+    }
+  }
+}
+
+/** `quest progress`: reports one quest (or all active ones). */
+export function reportQuests(ctx: SimContext, userId: string, query?: string): void {
+  const player = requirePlayer(ctx, userId);
+  const journal = ctx.journal(userId).quests;
+  const active = [...journal.entries()]
+    .filter(([, p]) => p.status === 'active')
+    .map(([ref]) => ctx.world.quests.get(ref)!);
+  const quests = query ? [findQuest(ctx, query, active)] : active;
+  if (quests.length === 0) throw reject('NO_ACTIVE_QUESTS', 'You have no active quests.');
+  for (const quest of quests) {
+    ctx.emit({
+      type: 'quest.progress',
+      quest: quest.name,
+      objectives: objectiveViews(ctx.world, player, quest, journal.get(quest.ref)!),
+      to: { userId },
+    });
+  }
+}
+
+/**
+ * `quest complete`: at the giver, with every objective met. Collect objectives' items are handed over, then
+ * rewards (xp, currency, items, a companion) are granted, all in one synchronous step.
+ */
+export function completeQuest(ctx: SimContext, userId: string, query: string): void {
+  const player = requirePlayer(ctx, userId);
+  requireAlive(player);
+  const journal = ctx.journal(userId).quests;
+  const active = [...journal.entries()]
+    .filter(([, p]) => p.status === 'active')
+    .map(([ref]) => ctx.world.quests.get(ref)!);
+  const quest = findQuest(ctx, query, active);
+  const progress = journal.get(quest.ref)!;
+  const giver = ctx.world.npcs.get(quest.giver)!;
+  if (giver.room !== player.roomRef)
+    throw reject('QUEST_GIVER_ABSENT', `Return to ${giver.name} to complete "${quest.name}".`);
+  if (!objectiveViews(ctx.world, player, quest, progress).every((o) => o.done)) {
+    throw reject('QUEST_INCOMPLETE', `"${quest.name}" is not finished yet.`);
+  }
+  for (const objective of quest.objectives) {
+    if (objective.kind === 'collect') removeItem(player, objective.item, objective.count);
+  }
+  progress.status = 'completed';
+  const rewards = quest.rewards;
+  player.soft += rewards.soft;
+  for (const reward of rewards.items) addItem(player, reward.item, reward.qty);
+  const companion =
+    rewards.companion && !player.companion.ref ? ctx.world.companions.get(rewards.companion) : undefined;
+  ctx.emit({
+    type: 'quest.completed',
+    quest: quest.name,
+    xp: rewards.xp,
+    soft: rewards.soft,
+    items: rewards.items.map((r) => `${ctx.world.items.get(r.item)!.name} x${r.qty}`),
+    ...(companion ? { companion: companion.name } : {}),
+    to: { userId },
+  });
+  gainXp(ctx, player, rewards.xp);
+  adjustDisposition(ctx, userId, giver, 'questCompleted');
+  if (companion) bondCompanion(ctx, player, companion);
+  else if (player.companion.ref) {
+    addBond(ctx, player, 3);
+    companionSpeaks(ctx, player, 'questDone');
+  }
+}

@@ -1,0 +1,126 @@
+import type { Request, RequestHandler } from 'express';
+import type { UserRole } from '../../models/User';
+import { AppError, ForbiddenError, UnauthorizedError } from '../../platform/errors';
+import { secretsEqual } from '../../platform/secrets';
+import type { Principal } from './principal';
+import type { Sessions } from './sessions';
+import { tierName } from './tiers';
+
+/** The credential in `Authorization: Bearer <token>`, or (for browser pages such as the monitor) a Basic password. */
+export function presentedToken(req: Request, allowBasic = false): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const space = header.indexOf(' ');
+  const scheme = header.slice(0, space).toLowerCase();
+  const value = header.slice(space + 1).trim();
+  if (space === -1 || !value) return undefined;
+  if (scheme === 'bearer') return value;
+  if (allowBasic && scheme === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon === -1 ? undefined : decoded.slice(colon + 1);
+  }
+  return undefined;
+}
+
+type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+
+/**
+ * Authentication and authorisation middleware. A request may carry a session token or the service token
+ * (BRAIN_SERVICE_TOKEN, compared in constant time) as a bearer credential. A presented but invalid credential is
+ * always 401; a missing one is 401 only where a guard requires it; a valid one lacking a role or tier is 403.
+ */
+export class AuthGuard {
+  constructor(
+    private readonly sessions: Sessions,
+    private readonly serviceToken: string | undefined,
+  ) {}
+
+  /** Resolves the caller into `req.principal` when a credential is presented; rejects invalid credentials. */
+  authenticate(options: { allowBasic?: boolean } = {}): RequestHandler {
+    return (req, _res, next) => {
+      const token = presentedToken(req, options.allowBasic);
+      if (token === undefined) {
+        next();
+        return;
+      }
+      this.resolve(token).then((principal) => {
+        if (!principal) {
+          next(new UnauthorizedError('The credential is invalid, expired or revoked', 'INVALID_CREDENTIAL'));
+          return;
+        }
+        req.principal = principal;
+        next();
+      }, next);
+    };
+  }
+
+  /** Signed-in users only (not the service token). */
+  readonly requireUser: RequestHandler[] = [
+    this.authenticate(),
+    (req, _res, next) =>
+      next(userOf(req) ? undefined : new UnauthorizedError('Sign in first', 'UNAUTHENTICATED')),
+  ];
+
+  /** SPEC 5 `require_brain_auth`: a signed-in user (wallet or email) or the service token. */
+  readonly requireBrainAuth: RequestHandler[] = [
+    this.authenticate(),
+    (req, _res, next) => next(req.principal ? undefined : new UnauthorizedError('Authentication required')),
+  ];
+
+  /** Users holding `role`; the service token is not a user and gets 403 for user roles. */
+  requireRole(role: UserRole, options: { allowBasic?: boolean } = {}): RequestHandler[] {
+    return [
+      this.authenticate(options),
+      (req, _res, next) => {
+        if (!req.principal) {
+          return next(
+            options.allowBasic ? browserChallenge() : new UnauthorizedError('Authentication required'),
+          );
+        }
+        const user = userOf(req);
+        next(
+          user?.roles.includes(role)
+            ? undefined
+            : new ForbiddenError(`Requires the ${role} role`, 'ROLE_REQUIRED'),
+        );
+      },
+    ];
+  }
+
+  /** Users at identity tier `tier` or above. */
+  requireTier(tier: number): RequestHandler[] {
+    return [
+      ...this.requireUser,
+      (req, _res, next) => {
+        const user = userOf(req);
+        next(
+          user && user.tier >= tier
+            ? undefined
+            : new ForbiddenError(
+                `Requires identity tier ${tier} (${tierName(tier)}) or above`,
+                'TIER_REQUIRED',
+              ),
+        );
+      },
+    ];
+  }
+
+  private async resolve(token: string): Promise<Principal | null> {
+    if (this.serviceToken && secretsEqual(token, this.serviceToken)) return { kind: 'service' };
+    return this.sessions.authenticate(token);
+  }
+}
+
+/** 401 asking a browser for credentials (HTTP Basic; the password is a session token). */
+function browserChallenge(): AppError {
+  return new AppError(401, 'UNAUTHENTICATED', 'Unauthorized', {
+    detail: 'Sign in as an admin: HTTP Basic with any user name and a session token as the password',
+    headers: { 'WWW-Authenticate': 'Basic realm="forge-admin", charset="UTF-8"' },
+  });
+}
+
+/** The signed-in user behind a request, if any. */
+export function userOf(req: Request): UserPrincipal | undefined {
+  return req.principal?.kind === 'user' ? req.principal : undefined;
+}

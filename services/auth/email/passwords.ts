@@ -1,0 +1,21 @@
+import { hash, verify } from '@node-rs/argon2';
+
+/** Argon2id with OWASP's minimum parameters (19 MiB memory, 2 iterations, 1 lane). */
+const PARAMETERS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, PARAMETERS);
+}
+
+// Verified against when the account does not exist, so a login takes as long either way.
+let decoyHash: Promise<string> | undefined;
+
+/** True when `password` matches `passwordHash`; with no hash, spends the same time and answers false. */
+export async function passwordMatches(passwordHash: string | undefined, password: string): Promise<boolean> {
+  if (!passwordHash) {
+    decoyHash ??= hashPassword('decoy password for absent accounts');
+    await verify(await decoyHash, password).catch(() => false);
+    return false;
+  }
+  return verify(passwordHash, password).catch(() => false);
+}

@@ -1,0 +1,149 @@
+import { EnsPlugin, JsonRpcProvider, Network, WebSocketProvider, type Provider } from 'ethers';
+import type { RequestHandler } from 'express';
+import type { ServiceRegistrar } from '../../platform/app';
+import { createLimiter } from '../../platform/http/rateLimit';
+import type { PlatformContext } from '../../platform/platform';
+import { MemoryEphemeralStore, RedisEphemeralStore } from '../../platform/stores/ephemeralStore';
+import { Accounts } from './accounts';
+import { AuthGuard } from './authGuard';
+import { corsPolicy } from './corsPolicy';
+import { EmailSignIn } from './email/emailSignIn';
+import { SmtpMailer } from './email/mailer';
+import { registerEmailRoutes } from './email/routes';
+import { CachedEnsResolver, noEns } from './ensResolver';
+import { MemoryNonceStore, RedisNonceStore } from './nonceStore';
+import { OidcSignIn, type PendingLogin } from './oidc/oidcSignIn';
+import { registerOidcRoutes } from './oidc/routes';
+import { ReplayMonitor } from './replayMonitor';
+import { registerSessionRoutes } from './sessionRoutes';
+import { Sessions } from './sessions';
+import { registerWalletRoutes } from './walletRoutes';
+import { WalletSignIn } from './walletSignIn';
+
+/** The identity service: its routes, the guard other services authenticate with, and what to release on stop. */
+export interface AuthService {
+  register: ServiceRegistrar;
+  guard: AuthGuard;
+  /** Admin sessions (bearer, or HTTP Basic password for browsers) for admin pages. */
+  adminGuard: RequestHandler[];
+  accounts: Accounts;
+  sessions: Sessions;
+  close(): Promise<void>;
+}
+
+/** The Ethereum RPC for EIP-1271 and ENS, on a fixed network (with a custom ENS registry when configured). */
+function rpcProvider(url: string, chainId: number, ensRegistry: string | undefined): Provider {
+  const network = Network.from(chainId);
+  if (ensRegistry) network.attachPlugin(new EnsPlugin(ensRegistry, chainId));
+  return url.startsWith('ws')
+    ? new WebSocketProvider(url, network, { staticNetwork: network })
+    : new JsonRpcProvider(url, network, { staticNetwork: network });
+}
+
+/** Builds sign-in (wallet, email, SSO), sessions and guards from the platform's stores and configuration. */
+export function createAuthService(context: PlatformContext): AuthService {
+  const { config, stores, clock, logger } = context;
+  const connection = stores.mongo;
+  if (!connection) throw new Error('The identity service needs MongoDB');
+  const log = logger.child({ component: 'auth' });
+  const redis = stores.redis;
+  const provider = config.ETH_RPC_URL
+    ? rpcProvider(config.ETH_RPC_URL, config.ETH_CHAIN_ID, config.ENS_REGISTRY_ADDRESS)
+    : undefined;
+  const ens = provider ? new CachedEnsResolver(provider, log) : noEns;
+
+  const accounts = new Accounts(connection, clock, {
+    wallets: new Set(config.ADMIN_ADDRESSES),
+    emails: new Set(config.ADMIN_EMAILS),
+  });
+  const sessions = new Sessions(connection, clock);
+  const guard = new AuthGuard(sessions, config.BRAIN_SERVICE_TOKEN);
+
+  const wallet = new WalletSignIn(
+    {
+      enabled: config.SIWE_ENABLED,
+      domain: config.SIWE_DOMAIN,
+      chainId: config.SIWE_CHAIN_ID,
+      nonceTtlSeconds: config.SIWE_NONCE_TTL_SECONDS,
+      sessionTtlSeconds: config.SIWE_SESSION_TTL_SECONDS,
+    },
+    {
+      nonces: redis ? new RedisNonceStore(redis) : new MemoryNonceStore(clock),
+      replays: new ReplayMonitor(
+        createLimiter({
+          redis,
+          keyPrefix: 'siwe:replays:',
+          points: config.SIWE_REPLAY_CAP,
+          durationSeconds: config.SIWE_REPLAY_WINDOW_SECONDS,
+        }),
+        log,
+      ),
+      accounts,
+      sessions,
+      ens,
+      clock,
+      provider,
+    },
+  );
+
+  const mailer = config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.EMAIL_FROM) : undefined;
+  const email = new EmailSignIn(
+    {
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      verificationTtlMinutes: config.EMAIL_VERIFICATION_TTL_MINUTES,
+      sessionTtlSeconds: config.SIWE_SESSION_TTL_SECONDS,
+    },
+    {
+      connection,
+      accounts,
+      sessions,
+      mailer,
+      loginAttempts: createLimiter({
+        redis,
+        keyPrefix: 'auth:email-login:',
+        points: config.EMAIL_LOGIN_MAX_ATTEMPTS,
+        durationSeconds: config.EMAIL_LOGIN_WINDOW_SECONDS,
+      }),
+      clock,
+      logger: log,
+    },
+  );
+
+  const sso = new OidcSignIn(
+    config.OIDC_ISSUER_URL && config.OIDC_CLIENT_ID
+      ? {
+          issuerUrl: config.OIDC_ISSUER_URL,
+          clientId: config.OIDC_CLIENT_ID,
+          clientSecret: config.OIDC_CLIENT_SECRET,
+          redirectUri:
+            config.OIDC_REDIRECT_URI ?? new URL('/auth/oidc/callback', config.PUBLIC_BASE_URL).href,
+          scopes: config.OIDC_SCOPES,
+          sessionTtlSeconds: config.SIWE_SESSION_TTL_SECONDS,
+          allowInsecureIssuer: config.NODE_ENV !== 'production',
+        }
+      : undefined,
+    redis
+      ? new RedisEphemeralStore<PendingLogin>(redis, 'auth:oidc:')
+      : new MemoryEphemeralStore<PendingLogin>(clock),
+    accounts,
+    sessions,
+  );
+
+  return {
+    guard,
+    accounts,
+    sessions,
+    adminGuard: guard.requireRole('admin', { allowBasic: true }),
+    register(routes) {
+      routes.router.use('/auth', corsPolicy(config.SIWE_ALLOWED_ORIGINS));
+      registerWalletRoutes(routes, wallet, guard);
+      registerEmailRoutes(routes, email, guard);
+      registerOidcRoutes(routes, sso, guard);
+      registerSessionRoutes(routes, { guard, accounts, sessions, ens });
+    },
+    async close() {
+      mailer?.close();
+      await provider?.destroy();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { getAddress, type Provider } from 'ethers';
+import { SiweMessage, checkContractWalletSignature } from 'siwe';
+import { AppError } from '../../platform/errors';
+import { recoverPersonalSigner } from './signatureRecovery';
+
+/** A rejected wallet sign-in: always 401, with a code naming the failed check (SPEC 7 diagnostics). */
+export class WalletSignInError extends AppError {
+  constructor(code: string, detail: string) {
+    super(401, code, 'Unauthorized', { detail });
+  }
+}
+
+export interface WalletProof {
+  address: string;
+  signature: string;
+  nonce: string;
+  message: string;
+}
+
+export interface WalletExpectations {
+  /** SIWE_DOMAIN: the message must name exactly this domain. */
+  domain: string;
+  /** When set, the message's chain id must equal it. */
+  chainId?: number;
+  now: Date;
+  /** RPC provider for EIP-1271 smart-contract wallets; without one only EOA signatures verify. */
+  provider?: Provider;
+}
+
+/** A proven wallet: the checksummed address and the parsed message. */
+export interface VerifiedWallet {
+  address: string;
+  chainId: number;
+  message: SiweMessage;
+}
+
+function parse(text: string): SiweMessage {
+  try {
+    return new SiweMessage(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new WalletSignInError(
+      'SIWE_MESSAGE_INVALID',
+      `The message is not a valid EIP-4361 message: ${reason}`,
+    );
+  }
+}
+
+/**
+ * Checks a SIWE proof against the posted fields and the server's expectations, in the order a client would fix
+ * them: message syntax, nonce, address, domain, chain, validity window, then the signature (EOA via ecrecover over
+ * the exact signed text, or EIP-1271 through the provider). Throws WalletSignInError with a specific code.
+ */
+export async function verifyWalletProof(
+  proof: WalletProof,
+  expect: WalletExpectations,
+): Promise<VerifiedWallet> {
+  const message = parse(proof.message);
+  if (message.nonce !== proof.nonce) {
+    throw new WalletSignInError('SIWE_NONCE_MISMATCH', 'The message nonce is not the posted nonce');
+  }
+  if (message.address.toLowerCase() !== proof.address.toLowerCase()) {
+    throw new WalletSignInError('SIWE_ADDRESS_MISMATCH', 'The message address is not the posted address');
+  }
+  if (message.domain !== expect.domain) {
+    throw new WalletSignInError('SIWE_DOMAIN_MISMATCH', `The message must be for domain ${expect.domain}`);
+  }
+  if (expect.chainId !== undefined && message.chainId !== expect.chainId) {
+    throw new WalletSignInError('SIWE_CHAIN_MISMATCH', `The message must be for chain ${expect.chainId}`);
+  }
+  const now = expect.now.getTime();
+  if (message.expirationTime && now >= Date.parse(message.expirationTime)) {
+    throw new WalletSignInError('SIWE_MESSAGE_EXPIRED', 'The message has expired');
+  }
+  if (message.notBefore && now < Date.parse(message.notBefore)) {
+    throw new WalletSignInError('SIWE_MESSAGE_NOT_YET_VALID', 'The message is not valid yet');
+  }
+  const address = getAddress(message.address);
+  if (recoverPersonalSigner(proof.message, proof.signature) !== address) {
+    const contractValid =
+      expect.provider !== undefined &&
+      (await checkContractWalletSignature(message, proof.signature, expect.provider).catch(() => false));
+    if (!contractValid) {
+      throw new WalletSignInError('SIWE_SIGNATURE_INVALID', 'The signature was not made by the address');
+    }
+  }
+  return { address, chainId: message.chainId, message };
+}

@@ -1,0 +1,63 @@
+import type { ApiRoutes } from '../../platform/http/routes';
+import { registry } from '../../platform/metrics';
+import { runChecks, type ReadinessCheck } from '../../platform/stores/readiness';
+import { UnavailableError } from '../../platform/errors';
+import { LivenessSchema, ReadinessSchema, type Liveness, type Readiness } from './schemas';
+
+export interface HealthDependencies {
+  checks: ReadinessCheck[];
+  readinessTimeoutMs: number;
+  /** False while the process shuts down, so load balancers stop sending traffic. */
+  isAccepting: () => boolean;
+}
+
+/** Liveness, readiness and Prometheus metrics: mounted in every role. */
+export function registerHealthRoutes(routes: ApiRoutes, deps: HealthDependencies): void {
+  routes.add({
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness: the process is up and serving HTTP',
+    tags: ['health'],
+    responses: { 200: { description: 'Alive', schema: LivenessSchema } },
+    handler: (): { status: number; body: Liveness } => ({
+      status: 200,
+      body: { status: 'ok', uptimeSeconds: Math.round(process.uptime()) },
+    }),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: every configured store answers',
+    tags: ['health'],
+    responses: {
+      200: { description: 'Every store answered', schema: ReadinessSchema },
+      503: { description: 'A store did not answer, or the process is shutting down' },
+    },
+    handler: async (): Promise<{ status: number; body: Readiness }> => {
+      if (!deps.isAccepting()) throw new UnavailableError('The process is shutting down', 'SHUTTING_DOWN');
+      const checks = await runChecks(deps.checks, deps.readinessTimeoutMs);
+      const failed = checks.filter((check) => check.status === 'down');
+      if (failed.length > 0) {
+        throw new UnavailableError(
+          `Not ready: ${failed.map((check) => `${check.name} (${check.error})`).join(', ')}`,
+          'NOT_READY',
+          { checks },
+        );
+      }
+      return { status: 200, body: { status: 'ready', checks } };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics (text exposition format)',
+    tags: ['health'],
+    responses: { 200: { description: 'Metrics in Prometheus text format' } },
+    handler: async ({ res }) => {
+      res.type(registry.contentType).send(await registry.metrics());
+      return { status: 200 };
+    },
+  });
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+export const LivenessSchema = z
+  .object({ status: z.literal('ok'), uptimeSeconds: z.number() })
+  .meta({ id: 'Liveness' });
+
+export const CheckResultSchema = z
+  .object({
+    name: z.string(),
+    status: z.enum(['up', 'down']),
+    latencyMs: z.number(),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'StoreCheck' });
+
+export const ReadinessSchema = z
+  .object({ status: z.literal('ready'), checks: z.array(CheckResultSchema) })
+  .meta({ id: 'Readiness' });
+
+export type Liveness = z.infer<typeof LivenessSchema>;
+export type Readiness = z.infer<typeof ReadinessSchema>;

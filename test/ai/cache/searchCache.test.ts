@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { normaliseQuery, searchCacheKey } from '../../../ai/cache/cacheKey';
+import { SearchCache } from '../../../ai/cache/searchCache';
+import { buildHit } from '../factories';
+
+const params = { query: 'Circuit  Breaker', strategy: 'hybrid', indexes: ['docs'], limit: 5 };
+
+describe('searchCacheKey', () => {
+  it('ignores case, spacing and index order but not the other parameters', () => {
+    const key = searchCacheKey(params);
+
+    expect(normaliseQuery('  Circuit \n BREAKER ')).toBe('circuit breaker');
+    expect(searchCacheKey({ ...params, query: ' circuit breaker ' })).toBe(key);
+    expect(searchCacheKey({ ...params, indexes: ['code', 'docs'] })).toBe(
+      searchCacheKey({ ...params, indexes: ['docs', 'code', 'docs'] }),
+    );
+    expect(searchCacheKey({ ...params, limit: 6 })).not.toBe(key);
+    expect(searchCacheKey({ ...params, strategy: 'fulltext' })).not.toBe(key);
+  });
+});
+
+describe('SearchCache', () => {
+  let redis: Redis;
+  let keyPrefix: string;
+
+  beforeAll(() => {
+    redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1 });
+  });
+
+  beforeEach(() => {
+    keyPrefix = `test:brain:${randomUUID()}:`;
+  });
+
+  afterEach(async () => {
+    const keys = await redis.keys(`${keyPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  });
+
+  afterAll(() => redis.quit());
+
+  it('misses at both levels, then hits L1 in the same process', async () => {
+    const cache = new SearchCache({ redis, keyPrefix });
+    const hits = [buildHit()];
+
+    expect(await cache.get(params)).toBeUndefined();
+    await cache.set(params, hits);
+
+    expect(await cache.get({ ...params, query: 'circuit breaker' })).toEqual(hits);
+    expect(cache.stats()).toEqual({
+      l1: { hits: 1, misses: 1, hitRate: 0.5, entries: 1 },
+      l2: { hits: 0, misses: 1, hitRate: 0, enabled: true, errors: 0 },
+      generation: 0,
+    });
+  });
+
+  it('serves another process from L2 with ids as strings, restored to hits', async () => {
+    const writer = new SearchCache({ redis, keyPrefix });
+    const reader = new SearchCache({ redis, keyPrefix });
+    const objectIdLike = { toString: () => '65f0c0ffee' } as unknown as string;
+
+    await writer.set(params, [buildHit({ documentId: objectIdLike })]);
+    const restored = await reader.get(params);
+
+    expect(restored).toEqual([buildHit({ documentId: '65f0c0ffee' })]);
+    expect(reader.stats().l2).toEqual({ hits: 1, misses: 0, hitRate: 1, enabled: true, errors: 0 });
+    await reader.get(params);
+    expect(reader.stats().l1.hits).toBe(1);
+  });
+
+  it('invalidates every process through the shared generation', async () => {
+    const ingester = new SearchCache({ redis, keyPrefix });
+    const other = new SearchCache({ redis, keyPrefix });
+    await other.set(params, [buildHit()]);
+    expect(await other.get(params)).toHaveLength(1);
+
+    await ingester.invalidate();
+
+    expect(await other.get(params)).toBeUndefined();
+    expect(other.stats().generation).toBe(1);
+  });
+
+  it('counts a corrupt L2 entry as a miss', async () => {
+    const cache = new SearchCache({ redis, keyPrefix });
+    await redis.set(
+      `${keyPrefix}g0:${searchCacheKey(params)}`,
+      JSON.stringify({ v: 1, hits: [{ chunkId: 7 }] }),
+    );
+
+    expect(await cache.get(params)).toBeUndefined();
+    expect(cache.stats().l2).toMatchObject({ hits: 0, misses: 1 });
+  });
+
+  it('works as L1 only without Redis, invalidating locally', async () => {
+    const cache = new SearchCache();
+    await cache.set(params, [buildHit()]);
+    expect(await cache.get(params)).toHaveLength(1);
+
+    await cache.invalidate();
+
+    expect(await cache.get(params)).toBeUndefined();
+    expect(cache.stats().l2).toEqual({ hits: 0, misses: 0, hitRate: 0, enabled: false, errors: 0 });
+  });
+
+  it('treats a Redis failure as an L2 miss instead of failing the search', async () => {
+    const broken = {
+      get: () => Promise.reject(new Error('ECONNREFUSED')),
+      set: () => Promise.reject(new Error('ECONNREFUSED')),
+      incr: () => Promise.reject(new Error('ECONNREFUSED')),
+    };
+    const cache = new SearchCache({ redis: broken as never, keyPrefix });
+
+    await cache.set(params, [buildHit()]);
+    expect(await cache.get(params)).toHaveLength(1);
+    expect(await cache.get({ ...params, limit: 9 })).toBeUndefined();
+
+    expect(cache.stats().l2).toEqual({ hits: 0, misses: 1, hitRate: 0, enabled: true, errors: 5 });
+  });
+});

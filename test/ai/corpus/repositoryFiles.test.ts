@@ -1,0 +1,49 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { indexForPath, listSourceFiles, readSourceDocument } from '../../../ai/corpus/repositoryFiles';
+
+describe('repository files', () => {
+  let root: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'brain-files-'));
+    await mkdir(join(root, 'docs'));
+    await mkdir(join(root, 'node_modules/pkg'), { recursive: true });
+    await mkdir(join(root, 'test'));
+    await writeFile(join(root, 'docs/Guide.md'), '# Guide\n');
+    await writeFile(join(root, 'main.ts'), 'export {};\n');
+    await writeFile(join(root, 'test/main.test.ts'), "it('runs', () => {});\n");
+    await writeFile(join(root, 'node_modules/pkg/index.js'), 'module.exports = 1;\n');
+    await writeFile(join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00]));
+  });
+
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('lists ingestible files, skipping dependencies and unknown extensions', async () => {
+    expect(await listSourceFiles(root)).toEqual(['docs/Guide.md', 'main.ts', 'test/main.test.ts']);
+  });
+
+  it('reads a file as a document of the index its path implies', async () => {
+    expect(await readSourceDocument(root, 'test/main.test.ts')).toEqual({
+      source: 'test/main.test.ts',
+      index: 'tests',
+      text: "it('runs', () => {});\n",
+    });
+  });
+
+  it('rejects binary files', async () => {
+    await expect(readSourceDocument(root, 'logo.png')).rejects.toMatchObject({
+      code: 'BRAIN_DOCUMENT_BINARY',
+    });
+  });
+
+  it.each([
+    ['docs/SPEC.md', 'docs'],
+    ['ai/cache/searchCache.ts', 'code'],
+    ['test/ai/x.test.ts', 'tests'],
+    ['services/brain/router.spec.ts', 'tests'],
+  ])('puts %s in %s', (path, index) => {
+    expect(indexForPath(path)).toBe(index);
+  });
+});

@@ -1,0 +1,179 @@
+import { MongoServerError, type Collection, type Document } from 'mongodb';
+import { startMongoTarget, type MongoTarget } from './mongoTarget';
+
+interface Account extends Document {
+  email: string;
+  tenant: string;
+  handle: string;
+  age?: number;
+}
+
+function buildAccount(overrides: Partial<Account> = {}): Account {
+  return { email: 'ann@example.com', tenant: 't1', handle: 'ann', age: 30, ...overrides };
+}
+
+let target: MongoTarget;
+let accounts: Collection<Account>;
+let counter = 0;
+
+beforeAll(async () => {
+  target = await startMongoTarget();
+});
+afterAll(async () => {
+  await target.close();
+});
+beforeEach(() => {
+  accounts = target.db.collection<Account>(`accounts_${++counter}`);
+});
+
+async function failure(promise: Promise<unknown>): Promise<MongoServerError> {
+  const error = await promise.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(MongoServerError);
+  return error as MongoServerError;
+}
+
+/** Every stage name in an explain plan tree. */
+function stages(plan: Document): string[] {
+  const names: string[] = [];
+  const visit = (node: Document | undefined) => {
+    if (!node) return;
+    names.push(node.stage as string);
+    visit(node.inputStage as Document | undefined);
+    for (const child of (node.inputStages as Document[] | undefined) ?? []) visit(child);
+  };
+  visit(plan.queryPlanner.winningPlan as Document);
+  return names;
+}
+
+describe('unique indexes', () => {
+  it('reject a duplicate insert with E11000, keyPattern and keyValue', async () => {
+    expect(await accounts.createIndex({ email: 1 }, { unique: true })).toBe('email_1');
+    await accounts.insertOne(buildAccount());
+    const error = await failure(accounts.insertOne(buildAccount({ handle: 'other' })));
+    expect(error.code).toBe(11000);
+    expect(error.message).toBe(
+      `E11000 duplicate key error collection: ${target.dbName}.${accounts.collectionName} index: email_1 dup key: { email: "ann@example.com" }`,
+    );
+    expect(error.keyPattern).toEqual({ email: 1 });
+    expect(error.keyValue).toEqual({ email: 'ann@example.com' });
+  });
+
+  it('reject an update that would duplicate a key and leave the document unchanged', async () => {
+    await accounts.createIndex({ email: 1 }, { unique: true });
+    await accounts.insertMany([buildAccount(), buildAccount({ email: 'bob@example.com', handle: 'bob' })]);
+    const error = await failure(
+      accounts.updateOne({ handle: 'bob' }, { $set: { email: 'ann@example.com' } }),
+    );
+    expect(error.code).toBe(11000);
+    expect((await accounts.findOne({ handle: 'bob' }))?.email).toBe('bob@example.com');
+  });
+
+  it('enforce compound keys on the combination only', async () => {
+    await accounts.createIndex({ tenant: 1, handle: 1 }, { unique: true });
+    await accounts.insertMany([buildAccount(), buildAccount({ tenant: 't2' })]);
+    const error = await failure(accounts.insertOne(buildAccount({ email: 'x@example.com' })));
+    expect(error.code).toBe(11000);
+    expect(error.keyValue).toEqual({ tenant: 't1', handle: 'ann' });
+  });
+
+  it('cannot be created over existing duplicates', async () => {
+    await accounts.insertMany([buildAccount(), buildAccount()]);
+    const error = await failure(accounts.createIndex({ email: 1 }, { unique: true }));
+    expect(error.code).toBe(11000);
+    expect(await accounts.indexExists('email_1')).toBe(false);
+  });
+
+  it('with a partial filter only constrain matching documents', async () => {
+    await accounts.createIndex(
+      { email: 1 },
+      { unique: true, partialFilterExpression: { age: { $gte: 18 } } },
+    );
+    await accounts.insertMany([
+      buildAccount({ age: 10 }),
+      buildAccount({ age: 12 }),
+      buildAccount({ age: 40 }),
+    ]);
+    const error = await failure(accounts.insertOne(buildAccount({ age: 50 })));
+    expect(error.code).toBe(11000);
+  });
+});
+
+describe('index management', () => {
+  it('lists, recreates idempotently, reports conflicts and drops', async () => {
+    await accounts.createIndex({ tenant: 1, age: -1 }, { name: 'by_tenant_age' });
+    expect(await accounts.createIndex({ tenant: 1, age: -1 }, { name: 'by_tenant_age' })).toBe(
+      'by_tenant_age',
+    );
+    const indexes = await accounts.listIndexes().toArray();
+    expect(indexes.map((index) => [index.name, index.key])).toEqual([
+      ['_id_', { _id: 1 }],
+      ['by_tenant_age', { tenant: 1, age: -1 }],
+    ]);
+    const conflict = await failure(accounts.createIndex({ tenant: 1, age: -1 }, { name: 'other_name' }));
+    expect(conflict.code).toBe(85);
+    expect(conflict.codeName).toBe('IndexOptionsConflict');
+    const sameName = await failure(accounts.createIndex({ handle: 1 }, { name: 'by_tenant_age' }));
+    expect(sameName.code).toBe(86);
+    await accounts.dropIndex('by_tenant_age');
+    expect((await accounts.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_']);
+    const missing = await failure(accounts.dropIndex('nope'));
+    expect(missing.code).toBe(27);
+  });
+
+  it('listIndexes on a missing collection fails with NamespaceNotFound', async () => {
+    const error = await failure(target.db.collection('never_created').listIndexes().toArray());
+    expect(error.code).toBe(26);
+    expect(error.codeName).toBe('NamespaceNotFound');
+  });
+});
+
+describe('query planning', () => {
+  beforeEach(async () => {
+    await accounts.createIndex({ email: 1 });
+    await accounts.createIndex({ tenant: 1, age: 1 });
+    await accounts.insertMany(
+      Array.from({ length: 50 }, (_, i) =>
+        buildAccount({ email: `u${i}@example.com`, tenant: `t${i % 5}`, age: i }),
+      ),
+    );
+  });
+
+  it('uses the _id index for an _id lookup', async () => {
+    const [doc] = await accounts.find().limit(1).toArray();
+    const plan = await accounts.find({ _id: doc._id }).explain();
+    expect(stages(plan).some((stage) => ['IDHACK', 'EXPRESS_IXSCAN', 'IXSCAN'].includes(stage))).toBe(true);
+    expect(stages(plan)).not.toContain('COLLSCAN');
+  });
+
+  it('uses a secondary index for equality and for a compound prefix, and scans otherwise', async () => {
+    expect(stages(await accounts.find({ email: 'u7@example.com' }).explain())).toContain('IXSCAN');
+    expect(stages(await accounts.find({ tenant: 't2', age: { $gt: 10 } }).explain())).toContain('IXSCAN');
+    expect(stages(await accounts.find({ handle: 'ann' }).explain())).toEqual(['COLLSCAN']);
+    const found = await accounts
+      .find({ tenant: 't2', age: { $gt: 10 } })
+      .sort({ age: 1 })
+      .toArray();
+    expect(found.map((doc) => doc.age)).toEqual([12, 17, 22, 27, 32, 37, 42, 47]);
+  });
+});
+
+describe('TTL indexes', () => {
+  it('delete documents whose date is past expireAfterSeconds', async () => {
+    await accounts.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    await accounts.insertMany([
+      buildAccount({ handle: 'old', expiresAt: new Date('2000-01-01T00:00:00Z') }),
+      buildAccount({ handle: 'future', expiresAt: new Date('2999-01-01T00:00:00Z') }),
+      buildAccount({ handle: 'no-date', expiresAt: 'not a date' }),
+    ]);
+    // The monitor runs every 50 ms on the engine (every 60 s on a real server).
+    const deadline = Date.now() + (target.realServer ? 90_000 : 5_000);
+    while ((await accounts.countDocuments({ handle: 'old' })) > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const remaining = await accounts
+      .find({}, { projection: { _id: 0, handle: 1 } })
+      .sort({ handle: 1 })
+      .toArray();
+    expect(remaining).toEqual([{ handle: 'future' }, { handle: 'no-date' }]);
+  }, 120_000);
+});

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+
+export interface RunningServer {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `main.ts` (through tsx) as a separate process with the given environment and arguments. */
+export function spawnServer(env: Record<string, string>, args: string[] = []): RunningServer {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'main.ts'), ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) =>
+    stdout.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
+  );
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, stdout, stderr, exit };
+}
+
+/** Resolves with the first JSON log line satisfying `predicate`, or rejects when the process exits first. */
+export function waitForLog(
+  server: RunningServer,
+  predicate: (line: Record<string, unknown>) => boolean,
+  timeoutMs = 20_000,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    const scan = () => {
+      for (; seen < server.stdout.length; seen++) {
+        let parsed: Record<string, unknown>;
+        try {
+          parsed = JSON.parse(server.stdout[seen] ?? '') as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+        if (predicate(parsed)) return finish(() => resolve(parsed));
+      }
+    };
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`no matching log line in ${timeoutMs} ms`))),
+      timeoutMs,
+    );
+    const poll = setInterval(scan, 20);
+    server.exit.then(({ code }) =>
+      finish(() => reject(new Error(`server exited (${code}): ${server.stderr.join('')}`))),
+    );
+    function finish(settle: () => void) {
+      clearTimeout(timer);
+      clearInterval(poll);
+      settle();
+    }
+  });
+}

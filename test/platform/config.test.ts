@@ -1,0 +1,112 @@
+import { ConfigError, loadConfig, withRoleArguments } from '../../platform/config';
+
+describe('loadConfig', () => {
+  it('applies the spec defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      LOG_LEVEL: 'info',
+      ROLES: ['api', 'game', 'worker'],
+      SIWE_ENABLED: false,
+      SIWE_DOMAIN: 'localhost',
+      SIWE_ALLOWED_ORIGINS: ['https://*.localhost'],
+      SIWE_SESSION_TTL_SECONDS: 3600,
+      SIWE_NONCE_TTL_SECONDS: 300,
+      SIWE_REPLAY_CAP: 5,
+      BRAIN_BREAKER_FAILURE_THRESHOLD: 5,
+      BRAIN_BREAKER_RECOVERY_SECONDS: 60,
+      BRAIN_BREAKER_HALF_OPEN_CALLS: 3,
+      BRAIN_EMBED_RETRY_ATTEMPTS: 3,
+      BRAIN_EMBED_RETRY_BASE_MS: 500,
+      BRAIN_WORKING_MEMORY_MAX_TOKENS: 128_000,
+      BRAIN_EPISODIC_RETENTION_DAYS: 7,
+      BRAIN_ARCHIVAL_AGE_DAYS: 90,
+      BRAIN_CONSOLIDATION_CRON: '30 3 * * *',
+      GATEWAY_RATE_LIMIT_PER_SECOND: 50,
+      SIGNER_RATE_LIMIT_PER_MINUTE: 10,
+      SIGNER_NONCE_CACHE_MS: 4000,
+      ECONOMY_HARD_CURRENCY_CAP: 21_000_000,
+      ECONOMY_SOFT_DECAY_MONTHLY_PERCENT: 1,
+      ECONOMY_CREATOR_FEE_PERCENT: 5,
+    });
+    expect(config.MONGODB_URI).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+  });
+
+  it('derives SIWE domain and origins from BASE_DOMAIN and splits origin lists', () => {
+    expect(loadConfig({ BASE_DOMAIN: 'forge.example' })).toMatchObject({
+      SIWE_DOMAIN: 'forge.example',
+      SIWE_ALLOWED_ORIGINS: ['https://*.forge.example'],
+    });
+    expect(
+      loadConfig({ SIWE_ALLOWED_ORIGINS: 'https://a.example, https://*.b.example' }).SIWE_ALLOWED_ORIGINS,
+    ).toEqual(['https://a.example', 'https://*.b.example']);
+  });
+
+  it('parses flags, numbers and role lists', () => {
+    const config = loadConfig({ SIWE_ENABLED: '1', PORT: '8080', ROLES: 'api, worker,api' });
+    expect(config.SIWE_ENABLED).toBe(true);
+    expect(config.PORT).toBe(8080);
+    expect(config.ROLES).toEqual(['api', 'worker']);
+    expect(loadConfig({ SIWE_ENABLED: 'false' }).SIWE_ENABLED).toBe(false);
+  });
+
+  it('treats empty strings as unset', () => {
+    const config = loadConfig({ PORT: '', REDIS_URL: '' });
+    expect(config.PORT).toBe(3000);
+    expect(config.REDIS_URL).toBeUndefined();
+  });
+
+  it('names every bad variable and what was expected', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ PORT: 'abc', SIWE_ENABLED: 'yes', ROLES: 'api,web', MONGODB_URI: 'http://db' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).message).toBe(
+      [
+        'Invalid configuration:',
+        '  PORT: expected an integer (got "abc")',
+        '  MONGODB_URI: expected a URL (mongodb, mongodb+srv) (got "http://db")',
+        '  ROLES: expected a comma-separated list of api, game, worker (got "api,web")',
+        '  SIWE_ENABLED: expected 0, 1, true or false (got "yes")',
+      ].join('\n'),
+    );
+  });
+
+  it('rejects out-of-range numbers with the bound', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT: expected an integer <= 65535 (got "70000")');
+    expect(() => loadConfig({ SIGNER_NONCE_CACHE_MS: '5000' })).toThrow(
+      'SIGNER_NONCE_CACHE_MS: expected an integer <= 4999 (got "5000")',
+    );
+  });
+
+  it('never echoes a secret value', () => {
+    expect(() => loadConfig({ BRAIN_SERVICE_TOKEN: 'short-secret' })).toThrow(
+      /^Invalid configuration:\n {2}BRAIN_SERVICE_TOKEN: expected a secret of at least 16 characters$/,
+    );
+  });
+});
+
+describe('withRoleArguments', () => {
+  const base = loadConfig({});
+
+  it('lets --role override ROLES, repeated or comma-separated', () => {
+    expect(withRoleArguments(base, ['--role', 'api']).ROLES).toEqual(['api']);
+    expect(withRoleArguments(base, ['--role=game,worker']).ROLES).toEqual(['game', 'worker']);
+    expect(withRoleArguments(base, ['--role', 'game', '--role', 'api']).ROLES).toEqual(['game', 'api']);
+  });
+
+  it('keeps ROLES when no --role is given', () => {
+    expect(withRoleArguments(base, []).ROLES).toEqual(['api', 'game', 'worker']);
+  });
+
+  it('rejects unknown roles naming the flag', () => {
+    expect(() => withRoleArguments(base, ['--role', 'web'])).toThrow(
+      '--role: expected a comma-separated list of api, game, worker (got "web")',
+    );
+  });
+});

@@ -1,0 +1,44 @@
+import { type GameServer, joinArea, startGameServer } from '../helpers/gameServer';
+
+describe('AreaRoom: several SDK clients in one area', () => {
+  let game: GameServer;
+
+  beforeEach(async () => {
+    game = await startGameServer();
+  });
+
+  afterEach(async () => {
+    await game.shutdown();
+  });
+
+  it('shows each player the others arriving, leaving and moving in the synchronised state', async () => {
+    const alice = await joinArea(game, 'alice');
+    const bob = await joinArea(game, 'bob');
+    await alice.log.waitFor((e) => e.type === 'player.arrived' && e.text === 'Bob arrives.');
+
+    const reply = await bob.room.request('move', { direction: 'east' });
+    expect(reply).toEqual({ ok: true });
+    const left = await alice.log.waitFor((e) => e.type === 'player.left');
+    expect(left.text).toBe('Bob leaves east.');
+    const arrivedAt = await bob.log.waitFor(
+      (e) => e.type === 'room.look' && (e.data.room as { ref: string }).ref === 'village:market',
+    );
+    expect(arrivedAt.text.split('\n')[0]).toBe('Market Row');
+
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        alice.room.state.players.get('bob')?.roomRef === 'village:market' ? resolve() : setTimeout(check, 5);
+      check();
+    });
+    expect(alice.room.state.players.get('alice')?.roomRef).toBe('village:square');
+
+    alice.room.send('say', { text: 'hello?' });
+    await alice.log.waitFor((e) => e.type === 'chat.said' && e.text === 'You say: "hello?"');
+    await bob.room.request('move', { direction: 'west' });
+    bob.room.send('say', { text: 'back again' });
+    const heard = await alice.log.waitFor(
+      (e) => e.type === 'chat.said' && e.text === 'Bob says: "back again"',
+    );
+    expect(heard.channel).toBe('chat');
+  });
+});

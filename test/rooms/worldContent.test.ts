@@ -1,0 +1,136 @@
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { WorldContentError } from '../../rooms/content/contentError';
+import { DEFAULT_WORLD_DIR, loadWorld } from '../../rooms/content/loader';
+
+describe('world content', () => {
+  it('loads the shipped world with at least the required amount of content', async () => {
+    const world = await loadWorld();
+    expect(world.name).toBe('The Thornwick Marches');
+    expect(world.startRoom).toBe('village:square');
+    expect(world.areas.size).toBeGreaterThanOrEqual(3);
+    expect(world.rooms.size).toBeGreaterThanOrEqual(30);
+    expect(world.creatures.size).toBeGreaterThanOrEqual(10);
+    expect(world.items.size).toBeGreaterThanOrEqual(25);
+    expect(world.recipes.size).toBeGreaterThanOrEqual(8);
+    expect(world.quests.size).toBeGreaterThanOrEqual(6);
+    expect(world.npcs.size).toBeGreaterThanOrEqual(5);
+    expect([...world.companions.values()].every((c) => c.is_purchasable === false)).toBe(true);
+    expect(world.rooms.get('village:gate')?.exits.east).toBe('forest:edge');
+  });
+
+  describe('broken data', () => {
+    let dir: string;
+
+    beforeEach(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'world-'));
+      await cp(DEFAULT_WORLD_DIR, dir, { recursive: true });
+    });
+
+    afterEach(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    async function loadError(): Promise<WorldContentError> {
+      try {
+        await loadWorld(dir);
+      } catch (error) {
+        if (error instanceof WorldContentError) return error;
+        throw error;
+      }
+      throw new Error('expected the world to be rejected');
+    }
+
+    it('names the file and field of a schema error', async () => {
+      await writeFile(
+        path.join(dir, 'village/creatures.yml'),
+        'rat:\n  name: rat\n  description: A rat.\n  level: 1\n  maxHealth: lots\n  attack: 1\n  defense: 0\n  xp: 1\n  temperament: neutral\n  colour: grey\n',
+      );
+      const error = await loadError();
+      expect(error.issues).toEqual([
+        {
+          file: 'village/creatures.yml',
+          path: 'rat.maxHealth',
+          message: 'Invalid input: expected number, received string',
+        },
+        { file: 'village/creatures.yml', path: 'rat.colour', message: 'unknown field' },
+      ]);
+      expect(error.message).toBe(
+        'Invalid world data:\nvillage/creatures.yml: rat.maxHealth: Invalid input: expected number, received string\nvillage/creatures.yml: rat.colour: unknown field',
+      );
+    });
+
+    it('reports an exit to a room that does not exist', async () => {
+      const file = path.join(dir, 'village/area.yml');
+      const text = await readFile(file, 'utf8');
+      await writeFile(
+        file,
+        text.replace(
+          'north: village:chapel, east: village:market',
+          'north: village:nowhere, east: village:market',
+        ),
+      );
+      const error = await loadError();
+      expect(error.issues).toContainEqual({
+        file: 'village/area.yml',
+        path: 'rooms.square.exits.north',
+        message: 'unknown room "village:nowhere"',
+      });
+    });
+
+    it('refuses a companion marked purchasable and an NPC selling a companion', async () => {
+      const file = path.join(dir, 'forest/companions.yml');
+      const text = await readFile(file, 'utf8');
+      await writeFile(file, text.replace('is_purchasable: false', 'is_purchasable: true'));
+      expect((await loadError()).issues).toEqual([
+        {
+          file: 'forest/companions.yml',
+          path: 'pip.is_purchasable',
+          message: 'Invalid input: expected false',
+        },
+      ]);
+      await writeFile(file, text);
+      const npcs = path.join(dir, 'forest/npcs.yml');
+      const npcText = await readFile(npcs, 'utf8');
+      await writeFile(
+        npcs,
+        npcText.replace('- { item: forest:healing_salve, price: 12 }', '- { item: forest:pip, price: 99 }'),
+      );
+      expect((await loadError()).issues).toEqual([
+        {
+          file: 'forest/npcs.yml',
+          path: 'hermit.sells[0].item',
+          message: '"forest:pip" is a companion and companions can never be purchased',
+        },
+      ]);
+    });
+
+    it('reports quests pointing at unknown creatures and items, and YAML syntax errors', async () => {
+      await writeFile(
+        path.join(dir, 'village/quests.yml'),
+        (await readFile(path.join(dir, 'village/quests.yml'), 'utf8'))
+          .replace('creature: village:rat', 'creature: village:dragon')
+          .replace('item: forest:herb, count: 3', 'item: forest:mandrake, count: 3'),
+      );
+      await mkdir(path.join(dir, 'swamp'));
+      await writeFile(path.join(dir, 'swamp/area.yml'), 'name: [unclosed\n');
+      const issues = (await loadError()).issues;
+      expect(issues.map((i) => `${i.file}: ${i.path}`)).toEqual(['swamp/area.yml: ']);
+      expect(issues[0].message).toMatch(/^YAML: /);
+      await rm(path.join(dir, 'swamp'), { recursive: true });
+      expect((await loadError()).issues).toEqual([
+        {
+          file: 'village/quests.yml',
+          path: 'rat_problem.objectives[0].creature',
+          message: 'unknown creature "village:dragon"',
+        },
+        {
+          file: 'village/quests.yml',
+          path: 'herbs_for_healer.objectives[0].item',
+          message: 'unknown item "forest:mandrake"',
+        },
+      ]);
+    });
+  });
+});
