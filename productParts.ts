@@ -3,15 +3,24 @@ import { createAuthService } from './services/auth';
 
 /**
  * The composition root of the product: builds each service area's routes, the world's room types and the
- * background jobs from the opened stores. New capabilities are added here.
+ * background jobs from the opened stores. Each area contributes one `ProductParts`; identity comes first because
+ * every other area authenticates through its guard.
  */
-export function productParts(context: PlatformContext): ProductParts {
+export async function productParts(context: PlatformContext): Promise<ProductParts> {
   const auth = createAuthService(context);
+  const areas: ProductParts[] = [{ services: [auth.register], close: () => auth.close() }];
+  // Product areas (each adds one line): world, brain, signer.
+  return { ...combineParts(areas), adminGuard: auth.adminGuard };
+}
+
+/** Concatenates the areas' parts; `close` releases them in reverse order of creation. */
+export function combineParts(areas: ProductParts[]): ProductParts {
   return {
-    services: [auth.register],
-    rooms: [],
-    jobs: [],
-    adminGuard: auth.adminGuard,
-    close: () => auth.close(),
+    services: areas.flatMap((area) => area.services ?? []),
+    rooms: areas.flatMap((area) => area.rooms ?? []),
+    jobs: areas.flatMap((area) => area.jobs ?? []),
+    close: async () => {
+      for (const area of [...areas].reverse()) await area.close?.();
+    },
   };
 }
