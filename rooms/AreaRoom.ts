@@ -48,12 +48,26 @@ interface PlayerSession {
   saving: Promise<void>;
 }
 
+/** The acting player's character as it stands after an action (REST and plain-WS players get no state sync). */
+export interface PlayerSnapshot {
+  name: string;
+  roomRef: string;
+  status: string;
+  health: number;
+  maxHealth: number;
+  level: number;
+  xp: number;
+  soft: number;
+  hard: number;
+}
+
 /** What an action produced for the acting player. */
 export interface ActionOutcome {
   userId: string;
   areaId: string;
   roomRef: string;
   events: MudEvent[];
+  player: PlayerSnapshot;
   /** Set when the action moved the player into another area (they are no longer in this room). */
   handoff?: Handoff;
 }
@@ -61,8 +75,21 @@ export interface ActionOutcome {
 /** `gatewayPerform`'s reply: plain JSON, because it may cross processes through presence. */
 export type GatewayReply = { ok: true; outcome: ActionOutcome } | { ok: false; error: ActionErrorBody };
 
-/** Actions that change nothing worth saving. */
-const READ_ONLY_ACTIONS = new Set<MudAction['action']>(['look', 'inventory']);
+/** Actions that change nothing worth saving (so a durable room does not write the character for them). */
+function isReadOnly(action: MudAction): boolean {
+  switch (action.action) {
+    case 'look':
+    case 'inventory':
+    case 'say':
+      return true;
+    case 'quest':
+      return action.op === 'progress';
+    case 'companion':
+      return action.op === 'talk';
+    default:
+      return false;
+  }
+}
 
 /** Events kept for a gateway player between calls. */
 const INBOX_LIMIT = 100;
@@ -177,6 +204,27 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     }
   }
 
+  /** Keeps a gateway player attached while their plain-WebSocket channel is open (idle timeout restarts). */
+  gatewayTouch(userId: string): boolean {
+    const session = this.sessions.get(userId);
+    if (!session?.remote) return false;
+    session.lastRemoteAt = this.clockSource.now();
+    return true;
+  }
+
+  /**
+   * A gateway player's channel closed: they stop being a gateway player and, without an SDK socket, leave the
+   * area now (saved), instead of after `remoteIdleMs`.
+   */
+  async gatewayRelease(userId: string): Promise<boolean> {
+    const session = this.sessions.get(userId);
+    if (!session?.remote) return false;
+    session.remote = false;
+    session.inbox = [];
+    if (session.clients.size === 0) await this.dismiss(session);
+    return true;
+  }
+
   /** Live and pending spawns of this area (`GET /mud/spawns/status`). */
   spawnStatus(): SpawnStatus {
     return this.spawns.status(this.sim);
@@ -209,7 +257,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       this.capture.delete(userId);
     }
     if (handoff) await this.handOff(session, handoff);
-    else if (this.options.durableActions && !READ_ONLY_ACTIONS.has(action.action)) {
+    else if (this.options.durableActions && !isReadOnly(action)) {
       const touched = action.action === 'give' ? this.sessionsIn(session.state.roomRef) : [session];
       await Promise.all(touched.map((s) => this.persist(s)));
     }
@@ -218,6 +266,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       areaId: handoff?.areaId ?? this.area.id,
       roomRef: handoff?.roomRef ?? session.state.roomRef,
       events,
+      player: snapshotOf(session.state),
       ...(handoff ? { handoff } : {}),
     };
   }
@@ -293,9 +342,9 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.detach(session);
     session.state.roomRef = to.roomRef;
     await this.persist(session);
-    const listing = await ensureAreaRoom(this.roomName, to.areaId);
+    const listing = await ensureAreaRoom(to.areaId);
     for (const client of session.clients) {
-      const reservation = await matchMaker.reserveSeatFor(listing, { areaId: to.areaId }, client.auth);
+      const reservation = await matchMaker.reserveSeatFor(listing, {}, client.auth);
       client.send(
         'event',
         narrate(
@@ -404,6 +453,20 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       onCreatureRemoved: (spawnPoint) => this.spawns.creatureRemoved(this.sim, spawnPoint),
     };
   }
+}
+
+function snapshotOf(state: PlayerState): PlayerSnapshot {
+  return {
+    name: state.name,
+    roomRef: state.roomRef,
+    status: state.status,
+    health: state.health,
+    maxHealth: state.maxHealth,
+    level: state.level,
+    xp: state.xp,
+    soft: state.soft,
+    hard: state.hard,
+  };
 }
 
 function asObject(payload: unknown): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { type Presence, matchMaker } from '@colyseus/core';
 import { AppError } from '../platform/errors';
 import type { ActionOutcome, GatewayReply } from './AreaRoom';
-import { AREA_ROOM_NAME, PLAYER_ROOMS_KEY, playerEventsChannel } from './areaRoomOptions';
+import { PLAYER_ROOMS_KEY, areaRoomId, playerEventsChannel } from './areaRoomOptions';
 import { ensureAreaRoom } from './areaRooms';
 import { type World, areaOf } from './content/world';
 import type { PlayerIdentity, PlayerStore } from './persistence';
@@ -14,8 +14,6 @@ import type { SpawnStatus } from './systems/spawns';
 export interface ActionGatewayOptions {
   world: World;
   store: PlayerStore;
-  /** The area room name. Default `AREA_ROOM_NAME`. */
-  roomName?: string;
   /** Presence shared with the Colyseus server. Default `matchMaker.presence` (set once the server runs). */
   presence?: Presence;
   /** How long to wait for a room in another process, ms. Default 5000. */
@@ -46,11 +44,9 @@ const TITLES: Record<number, string> = {
  * plain-WebSocket and SDK players share one world.
  */
 export class ActionGateway {
-  private readonly roomName: string;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: ActionGatewayOptions) {
-    this.roomName = options.roomName ?? AREA_ROOM_NAME;
     this.timeoutMs = options.timeoutMs ?? 5000;
   }
 
@@ -62,7 +58,8 @@ export class ActionGateway {
    * Performs an action for `identity` and returns what it produced. Throws an `AppError`: 400
    * `INVALID_ACTION` for a malformed action, 409 with the world's reason (`NO_EXIT`, `IN_COMBAT`, ...) when
    * the world refuses it; in both cases nothing changed. A move into another area follows the player there
-   * and appends that room's description (`outcome.handoff` says where they went).
+   * and appends that room's description (`outcome.handoff` says where they went). A room that does not answer
+   * is a 503 `WORLD_UNAVAILABLE`.
    */
   async perform(
     identity: PlayerIdentity,
@@ -71,17 +68,32 @@ export class ActionGateway {
   ): Promise<ActionOutcome> {
     const action = parseAction(input);
     const backlog = options.backlog ?? true;
-    let outcome = await this.callHost(identity, action, backlog);
-    if (outcome.handoff) {
+    return unavailableOnFailure(async () => {
+      const outcome = await this.callHost(identity, action, backlog);
+      if (!outcome.handoff) return outcome;
       const arrived = await this.callRoom(
         await this.roomIdFor(outcome.handoff.areaId),
         identity,
         { action: 'look' },
         false,
       );
-      outcome = { ...outcome, events: [...outcome.events, ...arrived.events], roomRef: arrived.roomRef };
-    }
-    return outcome;
+      return {
+        ...outcome,
+        events: [...outcome.events, ...arrived.events],
+        roomRef: arrived.roomRef,
+        player: arrived.player,
+      };
+    });
+  }
+
+  /** Restarts a gateway player's idle timeout (their plain-WebSocket channel is still open). */
+  async touch(userId: string): Promise<void> {
+    await this.callHosting(userId, 'gatewayTouch');
+  }
+
+  /** The player's plain-WebSocket channel closed: they leave the area unless an SDK socket keeps them there. */
+  async release(userId: string): Promise<void> {
+    await this.callHosting(userId, 'gatewayRelease');
   }
 
   /** Subscribes to a player's events while they are attached through the gateway; returns the unsubscribe. */
@@ -91,31 +103,37 @@ export class ActionGateway {
     return () => this.presence.unsubscribe(channel, listener);
   }
 
-  /** Spawn status of every area, in world order. */
+  /** Spawn status of every area, in world order; areas whose room is not running report nothing live. */
   async spawnStatus(): Promise<AreaSpawnStatus[]> {
-    const rooms = await matchMaker.query({ name: this.roomName });
-    const byArea = new Map(rooms.map((room) => [room.metadata?.areaId as string, room.roomId]));
-    return Promise.all(
-      [...this.options.world.areas.values()].map(async (area) => {
-        const roomId = byArea.get(area.id);
-        if (!roomId)
-          return {
-            areaId: area.id,
-            budget: area.spawnBudget,
-            live: 0,
-            pending: 0,
-            points: [],
-            running: false,
-          };
-        const status: SpawnStatus = await matchMaker.remoteRoomCall(
-          roomId,
-          'spawnStatus',
-          [],
-          this.timeoutMs,
-        );
-        return { ...status, running: true };
-      }),
+    return unavailableOnFailure(() =>
+      Promise.all(
+        [...this.options.world.areas.values()].map(async (area) => {
+          const listing = await matchMaker.getRoomById(areaRoomId(area.id));
+          if (!listing)
+            return {
+              areaId: area.id,
+              budget: area.spawnBudget,
+              live: 0,
+              pending: 0,
+              points: [],
+              running: false,
+            };
+          const status: SpawnStatus = await matchMaker.remoteRoomCall(
+            listing.roomId,
+            'spawnStatus',
+            [],
+            this.timeoutMs,
+          );
+          return { ...status, running: true };
+        }),
+      ),
     );
+  }
+
+  /** Calls `method(userId)` on the room hosting the player, if any room does. */
+  private async callHosting(userId: string, method: 'gatewayTouch' | 'gatewayRelease'): Promise<void> {
+    const hosted = await this.presence.hget(PLAYER_ROOMS_KEY, userId);
+    if (hosted) await matchMaker.remoteRoomCall(hosted, method, [userId], this.timeoutMs);
   }
 
   /** Runs the action on the room hosting the player, re-routing once if the character turned out elsewhere. */
@@ -165,7 +183,20 @@ export class ActionGateway {
   }
 
   private async roomIdFor(areaId: string): Promise<string> {
-    return (await ensureAreaRoom(this.roomName, areaId)).roomId;
+    return (await ensureAreaRoom(areaId)).roomId;
+  }
+}
+
+/** Runs `work`; anything but an `AppError` (a room or process that does not answer) becomes a 503. */
+async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(503, 'WORLD_UNAVAILABLE', 'Service Unavailable', {
+      detail: 'The world did not answer; try again shortly.',
+      cause: error,
+    });
   }
 }
 

@@ -3,9 +3,6 @@ import type { Clock } from '../platform/clock';
 import type { World } from './content/world';
 import type { Authenticate, PlayerStore } from './persistence';
 
-/** The room name area rooms are defined under (`server.define(AREA_ROOM_NAME, AreaRoom, options)`). */
-export const AREA_ROOM_NAME = 'area';
-
 /** Presence hash mapping userId → roomId of the area room currently hosting that player. */
 export const PLAYER_ROOMS_KEY = 'mud:player-rooms';
 
@@ -14,14 +11,22 @@ export function playerEventsChannel(userId: string): string {
   return `mud:events:${userId}`;
 }
 
-/** Area rooms have a fixed id per area, so there is exactly one per area across processes. */
-export function areaRoomId(areaId: string): string {
+/**
+ * Each area is its own room type, named `area_<areaId>` (`client.joinOrCreate('area_village')`), and its one
+ * room has that same fixed id, so there is exactly one room per area across processes.
+ */
+export function areaRoomName(areaId: string): string {
   return `area_${areaId}`;
 }
 
+/** The fixed room id of an area's room (equal to its room type name). */
+export function areaRoomId(areaId: string): string {
+  return areaRoomName(areaId);
+}
+
 /**
- * Options of an area room. The injected dependencies (`world`, `store`, `authenticate`) are given once as
- * the room definition's default options; `areaId` comes from the join/create request (`filterBy(['areaId'])`).
+ * Options of an area room, given once per area as the room definition's default options (see
+ * `areaRoomDefinitions`): the area, the injected dependencies (`world`, `store`, `authenticate`) and tunables.
  */
 export interface AreaRoomOptions {
   /** Which area this room simulates; must be an area of `world`. */

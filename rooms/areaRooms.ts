@@ -1,24 +1,55 @@
 import { type IRoomCache, type Server, matchMaker } from '@colyseus/core';
-import { AREA_ROOM_NAME, type AreaRoomOptions, areaRoomId } from './areaRoomOptions';
+import type { RoomDefinition } from '../platform/game/gameServer';
+import { AREA_ROOM_DEFAULTS, type AreaRoomOptions, areaRoomId, areaRoomName } from './areaRoomOptions';
 import { AreaRoom } from './AreaRoom';
 
-/** Options given once when defining area rooms: everything but `areaId`, which each join/create names. */
+/** Options given once for every area room: everything but `areaId`, which each area's definition adds. */
 export type AreaRoomDefinition = Omit<AreaRoomOptions, 'areaId'>;
 
 /**
- * Defines the area room type on a Colyseus server: `AREA_ROOM_NAME` filtered by `areaId`, so
- * `client.joinOrCreate('area', { areaId })` reaches that area's single room.
+ * One room type per area of the world (`area_<areaId>`, see `areaRoomName`), each creating the `AreaRoom` of
+ * its area. These are what the platform's game role registers (`ProductParts.rooms`).
+ *
+ * Every option is spelled out, defaults included: Colyseus merges the definition's options over the options
+ * of the client whose join creates the room, so a key left out could be set by that client.
  */
-export function defineAreaRooms(server: Server, options: AreaRoomDefinition, roomName = AREA_ROOM_NAME) {
-  return server.define(roomName, AreaRoom, options as AreaRoomOptions).filterBy(['areaId']);
+export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition[] {
+  const complete: Required<Omit<AreaRoomOptions, 'areaId' | 'clock' | 'logger'>> &
+    Pick<AreaRoomOptions, 'clock' | 'logger'> = {
+    seed: options.seed ?? AREA_ROOM_DEFAULTS.seed,
+    tickMs: options.tickMs ?? AREA_ROOM_DEFAULTS.tickMs,
+    aiEvery: options.aiEvery ?? AREA_ROOM_DEFAULTS.aiEvery,
+    combatEvery: options.combatEvery ?? AREA_ROOM_DEFAULTS.combatEvery,
+    regenEvery: options.regenEvery ?? AREA_ROOM_DEFAULTS.regenEvery,
+    saveEveryMs: options.saveEveryMs ?? AREA_ROOM_DEFAULTS.saveEveryMs,
+    durableActions: options.durableActions ?? AREA_ROOM_DEFAULTS.durableActions,
+    remoteIdleMs: options.remoteIdleMs ?? AREA_ROOM_DEFAULTS.remoteIdleMs,
+    maxMessagesPerSecond: options.maxMessagesPerSecond ?? AREA_ROOM_DEFAULTS.maxMessagesPerSecond,
+    world: options.world,
+    store: options.store,
+    authenticate: options.authenticate,
+    clock: options.clock,
+    logger: options.logger,
+  };
+  return [...options.world.areas.keys()].map((areaId) => {
+    const roomOptions: AreaRoomOptions = { ...complete, areaId };
+    return { name: areaRoomName(areaId), room: AreaRoom, options: { ...roomOptions } };
+  });
+}
+
+/** Defines every area's room type on a standalone Colyseus server (tests and benches). */
+export function defineAreaRooms(server: Server, options: AreaRoomDefinition): void {
+  for (const definition of areaRoomDefinitions(options)) {
+    server.define(definition.name, definition.room, definition.options);
+  }
 }
 
 /**
  * The listing of `areaId`'s room, creating the room if no process hosts it yet. Room ids are fixed per area
  * and the matchmaker driver refuses duplicates, so concurrent callers end up with the same room.
  */
-export async function ensureAreaRoom(roomName: string, areaId: string): Promise<IRoomCache> {
+export async function ensureAreaRoom(areaId: string): Promise<IRoomCache> {
   const existing = await matchMaker.getRoomById(areaRoomId(areaId));
   if (existing) return existing;
-  return matchMaker.createRoom(roomName, { areaId });
+  return matchMaker.createRoom(areaRoomName(areaId), {});
 }

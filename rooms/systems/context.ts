@@ -25,6 +25,8 @@ export interface CreatureMind {
   wanderSteps: number;
   /** Players who hurt it (they get xp and kill credit). */
   attackers: Set<string>;
+  /** The player it last went up to (the `approach` behaviour greets each player once). */
+  approached?: string;
   spawnPoint: string;
 }
 

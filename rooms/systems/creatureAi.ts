@@ -5,7 +5,8 @@ import { type EmotionEvent, behaviourOf, nextEmotion } from './emotions';
 
 /**
  * Creature behaviour: applies emotion events to a creature (`feel`) and, once per AI step, acts on the
- * behaviour its emotion dictates (`runCreatureAi`): attack, flee, approach or ignore (wander).
+ * behaviour its emotion dictates (`runCreatureAi`): attack, flee, approach (go up to a player) or ignore
+ * (wander when the template has `behaviors.wander`).
  */
 
 /** Applies `event` to `creature`; `cause` is the player behind it (who entered, who attacked). */
@@ -58,14 +59,50 @@ export function engage(ctx: SimContext, creature: CreatureState, userId: string)
   });
 }
 
+/** The exits of a creature's room that stay inside this area, as [direction, roomRef] pairs. */
+function exitsInArea(ctx: SimContext, roomRef: string): Array<[string, string]> {
+  const room = ctx.world.rooms.get(roomRef);
+  return Object.entries(room?.exits ?? {}).filter(
+    (exit): exit is [string, string] => ctx.world.rooms.get(exit[1] as string)?.areaId === ctx.area.id,
+  );
+}
+
 /** Moves a creature through a random exit that stays inside this area; false when it has nowhere to go. */
 export function moveCreature(ctx: SimContext, creature: CreatureState): boolean {
-  const room = ctx.world.rooms.get(creature.roomRef);
-  const exits = Object.entries(room?.exits ?? {}).filter(
-    ([, ref]) => ctx.world.rooms.get(ref as string)?.areaId === ctx.area.id,
-  );
+  const exits = exitsInArea(ctx, creature.roomRef);
   if (exits.length === 0) return false;
   const [direction, target] = ctx.rng.pick(exits);
+  walk(ctx, creature, direction, target);
+  return true;
+}
+
+/**
+ * The `approach` behaviour (CURIOUS, FRIENDLY): goes up to a player in its room, once per player, or else
+ * walks into a neighbouring room of the area where a player is.
+ */
+export function approach(ctx: SimContext, creature: CreatureState): void {
+  const mind = ctx.minds.get(creature.id);
+  if (!mind) return;
+  const alive = (roomRef: string) => playersIn(ctx, roomRef).filter((p) => p.status !== PlayerStatus.dead);
+  const here = alive(creature.roomRef);
+  if (here.length > 0) {
+    if (here.some((p) => p.userId === mind.approached)) return;
+    const player = ctx.rng.pick(here);
+    mind.approached = player.userId;
+    ctx.emit({
+      type: 'creature.approached',
+      creature: { name: creature.name },
+      target: { name: player.name, userId: player.userId },
+      emotion: creature.emotion,
+      to: { roomRef: creature.roomRef },
+    });
+    return;
+  }
+  const towards = exitsInArea(ctx, creature.roomRef).filter(([, roomRef]) => alive(roomRef).length > 0);
+  if (towards.length > 0) walk(ctx, creature, ...ctx.rng.pick(towards));
+}
+
+function walk(ctx: SimContext, creature: CreatureState, direction: string, target: string): void {
   releaseFrom(ctx, creature);
   ctx.emit({
     type: 'creature.left',
@@ -73,13 +110,12 @@ export function moveCreature(ctx: SimContext, creature: CreatureState): boolean 
     direction,
     to: { roomRef: creature.roomRef },
   });
-  creature.roomRef = target as string;
+  creature.roomRef = target;
   ctx.emit({
     type: 'creature.arrived',
     creature: { name: creature.name },
     to: { roomRef: creature.roomRef },
   });
-  return true;
 }
 
 /** Ends every fight the creature is part of (it fled, died or despawned). */
@@ -108,6 +144,7 @@ export function runCreatureAi(ctx: SimContext): void {
     const behaviour = behaviourOf(creature.emotion as Emotion);
     if (behaviour === 'attack') actAggressively(ctx, creature, mind.attackers);
     else if (behaviour === 'flee') moveCreature(ctx, creature);
+    else if (behaviour === 'approach') approach(ctx, creature);
     else if (
       behaviour === 'ignore' &&
       template.behaviors.wander &&

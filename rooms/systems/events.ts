@@ -85,6 +85,7 @@ export type GameEventBody =
   | { type: 'creature.emotion'; creature: Actor; emotion: string }
   | { type: 'creature.left'; creature: Actor; direction: string }
   | { type: 'creature.arrived'; creature: Actor }
+  | { type: 'creature.approached'; creature: Actor; target: Actor; emotion: string }
   | { type: 'creature.spawned'; creature: Actor }
   | { type: 'area.handoff'; areaId: string; roomRef: string; reservation?: unknown };
 

@@ -186,6 +186,11 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   'creature.emotion': ['room', (e) => `The ${e.creature.name} ${EMOTION_LINES[e.emotion] ?? 'shifts'}.`],
   'creature.left': ['room', (e) => `The ${e.creature.name} heads ${e.direction}.`],
   'creature.arrived': ['room', (e) => `A ${e.creature.name} arrives.`],
+  'creature.approached': [
+    'room',
+    (e, v) =>
+      `The ${e.creature.name} ${e.emotion === 'FRIENDLY' ? 'trots up to' : 'edges closer to'} ${e.target.userId === v ? 'you' : e.target.name}${e.emotion === 'FRIENDLY' ? ' happily' : ', sniffing the air'}.`,
+  ],
   'creature.spawned': ['room', (e) => `A ${e.creature.name} appears.`],
   'area.handoff': ['system', (e) => `You travel to ${e.areaId}...`],
 };

@@ -3,7 +3,7 @@ import { type Actor } from './events';
 import { type SimContext, requireAlive, requirePlayer } from './context';
 import { BOND_POINTS, addBond } from './companions';
 import { reject } from './errors';
-import { enterRoom } from './movement';
+import { enterRoom, leaveRoom } from './movement';
 
 /**
  * Health over time: resting, regeneration, death and respawn. Regeneration runs every `tuning.regenEvery`
@@ -47,6 +47,7 @@ export function killPlayer(ctx: SimContext, player: PlayerState, killer: Actor):
 export function respawn(ctx: SimContext, player: PlayerState): void {
   player.status = PlayerStatus.idle;
   player.health = Math.max(1, Math.floor(player.maxHealth / 2));
+  if (player.roomRef !== ctx.area.respawnRoom) leaveRoom(ctx, player, '');
   ctx.emit({
     type: 'player.respawned',
     actor: { name: player.name, userId: player.userId },

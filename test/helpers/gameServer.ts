@@ -3,7 +3,7 @@ import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Client, type Room } from '@colyseus/sdk';
 import type { AddressInfo } from 'node:net';
 import { ActionGateway } from '../../rooms/actionGateway';
-import { AREA_ROOM_NAME } from '../../rooms/areaRoomOptions';
+import { areaRoomName } from '../../rooms/areaRoomOptions';
 import { type AreaRoomDefinition, defineAreaRooms } from '../../rooms/areaRooms';
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
@@ -126,7 +126,7 @@ export class EventLog {
 /** Joins `areaId` as `userId` and returns the room plus its event log (after the first room description). */
 export async function joinArea(game: GameServer, userId: string, areaId = 'village') {
   const client = game.client(userId);
-  const room = await client.joinOrCreate(AREA_ROOM_NAME, { areaId });
+  const room = await client.joinOrCreate(areaRoomName(areaId));
   game.track(room);
   const log = new EventLog(room);
   await log.waitFor((e) => e.type === 'room.look');

@@ -156,7 +156,7 @@ describe('AreaRoom actions over the SDK', () => {
     try {
       const anonymous = game.client('x');
       anonymous.auth.token = 'forged';
-      await expect(anonymous.joinOrCreate('area', { areaId: 'village' })).rejects.toMatchObject({
+      await expect(anonymous.joinOrCreate('area_village')).rejects.toMatchObject({
         code: 4401,
         message: 'UNAUTHENTICATED: a valid session token is required',
       });
