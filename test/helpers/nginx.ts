@@ -5,21 +5,33 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './childProcess';
 
-/** Path of Debian's nginx, installing the package first when it is absent (the tests run as root). */
+/**
+ * Path of Debian's nginx, installing the `nginx-light` package first when it is absent (the tests run as root). When
+ * the first install fails (a fresh image has no package lists), the lists are refreshed and the install retried; if
+ * nginx still cannot be had, this throws, so the forward-auth suite fails instead of skipping.
+ */
 export function ensureNginx(): string {
   const find = () => ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => fs.existsSync(candidate));
   const existing = find();
   if (existing) return existing;
-  execFileSync('apt-get', ['install', '-y', '-q', 'nginx-light'], {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    stdio: 'ignore',
-  });
+  const aptGet = (...args: string[]) =>
+    execFileSync('apt-get', args, {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      stdio: 'ignore',
+    });
+  try {
+    aptGet('install', '-y', '-q', 'nginx-light');
+  } catch {
+    aptGet('update', '-q');
+    aptGet('install', '-y', '-q', 'nginx-light');
+  }
   const installed = find();
   if (!installed) throw new Error('nginx is not installed and apt-get could not install nginx-light');
   return installed;
 }
 
-async function freePort(): Promise<number> {
+/** A free loopback TCP port (nothing listens on it once this returns). */
+export async function freePort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as net.AddressInfo;
