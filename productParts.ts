@@ -1,5 +1,7 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
 import { createAuthService } from './services/auth';
+import { createBrainArea } from './services/brain';
+import { createWorldArea } from './services/mud';
 
 /**
  * The composition root of the product: builds each service area's routes, the world's room types and the
@@ -10,6 +12,8 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
   const auth = createAuthService(context);
   const areas: ProductParts[] = [{ services: [auth.register], close: () => auth.close() }];
   // Product areas (each adds one line): world, brain, signer.
+  areas.push(await createBrainArea(context, auth));
+  areas.push(await createWorldArea(context, auth));
   return { ...combineParts(areas), adminGuard: auth.adminGuard };
 }
 
@@ -19,6 +23,7 @@ export function combineParts(areas: ProductParts[]): ProductParts {
     services: areas.flatMap((area) => area.services ?? []),
     rooms: areas.flatMap((area) => area.rooms ?? []),
     jobs: areas.flatMap((area) => area.jobs ?? []),
+    upgrades: areas.flatMap((area) => area.upgrades ?? []),
     close: async () => {
       for (const area of [...areas].reverse()) await area.close?.();
     },

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { hasRole, type Config } from './config';
@@ -18,11 +19,26 @@ export interface PlatformContext {
   clock: Clock;
 }
 
+/**
+ * A WebSocket endpoint of a product area outside Colyseus, on the shared HTTP server. Served with the `api`
+ * role; Colyseus never sees upgrades of its paths.
+ */
+export interface UpgradeRoute {
+  /** Request paths (path and query) it serves. */
+  path: RegExp;
+  /** Completes or refuses the upgrade (answering with a problem response). */
+  handle(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes its open connections; called as shutdown begins, while HTTP drains. */
+  close(): Promise<void>;
+}
+
 /** The product's parts: each service area's routes, the room types of the world, the background jobs. */
 export interface ProductParts {
   services?: ServiceRegistrar[];
   rooms?: RoomDefinition[];
   jobs?: JobRegistrar[];
+  /** WebSocket endpoints outside Colyseus (api role). */
+  upgrades?: UpgradeRoute[];
   /** Guards admin pages such as the Colyseus monitor (admin sessions); without it they are closed. */
   adminGuard?: RequestHandler[];
   /** Released after the HTTP server and rooms have stopped, before the stores close. */
@@ -78,13 +94,22 @@ export class Platform {
         isAccepting: () => state.accepting,
       });
       httpServer.on('request', app);
+      const upgrades = upgradeRoutes(config, parts);
+      const isColyseusUpgrade = (req: http.IncomingMessage) =>
+        !NON_COLYSEUS_UPGRADE.test(req.url ?? '') &&
+        !upgrades.some((route) => route.path.test(req.url ?? ''));
+      httpServer.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+        const route = upgrades.find((candidate) => candidate.path.test(req.url ?? ''));
+        if (route) route.handle(req, socket, head);
+        else if (!game || !isColyseusUpgrade(req)) refuseUpgrade(socket);
+      });
       if (hasRole(config, 'game')) {
         game = await GameServer.start({
           httpServer,
           logger,
           redisUrl: config.REDIS_URL,
           rooms: parts.rooms ?? [],
-          acceptsUpgrade: (req) => !NON_COLYSEUS_UPGRADE.test(req.url ?? ''),
+          acceptsUpgrade: isColyseusUpgrade,
         });
       }
       scheduler = await Scheduler.create({ mongo: stores.mongo, logger, registrars: parts.jobs ?? [] });
@@ -118,12 +143,26 @@ export class Platform {
     const timeoutMs = this.config.SHUTDOWN_TIMEOUT_MS;
     this.state.accepting = false;
     this.logger.info({ timeoutMs }, 'shutting down');
-    await Promise.all([drainHttp(this.httpServer, timeoutMs, this.logger), this.game?.stop()]);
+    await Promise.all([
+      drainHttp(this.httpServer, timeoutMs, this.logger),
+      this.game?.stop(),
+      ...upgradeRoutes(this.config, this.parts).map((route) => route.close()),
+    ]);
     await this.scheduler.stop(timeoutMs);
     await this.parts.close?.();
     await this.stores.close();
     this.logger.info('stopped');
   }
+}
+
+/** The parts' WebSocket endpoints this process serves (they belong to the api role). */
+function upgradeRoutes(config: Config, parts: ProductParts): UpgradeRoute[] {
+  return hasRole(config, 'api') ? (parts.upgrades ?? []) : [];
+}
+
+/** Answers an upgrade nobody in this process serves with 404 and closes the socket. */
+function refuseUpgrade(socket: Duplex): void {
+  socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
 }
 
 /**

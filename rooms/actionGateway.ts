@@ -8,7 +8,7 @@ import type { PlayerIdentity, PlayerStore } from './persistence';
 import { parseAction } from './systems/actions';
 import type { ActionErrorBody } from './systems/errors';
 import type { MudEvent } from './systems/narration';
-import type { SpawnStatus } from './systems/spawns';
+import { type SpawnStatus, SpawnSystem } from './systems/spawns';
 
 /** What the gateway needs: the same world and store the area rooms use. */
 export interface ActionGatewayOptions {
@@ -26,7 +26,7 @@ export interface PerformOptions {
   backlog?: boolean;
 }
 
-/** Per-area spawn status; `running` is false for areas whose room is not up (nothing live or pending). */
+/** Per-area spawn status; `running` is false for areas whose room is not up (its points show nothing live). */
 export type AreaSpawnStatus = SpawnStatus & { running: boolean };
 
 const TITLES: Record<number, string> = {
@@ -109,15 +109,24 @@ export class ActionGateway {
       Promise.all(
         [...this.options.world.areas.values()].map(async (area) => {
           const listing = await matchMaker.getRoomById(areaRoomId(area.id));
-          if (!listing)
+          if (!listing) {
+            const points = new SpawnSystem(area, this.options.world).points;
             return {
               areaId: area.id,
               budget: area.spawnBudget,
               live: 0,
               pending: 0,
-              points: [],
+              points: points.map(({ id, roomRef, creature, max }) => ({
+                id,
+                roomRef,
+                creature,
+                max,
+                live: 0,
+                pending: 0,
+              })),
               running: false,
             };
+          }
           const status: SpawnStatus = await matchMaker.remoteRoomCall(
             listing.roomId,
             'spawnStatus',

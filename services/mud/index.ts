@@ -1,0 +1,65 @@
+import { matchMaker } from '@colyseus/core';
+import { RedisDriver } from '@colyseus/redis-driver';
+import { RedisPresence } from '@colyseus/redis-presence';
+import { hasRole } from '../../platform/config';
+import type { PlatformContext, ProductParts } from '../../platform/platform';
+import { ActionGateway } from '../../rooms/actionGateway';
+import { areaRoomDefinitions } from '../../rooms/areaRooms';
+import { loadWorld } from '../../rooms/content/loader';
+import type { AuthService } from '../auth';
+import { MongoPlayerStore } from './characterStore';
+import { PlayerIdentities } from './playerIdentities';
+import { registerMudRoutes } from './router';
+import { SocketChannel } from './socketChannel';
+import { WorldAccess } from './worldAccess';
+
+/**
+ * The MUD world as a product area: one Colyseus room type per area (game role), characters in MongoDB,
+ * players authenticated by the identity service's sessions, and the REST routes plus the plain WebSocket
+ * channel (api role) acting on the same room actors through the action gateway.
+ *
+ * An api-only process reaches the rooms of game processes through Redis (`REDIS_URL`); without Redis and
+ * without the game role, the world's routes answer 503 `WORLD_UNAVAILABLE`.
+ */
+export async function createWorldArea(context: PlatformContext, auth: AuthService): Promise<ProductParts> {
+  const { config, stores, clock, logger } = context;
+  if (!stores.mongo) throw new Error('The world needs MongoDB for its characters');
+  const log = logger.child({ component: 'mud' });
+  const world = await loadWorld();
+  const store = new MongoPlayerStore(stores.mongo);
+  const identities = new PlayerIdentities(stores.mongo, auth.sessions);
+  const sharesRemoteRooms = !hasRole(config, 'game') && hasRole(config, 'api') && !!config.REDIS_URL;
+  const presence = sharesRemoteRooms ? new RedisPresence(config.REDIS_URL) : undefined;
+  const driver = sharesRemoteRooms ? new RedisDriver(config.REDIS_URL) : undefined;
+  if (presence && driver) {
+    // A standalone matchmaker: it reaches rooms (and asks game processes to create them) without hosting any.
+    await matchMaker.setup(presence, driver);
+    await matchMaker.accept(true);
+  }
+  const access = new WorldAccess({
+    world,
+    gateway: new ActionGateway({ world, store, presence }),
+    identities,
+    reachable: hasRole(config, 'game') || sharesRemoteRooms,
+  });
+  const channel = new SocketChannel({ access, logger: log, clock });
+  return {
+    services: [(routes) => registerMudRoutes(routes, access, auth.guard)],
+    rooms: areaRoomDefinitions({
+      world,
+      store,
+      authenticate: identities.authenticate,
+      clock,
+      logger: log,
+      seed: config.MUD_SEED,
+      tickMs: config.MUD_TICK_MS,
+      saveEveryMs: config.MUD_SAVE_INTERVAL_MS,
+      remoteIdleMs: config.MUD_IDLE_TIMEOUT_MS,
+    }),
+    upgrades: [channel],
+    close: async () => {
+      presence?.shutdown();
+      await driver?.shutdown();
+    },
+  };
+}

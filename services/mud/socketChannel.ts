@@ -1,0 +1,166 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Clock } from '../../platform/clock';
+import { AppError, ForbiddenError, UnauthorizedError } from '../../platform/errors';
+import { PROBLEM_CONTENT_TYPE, problemType } from '../../platform/http/problem';
+import type { UpgradeRoute } from '../../platform/platform';
+import type { PlayerIdentity } from '../../rooms/persistence';
+import { PlayerSocket } from './playerSocket';
+import type { WorldAccess } from './worldAccess';
+
+/** The subprotocol the channel speaks; browsers offer it together with `bearer.<token>`. */
+export const CHANNEL_PROTOCOL = 'mud.v1';
+
+const BEARER_PROTOCOL = 'bearer.';
+const CHANNEL_PATH = /^\/mud\/ws\/([^/?#]+)\/?(?:\?.*)?$/;
+
+/** Options of the plain WebSocket channel. */
+export interface SocketChannelOptions {
+  access: WorldAccess;
+  logger: Logger;
+  clock: Clock;
+  /** Heartbeat: ping every this many ms, drop sockets that missed one, and keep their player in the world. */
+  heartbeatMs?: number;
+  /** Largest accepted frame, bytes (bigger ones close the socket with 1009). Default 16 KiB. */
+  maxFrameBytes?: number;
+}
+
+/**
+ * `WS /mud/ws/{user_id}`: the world for simple clients, as JSON text frames over a plain WebSocket. The
+ * handshake must carry the user's session token (`Authorization: Bearer`, or the subprotocols `mud.v1` +
+ * `bearer.<token>`), and `user_id` must be that user: anything else is refused before the upgrade with a
+ * problem response (401, 403, 404 or 503).
+ */
+export class SocketChannel implements UpgradeRoute {
+  readonly path = /^\/mud\/ws(\/|\?|$)/;
+  private readonly server: WebSocketServer;
+  private readonly sockets = new Map<WebSocket, PlayerSocket>();
+  private readonly alive = new WeakSet<WebSocket>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly options: SocketChannelOptions) {
+    this.server = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxFrameBytes ?? 16 * 1024,
+      handleProtocols: (offered) => (offered.has(CHANNEL_PROTOCOL) ? CHANNEL_PROTOCOL : false),
+    });
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? 30_000);
+    this.heartbeat.unref();
+  }
+
+  handle(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.admit(req).then(
+      (identity) => this.server.handleUpgrade(req, socket, head, (ws) => this.connected(ws, identity)),
+      (error: unknown) => refuse(socket, req, error, this.options.logger),
+    );
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    const closing = [...this.sockets.keys()].map(
+      (ws) =>
+        new Promise<void>(
+          (resolve) => (ws.once('close', () => resolve()), ws.close(1001, 'server stopping')),
+        ),
+    );
+    await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    for (const ws of this.sockets.keys()) ws.terminate();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Checks the handshake: path, token, own channel, world reachable. */
+  private async admit(req: IncomingMessage): Promise<PlayerIdentity> {
+    const match = CHANNEL_PATH.exec(req.url ?? '');
+    if (!match) throw new AppError(404, 'ROUTE_NOT_FOUND', 'Not Found', { detail: 'Use /mud/ws/{user_id}' });
+    const token = presentedToken(req);
+    if (!token) throw new UnauthorizedError('Present your session token to open the channel');
+    const identity = await this.options.access.authenticate(token);
+    if (!identity)
+      throw new UnauthorizedError('The credential is invalid, expired or revoked', 'INVALID_CREDENTIAL');
+    if (decodeURIComponent(match[1]) !== identity.userId) {
+      throw new ForbiddenError('You can only open your own channel', 'CHANNEL_FORBIDDEN');
+    }
+    this.options.access.requireReachable();
+    return identity;
+  }
+
+  private connected(ws: WebSocket, identity: PlayerIdentity): void {
+    const player = new PlayerSocket(ws, identity, this.options.access, this.options.logger, () =>
+      this.options.clock.now(),
+    );
+    this.sockets.set(ws, player);
+    this.alive.add(ws);
+    ws.on('pong', () => this.alive.add(ws));
+    ws.on('close', () => this.disconnected(ws, player));
+    ws.on('error', (err) => this.options.logger.debug({ err }, 'world channel socket error'));
+    player.open().catch((err: unknown) => {
+      this.options.logger.warn({ err, userId: identity.userId }, 'world channel failed to open');
+      ws.close(1011, 'world unavailable');
+    });
+  }
+
+  private disconnected(ws: WebSocket, player: PlayerSocket): void {
+    this.sockets.delete(ws);
+    player.closed();
+    const userId = player.identity.userId;
+    if ([...this.sockets.values()].some((other) => other.identity.userId === userId)) return;
+    this.options.access
+      .release(userId)
+      .catch((err: unknown) =>
+        this.options.logger.debug({ err, userId }, 'releasing a channel player failed'),
+      );
+  }
+
+  private beat(): void {
+    const touched = new Set<string>();
+    for (const [ws, player] of this.sockets) {
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+      if (touched.has(player.identity.userId)) continue;
+      touched.add(player.identity.userId);
+      this.options.access
+        .touch(player.identity.userId)
+        .catch((err: unknown) => this.options.logger.debug({ err }, 'keeping a channel player failed'));
+    }
+  }
+}
+
+/** The session token of a handshake: `Authorization: Bearer <token>`, else a `bearer.<token>` subprotocol. */
+function presentedToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
+  const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const offered = protocols.find((p) => p.startsWith(BEARER_PROTOCOL));
+  return offered ? offered.slice(BEARER_PROTOCOL.length) || undefined : undefined;
+}
+
+/** Answers a refused handshake with a problem response and closes the socket. */
+function refuse(socket: Duplex, req: IncomingMessage, error: unknown, logger: Logger): void {
+  const appError =
+    error instanceof AppError
+      ? error
+      : new AppError(500, 'INTERNAL_ERROR', 'Internal Server Error', { detail: 'The handshake failed.' });
+  if (!(error instanceof AppError)) logger.error({ err: error }, 'world channel handshake failed');
+  const body = JSON.stringify({
+    type: problemType(appError.code),
+    title: appError.title,
+    status: appError.status,
+    detail: appError.detail,
+    instance: (req.url ?? '').split('?')[0],
+    code: appError.code,
+  });
+  const headers = [
+    `HTTP/1.1 ${appError.status} ${appError.title}`,
+    `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(appError.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+}

@@ -1,0 +1,123 @@
+import { Client, type Room } from '@colyseus/sdk';
+import { Wallet } from 'ethers';
+import request from 'supertest';
+import WebSocket from 'ws';
+import type { Clock } from '../../../platform/clock';
+import { productParts } from '../../../productParts';
+import { areaRoomName } from '../../../rooms/areaRoomOptions';
+import type { MudEvent } from '../../../rooms/systems/narration';
+import type { ServerFrame } from '../../../services/mud/playerSocket';
+import { EventLog } from '../../helpers/gameServer';
+import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
+import { signInWithWallet } from '../../helpers/siwe';
+
+/** The whole platform (identity + world) with the game role, wallet sign-in on and a fast 10 ms tick. */
+export function startWorldPlatform(env: Record<string, string> = {}, clock?: Clock): Promise<TestPlatform> {
+  return startTestPlatform(
+    { ROLES: 'api,game,worker', SIWE_ENABLED: '1', MUD_TICK_MS: '10', ...env },
+    productParts,
+    clock,
+  );
+}
+
+/** A signed-in player: their session token and user id. */
+export interface Player {
+  token: string;
+  userId: string;
+}
+
+/** Signs a new wallet in through the public routes. */
+export async function signIn(url: string): Promise<Player> {
+  const { body } = await signInWithWallet(url, Wallet.createRandom());
+  const me = await request(url).get('/auth/me').set('Authorization', `Bearer ${body.token}`).expect(200);
+  return { token: body.token, userId: me.body.id };
+}
+
+/** `POST /mud/action` (or another world route) as `player`. */
+export function act(url: string, player: Player | undefined, body: unknown, path = '/mud/action') {
+  const req = request(url).post(path);
+  if (player) req.set('Authorization', `Bearer ${player.token}`);
+  return req.send(body as object);
+}
+
+/** Joins the player's area room with the Colyseus SDK; resolves after the first room description. */
+export async function joinWithSdk(url: string, player: Player, areaId = 'village') {
+  const client = new Client(url);
+  client.auth.token = player.token;
+  const room: Room = await client.joinOrCreate(areaRoomName(areaId));
+  const log = new EventLog(room);
+  await log.waitFor((e) => e.type === 'room.look');
+  return { client, room, log };
+}
+
+/** A plain-WebSocket client of `/mud/ws/{user_id}` that records frames and lets a test wait for one. */
+export class ChannelClient {
+  readonly frames: ServerFrame[] = [];
+  private waiters: Array<{ match: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }> = [];
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as ServerFrame;
+      this.frames.push(frame);
+      this.waiters = this.waiters.filter((w) => (w.match(frame) ? (w.resolve(frame), false) : true));
+    });
+  }
+
+  /** Opens the channel of `userId` presenting `token` as a bearer header; rejects with the refusal's status. */
+  static open(url: string, userId: string, token?: string): Promise<ChannelClient> {
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/mud/ws/${userId}`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
+    const client = new ChannelClient(socket);
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(client));
+      socket.once('unexpected-response', (_req, res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () =>
+          reject(Object.assign(new Error('refused'), { status: res.statusCode, body: JSON.parse(text) })),
+        );
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  send(frame: unknown): void {
+    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** The first frame (already received or future) matching `match`. */
+  waitFor(match: (f: ServerFrame) => boolean, timeoutMs = 5000): Promise<ServerFrame> {
+    const seen = this.frames.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no matching frame; got ${JSON.stringify(this.frames.map((f) => f.type))}`)),
+        timeoutMs,
+      );
+      this.waiters.push({ match, resolve: (f) => (clearTimeout(timer), resolve(f)) });
+    });
+  }
+
+  /** The next frame after those received so far matching `match`. */
+  next(match: (f: ServerFrame) => boolean, timeoutMs = 5000): Promise<ServerFrame> {
+    const from = this.frames.length;
+    return this.waitFor((f) => this.frames.indexOf(f) >= from && match(f), timeoutMs);
+  }
+
+  /** Event frames' texts. */
+  texts(): string[] {
+    return this.frames.flatMap((f) => (f.type === 'event' ? [f.event.text] : []));
+  }
+
+  close(): Promise<void> {
+    if (this.socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.socket.once('close', () => resolve());
+      this.socket.close();
+    });
+  }
+}
+
+/** Texts of events. */
+export const textsOf = (events: MudEvent[]) => events.map((e) => e.text);
