@@ -140,6 +140,12 @@ export const envSchema = z.object({
   SIGNER_RATE_LIMIT_PER_MINUTE: int(10, 1),
   SIGNER_NONCE_CACHE_MS: int(4_000, 0, 4_999),
 
+  // World (MUD, SPEC 4.4): area room tick, character autosave, idle gateway players, combat RNG seed
+  MUD_TICK_MS: int(100, 10, 10_000),
+  MUD_SAVE_INTERVAL_MS: int(30_000, 1_000, 3_600_000),
+  MUD_IDLE_TIMEOUT_MS: int(300_000, 10_000, 86_400_000),
+  MUD_SEED: int(1, 0, 4_294_967_295),
+
   // Economy (SPEC 1, 8)
   ECONOMY_HARD_CURRENCY_CAP: int(21_000_000, 1),
   ECONOMY_SOFT_DECAY_MONTHLY_PERCENT: decimal(1, 0, 100),
