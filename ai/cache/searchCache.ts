@@ -19,6 +19,12 @@ export interface SearchCacheOptions {
   l1TtlMs: number;
   l2TtlSeconds: number;
   logger?: Logger;
+  /**
+   * Called (and awaited) before a lookup when the shared generation moved because of another process's
+   * ingest, so this process can catch up (the brain refreshes its in-memory BM25 index). Until it succeeds
+   * it is called again on later lookups.
+   */
+  onForeignInvalidation?: () => Promise<void>;
 }
 
 export const DEFAULT_SEARCH_CACHE_OPTIONS: SearchCacheOptions = {
@@ -61,6 +67,8 @@ export class SearchCache {
   private readonly l1: LRUCache<string, string>;
   private readonly logger: Logger;
   private generation = 0;
+  /** The shared generation this process is known to be up to date with (for `onForeignInvalidation`). */
+  private followed?: number;
   private readonly counts = { l1Hits: 0, l1Misses: 0, l2Hits: 0, l2Misses: 0, l2Errors: 0 };
 
   constructor(options: Partial<SearchCacheOptions> = {}) {
@@ -110,7 +118,12 @@ export class SearchCache {
     this.l1.clear();
     this.generation++;
     try {
-      if (this.options.redis) this.generation = await this.options.redis.incr(this.generationKey());
+      if (this.options.redis) {
+        const next = await this.options.redis.incr(this.generationKey());
+        // Still followed only if nobody else stepped in since: their change would have to be caught up.
+        if (next === this.generation && this.followed === next - 1) this.followed = next;
+        this.generation = next;
+      }
     } catch (error) {
       this.onRedisError(error, 'invalidate');
     }
@@ -141,8 +154,18 @@ export class SearchCache {
       } catch (error) {
         this.onRedisError(error, 'generation read');
       }
+      if (this.generation !== this.followed) await this.follow(this.generation);
     }
     return `g${this.generation}:${searchCacheKey(params)}`;
+  }
+
+  private async follow(generation: number): Promise<void> {
+    try {
+      await this.options.onForeignInvalidation?.();
+      this.followed = generation;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'search cache: catching up with another process failed');
+    }
   }
 
   private parse(stored: string): Hit[] | undefined {

@@ -1,4 +1,5 @@
 import type { ChunkRecord, DocumentRecord, IndexName } from '../chunking/records';
+import type { ChunkLookup } from '../retrieval/chunkLookup';
 
 /** One document's new state: its record, the chunks to insert or refresh, the chunk ids to delete. */
 export interface DocumentWrite {
@@ -15,15 +16,17 @@ export interface CorpusCounts {
 }
 
 /**
- * Durable storage of documents and chunks (MongoDB in production: the mongoose Document and Chunk models
- * implement it; `InMemoryChunkStore` for tests and benches). Vectors live in the VectorIndex, the BM25
+ * Durable storage of documents and chunks (MongoDB in production: `MongoChunkStore` over the BrainDocument
+ * and BrainChunk models; `InMemoryChunkStore` for tests and benches). Vectors live in the VectorIndex, the BM25
  * index is rebuilt from `allChunks()` at start-up.
  */
-export interface ChunkStore {
+export interface ChunkStore extends ChunkLookup {
   findDocument(documentId: string): Promise<DocumentRecord | undefined>;
-  /** Writes a document, its upserted chunks and deletions (in Mongo: one transaction or ordered bulk writes). */
+  /** Writes a document, its upserted chunks and deletions (in Mongo: ordered writes, see MongoChunkStore). */
   saveDocument(write: DocumentWrite): Promise<void>;
   /** Every stored chunk, for rebuilding the fulltext index. */
   allChunks(): AsyncIterable<ChunkRecord>;
   counts(): Promise<CorpusCounts>;
+  /** Documents whose current version was ingested at or after `since` (other processes catching up). */
+  documentsIngestedSince(since: Date): Promise<DocumentRecord[]>;
 }

@@ -12,6 +12,7 @@ import {
   embeddingTextOf,
   type ChunkRecord,
   type DocumentRecord,
+  type IndexName,
   type SourceDocument,
 } from '../chunking/records';
 import { planReingest } from '../chunking/reingestPlan';
@@ -37,7 +38,7 @@ export interface IngestorDeps {
 /** Outcome per document, in request order. */
 export interface IngestResult {
   documentId: string;
-  index: string;
+  index: IndexName;
   source: string;
   title: string;
   status: 'created' | 'updated' | 'unchanged';

@@ -24,6 +24,19 @@ export class InMemoryChunkStore implements ChunkStore {
     yield* this.chunks.values();
   }
 
+  async documentsIngestedSince(since: Date): Promise<DocumentRecord[]> {
+    return [...this.documents.values()].filter((doc) => doc.ingestedAt && doc.ingestedAt >= since);
+  }
+
+  async getChunks(ids: readonly string[]): Promise<Map<string, ChunkRecord>> {
+    const found = new Map<string, ChunkRecord>();
+    for (const id of ids) {
+      const chunk = this.chunks.get(id);
+      if (chunk) found.set(id, chunk);
+    }
+    return found;
+  }
+
   async counts(): Promise<CorpusCounts> {
     const documents = zeroPerIndex();
     const chunks = zeroPerIndex();

@@ -90,6 +90,11 @@ export class FullTextIndex implements ChunkLookup {
     this.add([...chunks]);
   }
 
+  /** Ids of a document's indexed chunks (empty when none). */
+  chunkIdsOf(documentId: string): string[] {
+    return [...(this.byDocument.get(documentId) ?? [])];
+  }
+
   /** The chunk with this id, if indexed. */
   get(chunkId: string): ChunkRecord | undefined {
     return this.chunks.get(chunkId);

@@ -1,4 +1,4 @@
-import type { Hit } from './hit';
+import type { Hit, StrategyName } from './hit';
 
 /** RRF constant of Cormack, Clarke and Büttcher (2009): damps the weight of top ranks; 60 is their value. */
 export const RRF_K = 60;
@@ -6,13 +6,14 @@ export const RRF_K = 60;
 /**
  * Reciprocal-rank fusion: each chunk scores Σ 1 / (k + rank) over the lists it appears in (rank from 1),
  * so agreement between strategies beats a high rank in one, and raw scores of different scales are never
- * compared. The fused hit keeps the first list's copy (its snippet), gets strategy `hybrid` and the union
- * of `foundBy`. Ties keep first-seen order. Default k = 60, limit = all.
+ * compared. The fused hit keeps the first list's copy (its snippet), gets `strategy` (default `hybrid`)
+ * and the union of `foundBy`. Ties keep first-seen order. Default k = 60, limit = all.
  */
 export function reciprocalRankFusion(
   lists: readonly Hit[][],
   k = RRF_K,
   limit = Number.POSITIVE_INFINITY,
+  strategy: StrategyName = 'hybrid',
 ): Hit[] {
   const fused = new Map<string, Hit>();
   for (const list of lists) {
@@ -26,7 +27,7 @@ export function reciprocalRankFusion(
         fused.set(hit.chunkId, {
           ...hit,
           score: contribution,
-          strategy: 'hybrid',
+          strategy,
           foundBy: [...hit.foundBy],
         });
       }

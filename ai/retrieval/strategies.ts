@@ -18,28 +18,42 @@ export interface SemanticStrategyDeps {
   embeddings: Pick<EmbeddingChain, 'embedQuery'>;
   vectors: VectorIndex;
   chunks: ChunkLookup;
+  logger?: Logger;
 }
 
 /**
- * SEMANTIC: embeds the query with a model whose space holds vectors (preferring the chain's order) and
- * returns the nearest chunks of that space by cosine. An empty corpus gives no hits, not an error.
+ * SEMANTIC: nearest chunks by cosine, never comparing vectors of different models. The query is embedded
+ * once per vector space that holds vectors (by a provider of that space's model) and searched in that
+ * space only. Normally that is one space and the scores are cosines; when documents sit in several spaces
+ * (some were ingested while the preferred provider was down) the per-space rankings are fused with RRF
+ * rather than mixing incomparable cosines. A space whose providers are all unavailable is skipped (logged);
+ * if every space fails, the first error is thrown. An empty corpus gives no hits, not an error.
  */
 export function createSemanticStrategy(deps: SemanticStrategyDeps): SearchStrategy {
+  const logger = deps.logger ?? pino({ level: 'silent' });
   return async (query, options = {}) => {
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const models = (await deps.vectors.spaces()).filter((s) => s.count > 0).map((s) => s.model);
     if (models.length === 0 || limit <= 0 || query.trim() === '') return [];
-    const embedding = await deps.embeddings.embedQuery(query, models);
-    const matches = await deps.vectors.search(embedding.model, embedding.vector, {
-      indexes: options.indexes,
-      limit,
-    });
-    const chunks = await deps.chunks.getChunks(matches.map((m) => m.chunkId));
     const terms = options.snippets === false ? undefined : queryTerms(query);
-    return matches.flatMap((m) => {
-      const chunk = chunks.get(m.chunkId);
-      return chunk ? [hitFromChunk(chunk, m.score, 'semantic', terms)] : [];
+    const settled = await Promise.allSettled(
+      models.map(async (model) => {
+        const embedding = await deps.embeddings.embedQuery(query, [model]);
+        const matches = await deps.vectors.search(model, embedding.vector, { indexes: options.indexes, limit });
+        const chunks = await deps.chunks.getChunks(matches.map((m) => m.chunkId));
+        return matches.flatMap((m) => {
+          const chunk = chunks.get(m.chunkId);
+          return chunk ? [hitFromChunk(chunk, m.score, 'semantic', terms)] : [];
+        });
+      }),
+    );
+    const lists = settled.flatMap((outcome, i) => {
+      if (outcome.status === 'fulfilled') return [outcome.value];
+      logger.warn({ err: outcome.reason, model: models[i] }, 'semantic search: vector space skipped');
+      return [];
     });
+    if (lists.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+    return lists.length === 1 ? lists[0] : reciprocalRankFusion(lists, RRF_K, limit, 'semantic');
   };
 }
 

@@ -130,6 +130,27 @@ export const envSchema = z.object({
   BRAIN_BREAKER_HALF_OPEN_CALLS: int(3, 1),
   BRAIN_EMBED_RETRY_ATTEMPTS: int(3, 1, 10),
   BRAIN_EMBED_RETRY_BASE_MS: int(500, 0, 60_000),
+  // Brain retrieval (issue 8): embedding providers (each optional; the local offline embedder is always last),
+  // ingestion limits, search cache and vector collection
+  BRAIN_EMBED_PRIMARY_URL: optionalUrl(['http', 'https']),
+  BRAIN_EMBED_PRIMARY_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  BRAIN_EMBED_PRIMARY_API_KEY: z.string().min(1).optional(),
+  BRAIN_EMBED_PRIMARY_DIMENSIONS: int(1536, 1, 65_536),
+  BRAIN_EMBED_SECONDARY_URL: optionalUrl(['http', 'https']),
+  BRAIN_EMBED_SECONDARY_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  BRAIN_EMBED_SECONDARY_API_KEY: z.string().min(1).optional(),
+  BRAIN_EMBED_SECONDARY_DIMENSIONS: int(1536, 1, 65_536),
+  BRAIN_EMBED_TIMEOUT_MS: int(10_000, 50, 300_000),
+  BRAIN_MAX_DOCUMENT_BYTES: int(524_288, 1024, 64 * 1_048_576),
+  BRAIN_INGEST_MAX_DOCUMENTS: int(100, 1, 10_000),
+  BRAIN_CACHE_L1_MAX_ENTRIES: int(1000, 1),
+  BRAIN_CACHE_L1_TTL_SECONDS: int(300, 1),
+  BRAIN_CACHE_L2_TTL_SECONDS: int(3600, 1),
+  BRAIN_CACHE_KEY_PREFIX: z.string().min(1).max(100).default('brain:search:'),
+  BRAIN_QDRANT_COLLECTION: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, { error: 'expected letters, digits, _ or -' })
+    .default('brain_chunks'),
   BRAIN_WORKING_MEMORY_MAX_TOKENS: int(128_000, 1_000),
   BRAIN_EPISODIC_RETENTION_DAYS: int(7, 1),
   BRAIN_ARCHIVAL_AGE_DAYS: int(90, 1),

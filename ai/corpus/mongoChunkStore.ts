@@ -1,0 +1,83 @@
+import type { Connection } from 'mongoose';
+import { brainChunkModel, fromChunkRecord, toChunkRecord } from '../../models/BrainChunk';
+import { brainDocumentModel, toDocumentRecord } from '../../models/BrainDocument';
+import { INDEX_NAMES, type ChunkRecord, type DocumentRecord, type IndexName } from '../chunking/records';
+import type { ChunkLookup } from '../retrieval/chunkLookup';
+import type { ChunkStore, CorpusCounts, DocumentWrite } from './chunkStore';
+
+function perIndex(rows: { _id: string; n: number }[]): Record<IndexName, number> {
+  const counts = Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;
+  for (const row of rows) if (row._id in counts) counts[row._id as IndexName] = row.n;
+  return counts;
+}
+
+/**
+ * The brain's corpus in MongoDB (BrainDocument and BrainChunk models). MongoDB transactions need a replica
+ * set, so a document write is ordered to be safe without one: chunks first, then the document (whose
+ * `chunkIds` is the commit point), then the deletion of every chunk of the document it no longer lists.
+ * A crash in between leaves unlisted chunks, which `allChunks()` ignores and the next ingest of the source
+ * deletes.
+ */
+export class MongoChunkStore implements ChunkStore, ChunkLookup {
+  private readonly documents;
+  private readonly chunks;
+
+  constructor(connection: Connection) {
+    this.documents = brainDocumentModel(connection);
+    this.chunks = brainChunkModel(connection);
+  }
+
+  /** Creates the models' indexes (call once at start-up). */
+  async init(): Promise<void> {
+    await Promise.all([this.documents.init(), this.chunks.init()]);
+  }
+
+  async findDocument(documentId: string): Promise<DocumentRecord | undefined> {
+    const stored = await this.documents.findById(documentId).lean();
+    return stored ? toDocumentRecord(stored) : undefined;
+  }
+
+  async saveDocument({ document, upserts }: DocumentWrite): Promise<void> {
+    if (upserts.length > 0) {
+      await this.chunks.bulkWrite(
+        upserts.map((chunk) => ({
+          replaceOne: { filter: { _id: chunk.id }, replacement: fromChunkRecord(chunk), upsert: true },
+        })),
+        { ordered: false },
+      );
+    }
+    const { id, ...fields } = document;
+    await this.documents.replaceOne({ _id: id }, fields, { upsert: true });
+    await this.chunks.deleteMany({ documentId: id, _id: { $nin: document.chunkIds } });
+  }
+
+  async *allChunks(): AsyncIterable<ChunkRecord> {
+    const listed = new Set<string>();
+    for await (const doc of this.documents.find({}, { chunkIds: 1 }).lean().cursor()) {
+      for (const chunkId of doc.chunkIds) listed.add(chunkId);
+    }
+    for await (const chunk of this.chunks.find().lean().cursor()) {
+      if (listed.has(chunk._id)) yield toChunkRecord(chunk);
+    }
+  }
+
+  async counts(): Promise<CorpusCounts> {
+    const byIndex = [{ $group: { _id: '$index', n: { $sum: 1 } } }];
+    const [documents, chunks, latest] = await Promise.all([
+      this.documents.aggregate<{ _id: string; n: number }>(byIndex),
+      this.chunks.aggregate<{ _id: string; n: number }>(byIndex),
+      this.documents.findOne({ ingestedAt: { $ne: null } }, { ingestedAt: 1 }).sort({ ingestedAt: -1 }).lean(),
+    ]);
+    return { documents: perIndex(documents), chunks: perIndex(chunks), lastIngestAt: latest?.ingestedAt ?? null };
+  }
+
+  async documentsIngestedSince(since: Date): Promise<DocumentRecord[]> {
+    const stored = await this.documents.find({ ingestedAt: { $gte: since } }).lean();
+    return stored.map(toDocumentRecord);
+  }
+
+  async getChunks(ids: readonly string[]): Promise<Map<string, ChunkRecord>> {
+    const stored = ids.length === 0 ? [] : await this.chunks.find({ _id: { $in: [...ids] } }).lean();
+    return new Map(stored.map((chunk) => [chunk._id, toChunkRecord(chunk)]));
+  }
+}

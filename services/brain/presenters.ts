@@ -1,0 +1,97 @@
+import type { z } from 'zod';
+import type { SearchCacheStats } from '../../ai/cache/searchCache';
+import type { BrainStats } from '../../ai/corpus/corpusStats';
+import type { IngestResult } from '../../ai/corpus/ingestor';
+import type { Hit } from '../../ai/retrieval/hit';
+import type { SearchResponse } from '../../ai/retrieval/searchService';
+import type {
+  BrainStatsSchema,
+  CacheStatsSchema,
+  IngestResponseSchema,
+  SearchHitSchema,
+  SearchResponseSchema,
+} from './schemas';
+
+/** A search hit as the API shows it (the full chunk text stays server-side). */
+export function presentHit(hit: Hit): z.infer<typeof SearchHitSchema> {
+  return {
+    id: hit.chunkId,
+    document_id: hit.documentId,
+    index: hit.index,
+    source: hit.source,
+    title: hit.title,
+    snippet: hit.snippet,
+    score: hit.score,
+    strategy: hit.strategy,
+    found_by: hit.foundBy,
+    start_line: hit.startLine,
+    end_line: hit.endLine,
+  };
+}
+
+/** The body of POST /brain/search. */
+export function presentSearch(query: string, response: SearchResponse): z.infer<typeof SearchResponseSchema> {
+  return {
+    query,
+    strategy: response.strategy,
+    cached: response.cached,
+    took_ms: Math.round(response.tookMs * 1000) / 1000,
+    hits: response.hits.map(presentHit),
+  };
+}
+
+/** The body of POST /brain/ingest: one result per document, in request order, and totals. */
+export function presentIngest(results: IngestResult[]): z.infer<typeof IngestResponseSchema> {
+  const count = (status: IngestResult['status']) => results.filter((r) => r.status === status).length;
+  const sum = (field: 'chunks' | 'embedded' | 'removed') => results.reduce((total, r) => total + r[field], 0);
+  return {
+    documents: results.map((r) => ({
+      document_id: r.documentId,
+      index: r.index,
+      source: r.source,
+      title: r.title,
+      status: r.status,
+      chunks: r.chunks,
+      embedded: r.embedded,
+      removed: r.removed,
+      embedding_model: r.embeddingModel,
+    })),
+    totals: {
+      created: count('created'),
+      updated: count('updated'),
+      unchanged: count('unchanged'),
+      chunks: sum('chunks'),
+      embedded: sum('embedded'),
+      removed: sum('removed'),
+    },
+  };
+}
+
+/** The body of GET /brain/stats. */
+export function presentStats(stats: BrainStats): z.infer<typeof BrainStatsSchema> {
+  return {
+    documents: stats.documents,
+    chunks: stats.chunks,
+    total_documents: Object.values(stats.documents).reduce((sum, n) => sum + n, 0),
+    total_chunks: stats.totalChunks,
+    vectors: stats.vectors,
+    last_ingest_at: stats.lastIngestAt,
+    queries: stats.queries,
+    embedding_providers: stats.embeddingProviders,
+  };
+}
+
+/** The body of GET /brain/cache/stats. */
+export function presentCacheStats(stats: SearchCacheStats): z.infer<typeof CacheStatsSchema> {
+  return {
+    l1: { hits: stats.l1.hits, misses: stats.l1.misses, hit_rate: stats.l1.hitRate, entries: stats.l1.entries },
+    l2: {
+      hits: stats.l2.hits,
+      misses: stats.l2.misses,
+      hit_rate: stats.l2.hitRate,
+      enabled: stats.l2.enabled,
+      errors: stats.l2.errors,
+    },
+    generation: stats.generation,
+  };
+}

@@ -1,0 +1,97 @@
+import type { RequestHandler } from 'express';
+import { ValidationError } from '../../platform/errors';
+import type { ApiRoutes } from '../../platform/http/routes';
+import type { BrainCore } from './brainCore';
+import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
+import {
+  BrainStatsSchema,
+  CacheStatsSchema,
+  IngestRequestSchema,
+  IngestResponseSchema,
+  SearchRequestSchema,
+  SearchResponseSchema,
+} from './schemas';
+
+/** What the brain routes need: the retrieval core, the auth guard for ingestion and the batch limit. */
+export interface BrainRouteDependencies {
+  core: Pick<BrainCore, 'ingestor' | 'search' | 'cache' | 'stats'>;
+  /** SPEC 5 `require_brain_auth`: a signed-in user or the service token. */
+  requireBrainAuth: RequestHandler[];
+  maxDocumentsPerIngest: number;
+}
+
+/** The knowledge service's retrieval routes (SPEC.md 4.2): ingest (protected), search and statistics (public). */
+export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependencies): void {
+  const { core } = deps;
+
+  routes.add({
+    method: 'post',
+    path: '/brain/ingest',
+    summary: 'Ingest documents into the docs, code or tests index',
+    description:
+      'Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and ' +
+      'indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as ' +
+      'they are. Every document is validated before anything is written: one bad document rejects the request ' +
+      'with 400 and nothing changes. Invalidates the search cache.',
+    tags: ['brain'],
+    security: 'bearer',
+    middleware: deps.requireBrainAuth,
+    request: { body: IngestRequestSchema },
+    responses: {
+      200: { description: 'Per-document outcome and totals', schema: IngestResponseSchema },
+      503: { description: 'No embedding provider could embed the chunks (BRAIN_EMBEDDING_UNAVAILABLE)' },
+    },
+    handler: async ({ body }) => {
+      if (body.documents.length > deps.maxDocumentsPerIngest) {
+        throw new ValidationError(
+          `At most ${deps.maxDocumentsPerIngest} documents per request`,
+          [{ path: 'body.documents', message: `has ${body.documents.length} documents` }],
+          'BRAIN_TOO_MANY_DOCUMENTS',
+        );
+      }
+      return { status: 200, body: presentIngest(await core.ingestor.ingest(body.documents)) };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/brain/search',
+    summary: 'Search the knowledge base (fulltext, semantic or hybrid)',
+    description:
+      'Results are cached in two levels (in process, then Redis) by normalised query and parameters until ' +
+      'the next ingest.',
+    tags: ['brain'],
+    request: { body: SearchRequestSchema },
+    responses: {
+      200: { description: 'The best hits first', schema: SearchResponseSchema },
+      503: { description: 'Semantic search without a working embedding provider for the corpus' },
+    },
+    handler: async ({ body }) => {
+      const response = await core.search.search({
+        query: body.query,
+        strategy: body.strategy,
+        indexes: body.indexes,
+        limit: body.limit,
+      });
+      return { status: 200, body: presentSearch(body.query, response) };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/brain/stats',
+    summary: 'Corpus, vector, query and embedding-provider statistics',
+    tags: ['brain'],
+    responses: { 200: { description: 'Statistics', schema: BrainStatsSchema } },
+    handler: async () => ({ status: 200, body: presentStats(await core.stats()) }),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/brain/cache/stats',
+    summary: 'Search cache hits, misses and hit rate per level (L1 in process, L2 Redis)',
+    tags: ['brain'],
+    responses: { 200: { description: 'Cache statistics of this process', schema: CacheStatsSchema } },
+    handler: () => ({ status: 200, body: presentCacheStats(core.cache.stats()) }),
+  });
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { ManualClock } from '../../../platform/clock';
+import type { PlatformContext } from '../../../platform/platform';
+import { createAuthService } from '../../../services/auth';
+import { createBrainArea, type BrainArea } from '../../../services/brain';
+import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
+
+/** The service token every brain test platform accepts. */
+export const SERVICE_TOKEN = 'brain-test-service-token-0123456789';
+
+/** A running platform with the identity and brain areas, its clock and the backoff waits it asked for. */
+export interface BrainTestPlatform extends TestPlatform {
+  clock: ManualClock;
+  /** Backoff waits of the embedding retries, in ms; each also advances `clock`. */
+  waits: number[];
+  brain: BrainArea;
+  /** POST /brain/ingest with the service token. */
+  ingest(documents: object[]): request.Test;
+  /** POST /brain/search. */
+  search(body: object): request.Test;
+}
+
+/**
+ * Starts the real platform (embedded MongoDB and Qdrant, real Redis unless `REDIS_URL` is overridden to
+ * empty) with the identity and brain areas composed as productParts.ts does. The cache keys get a unique
+ * Redis prefix per platform (or the given one) so parallel test files never share a cache generation.
+ */
+export async function startBrainPlatform(env: Record<string, string> = {}): Promise<BrainTestPlatform> {
+  const clock = new ManualClock();
+  const waits: number[] = [];
+  const sleep = async (ms: number) => {
+    waits.push(ms);
+    clock.advance(ms);
+  };
+  let brain: BrainArea | undefined;
+  const parts = async (context: PlatformContext) => {
+    const auth = createAuthService(context);
+    brain = await createBrainArea(context, auth, { sleep });
+    return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
+  };
+  const platform = await startTestPlatform(
+    {
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      BRAIN_SERVICE_TOKEN: SERVICE_TOKEN,
+      BRAIN_CACHE_KEY_PREFIX: `test:brain:${randomUUID()}:`,
+      ...env,
+    },
+    parts,
+    clock,
+  );
+  return {
+    ...platform,
+    clock,
+    waits,
+    brain: brain!,
+    ingest: (documents) =>
+      request(platform.url)
+        .post('/brain/ingest')
+        .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
+        .send({ documents }),
+    search: (body) => request(platform.url).post('/brain/search').send(body),
+  };
+}
