@@ -66,9 +66,16 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
     const [documents, chunks, latest] = await Promise.all([
       this.documents.aggregate<{ _id: string; n: number }>(byIndex),
       this.chunks.aggregate<{ _id: string; n: number }>(byIndex),
-      this.documents.findOne({ ingestedAt: { $ne: null } }, { ingestedAt: 1 }).sort({ ingestedAt: -1 }).lean(),
+      this.documents
+        .findOne({ ingestedAt: { $ne: null } }, { ingestedAt: 1 })
+        .sort({ ingestedAt: -1 })
+        .lean(),
     ]);
-    return { documents: perIndex(documents), chunks: perIndex(chunks), lastIngestAt: latest?.ingestedAt ?? null };
+    return {
+      documents: perIndex(documents),
+      chunks: perIndex(chunks),
+      lastIngestAt: latest?.ingestedAt ?? null,
+    };
   }
 
   async documentsIngestedSince(since: Date): Promise<DocumentRecord[]> {

@@ -13,7 +13,9 @@ async function namedSpaces(client: QdrantClient, name: string): Promise<Map<stri
   const info = await client.getCollection(name);
   const vectors = info.config.params.vectors as Record<string, unknown> | undefined;
   if (!vectors || 'size' in vectors) return undefined;
-  return new Map(Object.entries(vectors).map(([model, params]) => [model, (params as { size: number }).size]));
+  return new Map(
+    Object.entries(vectors).map(([model, params]) => [model, (params as { size: number }).size]),
+  );
 }
 
 /** The collections named `<prefix>_v<n>`, highest version first. */
@@ -76,12 +78,11 @@ export async function openChunkCollection(
   wanted: readonly VectorSpace[],
   logger: Logger = pino({ level: 'silent' }),
 ): Promise<{ name: string; spaces: Map<string, number> }> {
-  let [current, ...older] = await versions(client, prefix);
-  if (current && older.length > 0) {
-    await moveAndDrop(client, older, current.name, logger);
-    older = [];
-  }
-  const stored = current ? ((await namedSpaces(client, current.name)) ?? new Map<string, number>()) : undefined;
+  const [current, ...older] = await versions(client, prefix);
+  if (current && older.length > 0) await moveAndDrop(client, older, current.name, logger);
+  const stored = current
+    ? ((await namedSpaces(client, current.name)) ?? new Map<string, number>())
+    : undefined;
   for (const space of wanted) {
     const size = stored?.get(space.model);
     if (size !== undefined && size !== space.dimensions) {
@@ -113,5 +114,8 @@ async function moveAndDrop(
 ): Promise<void> {
   const copied = await copyPoints(client, sources[0].name, target);
   for (const source of sources) await client.deleteCollection(source.name);
-  logger.info({ from: sources[0].name, to: target, copied }, 'brain vectors moved to a collection with new spaces');
+  logger.info(
+    { from: sources[0].name, to: target, copied },
+    'brain vectors moved to a collection with new spaces',
+  );
 }

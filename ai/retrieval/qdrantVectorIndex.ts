@@ -55,7 +55,12 @@ export class QdrantVectorIndex implements VectorIndex {
 
   /** Opens (creating or extending) the collection with at least these spaces. */
   async open(spaces: readonly VectorSpace[]): Promise<void> {
-    const opened = await openChunkCollection(this.client, this.options.collectionPrefix, spaces, this.options.logger);
+    const opened = await openChunkCollection(
+      this.client,
+      this.options.collectionPrefix,
+      spaces,
+      this.options.logger,
+    );
     this.collection = opened.name;
     this.dimensions = opened.spaces;
     this.counts = undefined;

@@ -39,7 +39,10 @@ export function createSemanticStrategy(deps: SemanticStrategyDeps): SearchStrate
     const settled = await Promise.allSettled(
       models.map(async (model) => {
         const embedding = await deps.embeddings.embedQuery(query, [model]);
-        const matches = await deps.vectors.search(model, embedding.vector, { indexes: options.indexes, limit });
+        const matches = await deps.vectors.search(model, embedding.vector, {
+          indexes: options.indexes,
+          limit,
+        });
         const chunks = await deps.chunks.getChunks(matches.map((m) => m.chunkId));
         return matches.flatMap((m) => {
           const chunk = chunks.get(m.chunkId);

@@ -26,5 +26,9 @@ function cloudProvider(config: Config, slot: ProviderSlot): EmbeddingProvider[] 
  * offline embedder (`local`, model `local-hash-v1-384`), which is always present and always last.
  */
 export function embeddingProvidersFrom(config: Config): EmbeddingProvider[] {
-  return [...cloudProvider(config, 'PRIMARY'), ...cloudProvider(config, 'SECONDARY'), new LocalHashEmbedder()];
+  return [
+    ...cloudProvider(config, 'PRIMARY'),
+    ...cloudProvider(config, 'SECONDARY'),
+    new LocalHashEmbedder(),
+  ];
 }

@@ -84,7 +84,12 @@ export function presentStats(stats: BrainStats): z.infer<typeof BrainStatsSchema
 /** The body of GET /brain/cache/stats. */
 export function presentCacheStats(stats: SearchCacheStats): z.infer<typeof CacheStatsSchema> {
   return {
-    l1: { hits: stats.l1.hits, misses: stats.l1.misses, hit_rate: stats.l1.hitRate, entries: stats.l1.entries },
+    l1: {
+      hits: stats.l1.hits,
+      misses: stats.l1.misses,
+      hit_rate: stats.l1.hitRate,
+      entries: stats.l1.entries,
+    },
     l2: {
       hits: stats.l2.hits,
       misses: stats.l2.misses,

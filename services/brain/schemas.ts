@@ -44,7 +44,10 @@ export const IngestResultSchema = z
     title: z.string(),
     status: z.enum(['created', 'updated', 'unchanged']),
     chunks: z.number().int().meta({ description: 'Chunks of the current version (after deduplication)' }),
-    embedded: z.number().int().meta({ description: 'Chunks embedded by this request (unchanged ones are kept)' }),
+    embedded: z
+      .number()
+      .int()
+      .meta({ description: 'Chunks embedded by this request (unchanged ones are kept)' }),
     removed: z.number().int().meta({ description: 'Chunks of the previous version that were deleted' }),
     embedding_model: z.string().nullable().meta({ description: 'The vector space holding the chunks' }),
   })
@@ -68,7 +71,8 @@ export const SearchRequestSchema = z
   .object({
     query: z.string().trim().min(1).max(1000),
     strategy: z.enum(SERVED_STRATEGIES).default('hybrid').meta({
-      description: 'fulltext (BM25), semantic (embeddings) or hybrid (both, fused with reciprocal-rank fusion)',
+      description:
+        'fulltext (BM25), semantic (embeddings) or hybrid (both, fused with reciprocal-rank fusion)',
     }),
     indexes: z.array(BrainIndexSchema).min(1).max(3).optional().meta({
       description: 'Only these indexes; default: all',
@@ -137,6 +141,9 @@ export const CacheStatsSchema = z
       enabled: z.boolean().meta({ description: 'True when REDIS_URL is set' }),
       errors: z.number().int(),
     }),
-    generation: z.number().int().meta({ description: 'Bumped by every ingest; older entries are unreachable' }),
+    generation: z
+      .number()
+      .int()
+      .meta({ description: 'Bumped by every ingest; older entries are unreachable' }),
   })
   .meta({ id: 'BrainCacheStats' });

@@ -1,0 +1,84 @@
+/**
+ * `npm run brain:ingest -- <path> [<path> ...]`: ingests folders (or single files) into the brain's configured
+ * stores — the embedded MongoDB and Qdrant engines under DATA_DIR unless MONGODB_URI / QDRANT_URL are set —
+ * exactly as POST /brain/ingest would. npm runs scripts from the repository root, so paths are relative to it
+ * and `.` indexes the whole repository (docs, code and tests). Files the validation rejects (binary, empty,
+ * over BRAIN_MAX_DOCUMENT_BYTES) are listed and skipped; exit status 1 means the run stopped on an error.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import pino from 'pino';
+import { ingestFolder, type FolderIngestReport } from '../../ai/corpus/folderIngest';
+import { systemClock } from '../../platform/clock';
+import { loadConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
+import { openStores } from '../../platform/stores';
+import { openBrainCore } from './brainCore';
+
+/** Where a path's files are read from, and the folder within it: repository-relative sources when possible. */
+async function rootAndFolder(cwd: string, target: string): Promise<{ root: string; folder: string }> {
+  const absolute = path.resolve(cwd, target);
+  const relative = path.relative(cwd, absolute);
+  const inside = relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  if (inside) return { root: cwd, folder: relative || '.' };
+  const isFile = (await stat(absolute)).isFile();
+  return isFile
+    ? { root: path.dirname(absolute), folder: path.basename(absolute) }
+    : { root: absolute, folder: '.' };
+}
+
+/** One line summing up a folder's report. */
+export function summarise(target: string, report: FolderIngestReport): string {
+  const count = (status: string) => report.results.filter((r) => r.status === status).length;
+  const sum = (field: 'chunks' | 'embedded' | 'removed') => report.results.reduce((n, r) => n + r[field], 0);
+  return (
+    `${target}: ${report.results.length} file${report.results.length === 1 ? '' : 's'} (${count('created')} created, ${count('updated')} updated, ` +
+    `${count('unchanged')} unchanged), ${sum('chunks')} chunks, ${sum('embedded')} embedded, ` +
+    `${sum('removed')} removed, ${report.skipped.length} skipped`
+  );
+}
+
+/**
+ * Runs the CLI: opens the stores, ingests each path, prints a summary per path and each skipped file, and
+ * closes the stores. Returns the exit status (2 without a path). Logs go to stderr.
+ */
+export async function runIngestCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; print?: (line: string) => void } = {},
+): Promise<number> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const targets = args.filter((arg) => arg !== '--');
+  if (targets.length === 0) {
+    print('usage: npm run brain:ingest -- <path> [<path> ...]');
+    return 2;
+  }
+  const config = loadConfig(options.env ?? process.env);
+  const logger = createLogger({ level: config.LOG_LEVEL, destination: pino.destination(2) });
+  const stores = await openStores(config, logger);
+  try {
+    const core = await openBrainCore({ config, stores, clock: systemClock, logger });
+    for (const target of targets) {
+      const { root, folder } = await rootAndFolder(options.cwd ?? process.cwd(), target);
+      const report = await ingestFolder(core.ingestor, root, folder);
+      print(summarise(target, report));
+      for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
+    }
+    return 0;
+  } catch (error) {
+    logger.error({ err: error }, 'brain ingest failed');
+    print(`brain ingest failed: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await stores.close();
+  }
+}
+
+if (require.main === module) {
+  runIngestCli(process.argv.slice(2)).then(
+    (status) => process.exit(status),
+    (error: unknown) => {
+      process.stderr.write(`brain ingest failed: ${(error as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}
