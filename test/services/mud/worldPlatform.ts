@@ -63,11 +63,21 @@ export class ChannelClient {
     });
   }
 
-  /** Opens the channel of `userId` presenting `token` as a bearer header; rejects with the refusal's status. */
-  static open(url: string, userId: string, token?: string): Promise<ChannelClient> {
-    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/mud/ws/${userId}`, {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-    });
+  /**
+   * Opens the channel of `userId` presenting `token` as a bearer header (or, like a browser, as the
+   * `bearer.<token>` subprotocol beside `mud.v1`); rejects with the refusal's status and problem body.
+   */
+  static open(
+    url: string,
+    userId: string,
+    token?: string,
+    via: 'header' | 'subprotocol' = 'header',
+  ): Promise<ChannelClient> {
+    const address = `${url.replace(/^http/, 'ws')}/mud/ws/${userId}`;
+    const socket =
+      via === 'subprotocol'
+        ? new WebSocket(address, ['mud.v1', `bearer.${token}`])
+        : new WebSocket(address, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
     const client = new ChannelClient(socket);
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(client));
