@@ -11,11 +11,14 @@ export interface BootstrapAdmins {
   emails: Set<string>;
 }
 
-/** What a proven sign-in adds to the identity record. */
+/** What a proven sign-in adds to the identity record: a value is stored, null removes it, undefined leaves it. */
 export interface IdentityProof {
-  ensName?: string;
+  ensName?: string | null;
   email?: string;
 }
+
+/** The fields of an IdentityProof that are stored. */
+type StoredProof = { [K in keyof IdentityProof]?: NonNullable<IdentityProof[K]> };
 
 const DUPLICATE_KEY = 11000;
 
@@ -53,7 +56,14 @@ export class Accounts {
     linkTo?: Types.ObjectId,
   ): Promise<UserRecord> {
     const now = new Date(this.clock.now());
-    const proven = Object.fromEntries(Object.entries(proof).filter(([, value]) => value !== undefined));
+    const proven = Object.fromEntries(
+      Object.entries(proof).filter(([, value]) => value !== undefined && value !== null),
+    ) as StoredProof;
+    const removed = Object.fromEntries(
+      Object.entries(proof)
+        .filter(([, value]) => value === null)
+        .map(([field]) => [field, 1]),
+    );
     if (linkTo) {
       const owner = await this.identities.findOne({ kind, subject }, { userId: 1 }).lean();
       if (owner && !owner.userId.equals(linkTo)) {
@@ -66,13 +76,14 @@ export class Accounts {
     const before = await this.identities
       .findOneAndUpdate(
         { kind, subject },
-        { $set: { lastUsedAt: now, ...proven } },
+        { $set: { lastUsedAt: now, ...proven }, ...(Object.keys(removed).length ? { $unset: removed } : {}) },
         { returnDocument: 'before' },
       )
       .lean();
     if (!before) return this.createIdentity(kind, subject, proven, now, linkTo);
     const tierInputsChanged =
-      before.verifiedAt === null || (proven.ensName !== undefined && proven.ensName !== before.ensName);
+      before.verifiedAt === null ||
+      (proof.ensName !== undefined && (proof.ensName ?? undefined) !== before.ensName);
     if (before.verifiedAt === null)
       await this.identities.updateOne({ _id: before._id }, { $set: { verifiedAt: now } });
     const user = tierInputsChanged ? undefined : await this.users.findById(before.userId).lean();
@@ -82,7 +93,7 @@ export class Accounts {
   private async createIdentity(
     kind: IdentityKind,
     subject: string,
-    proven: IdentityProof,
+    proven: StoredProof,
     now: Date,
     linkTo: Types.ObjectId | undefined,
   ): Promise<UserRecord> {

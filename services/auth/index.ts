@@ -1,4 +1,4 @@
-import { EnsPlugin, JsonRpcProvider, Network, WebSocketProvider, type Provider } from 'ethers';
+import { EnsPlugin, FetchRequest, JsonRpcProvider, Network, WebSocketProvider, type Provider } from 'ethers';
 import type { RequestHandler } from 'express';
 import type { ServiceRegistrar } from '../../platform/app';
 import { createLimiter } from '../../platform/http/rateLimit';
@@ -31,13 +31,17 @@ export interface AuthService {
   close(): Promise<void>;
 }
 
+/** How long one RPC call may take before sign-in gives up on it (ethers' default is 5 minutes). */
+const RPC_TIMEOUT_MS = 5_000;
+
 /** The Ethereum RPC for EIP-1271 and ENS, on a fixed network (with a custom ENS registry when configured). */
 function rpcProvider(url: string, chainId: number, ensRegistry: string | undefined): Provider {
   const network = Network.from(chainId);
   if (ensRegistry) network.attachPlugin(new EnsPlugin(ensRegistry, chainId));
-  return url.startsWith('ws')
-    ? new WebSocketProvider(url, network, { staticNetwork: network })
-    : new JsonRpcProvider(url, network, { staticNetwork: network });
+  if (url.startsWith('ws')) return new WebSocketProvider(url, network, { staticNetwork: network });
+  const request = new FetchRequest(url);
+  request.timeout = RPC_TIMEOUT_MS;
+  return new JsonRpcProvider(request, network, { staticNetwork: network });
 }
 
 /** Builds sign-in (wallet, email, SSO), sessions and guards from the platform's stores and configuration. */
@@ -50,7 +54,7 @@ export function createAuthService(context: PlatformContext): AuthService {
   const provider = config.ETH_RPC_URL
     ? rpcProvider(config.ETH_RPC_URL, config.ETH_CHAIN_ID, config.ENS_REGISTRY_ADDRESS)
     : undefined;
-  const ens = provider ? new CachedEnsResolver(provider, log) : noEns;
+  const ens = provider ? new CachedEnsResolver(provider, log, { clock }) : noEns;
 
   const accounts = new Accounts(connection, clock, {
     wallets: new Set(config.ADMIN_ADDRESSES),

@@ -69,7 +69,8 @@ export class WalletSignIn {
     if (consumption === 'unknown') {
       throw new WalletSignInError('SIWE_NONCE_UNKNOWN', 'Unknown or expired nonce: request a new one');
     }
-    const ensName = (await this.deps.ens.nameOf(address)) ?? undefined;
+    // null (the wallet has no name now) clears a recorded name; undefined (lookup failed) leaves it.
+    const ensName = await this.deps.ens.nameOf(address);
     const user = await this.deps.accounts.signIn('wallet', address.toLowerCase(), { ensName }, linkTo);
     const session = await this.deps.sessions.issue(
       user._id,
@@ -80,7 +81,8 @@ export class WalletSignIn {
     return { ...session, address };
   }
 
-  private ensureEnabled(): void {
+  /** Throws 501 SIWE_DISABLED while wallet sign-in is off (routes check it before validating the body). */
+  ensureEnabled(): void {
     if (!this.options.enabled) {
       throw new NotEnabledError(
         'Wallet sign-in is disabled on this server (SIWE_ENABLED=0)',

@@ -1,6 +1,7 @@
 import { getAddress, type Provider } from 'ethers';
-import { SiweMessage, checkContractWalletSignature } from 'siwe';
+import { SiweMessage } from 'siwe';
 import { AppError } from '../../platform/errors';
+import { contractWalletAccepts } from './contractWallet';
 import { recoverPersonalSigner } from './signatureRecovery';
 
 /** A rejected wallet sign-in: always 401, with a code naming the failed check (SPEC 7 diagnostics). */
@@ -49,7 +50,8 @@ function parse(text: string): SiweMessage {
 /**
  * Checks a SIWE proof against the posted fields and the server's expectations, in the order a client would fix
  * them: message syntax, nonce, address, domain, chain, validity window, then the signature (EOA via ecrecover over
- * the exact signed text, or EIP-1271 through the provider). Throws WalletSignInError with a specific code.
+ * the exact signed text, or EIP-1271 through the provider). Throws WalletSignInError with a specific code, or a
+ * 503 when the provider is needed and cannot answer.
  */
 export async function verifyWalletProof(
   proof: WalletProof,
@@ -79,7 +81,7 @@ export async function verifyWalletProof(
   if (recoverPersonalSigner(proof.message, proof.signature) !== address) {
     const contractValid =
       expect.provider !== undefined &&
-      (await checkContractWalletSignature(message, proof.signature, expect.provider).catch(() => false));
+      (await contractWalletAccepts(expect.provider, address, proof.message, proof.signature));
     if (!contractValid) {
       throw new WalletSignInError('SIWE_SIGNATURE_INVALID', 'The signature was not made by the address');
     }

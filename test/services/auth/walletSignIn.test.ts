@@ -1,5 +1,6 @@
 import { Wallet, type BaseWallet } from 'ethers';
 import request from 'supertest';
+import { sessionModel } from '../../../models/Session';
 import { productParts } from '../../../productParts';
 import { buildSiweMessage, signInWithWallet } from '../../helpers/siwe';
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
@@ -64,6 +65,16 @@ describe('wallet sign-in (SIWE)', () => {
     expect(res.body.address).toBe(wallet.address);
   });
 
+  it('accepts the address in uppercase hex in the body', async () => {
+    const wallet = Wallet.createRandom();
+    const body = await proof(server, wallet);
+    const res = await request(server.url)
+      .post('/auth/wallet/verify')
+      .send({ ...body, address: `0x${wallet.address.slice(2).toUpperCase()}` });
+    expect(res.status).toBe(202);
+    expect(res.body.address).toBe(wallet.address);
+  });
+
   it('signs the same wallet into the same user every time', async () => {
     const wallet = Wallet.createRandom();
     const first = await signInWithWallet(server.url, wallet);
@@ -87,7 +98,8 @@ describe('wallet sign-in (SIWE)', () => {
   });
 
   it('yields exactly one session from concurrent verifies of one nonce', async () => {
-    const body = await proof(server, Wallet.createRandom());
+    const wallet = Wallet.createRandom();
+    const body = await proof(server, wallet);
     const results = await Promise.all(
       Array.from({ length: 8 }, () => request(server.url).post('/auth/wallet/verify').send(body)),
     );
@@ -95,6 +107,8 @@ describe('wallet sign-in (SIWE)', () => {
     expect(results.filter((r) => r.status === 401).every((r) => r.body.code === 'SIWE_NONCE_REPLAYED')).toBe(
       true,
     );
+    const sessions = sessionModel(server.platform.stores.mongo!);
+    expect(await sessions.countDocuments({ address: wallet.address })).toBe(1);
   });
 
   it('answers an unknown nonce with 401 SIWE_NONCE_UNKNOWN', async () => {
@@ -178,6 +192,18 @@ describe('wallet sign-in (SIWE)', () => {
     ]);
   });
 
+  it('answers a body that is not JSON, or none, with 400', async () => {
+    const garbled = await request(server.url)
+      .post('/auth/wallet/verify')
+      .set('Content-Type', 'application/json')
+      .send('{"address": ');
+    expect(garbled.status).toBe(400);
+    expect(garbled.body.code).toBe('MALFORMED_JSON');
+    const empty = await request(server.url).post('/auth/wallet/verify');
+    expect(empty.status).toBe(400);
+    expect(empty.body.code).toBe('VALIDATION_FAILED');
+  });
+
   it('rejects an unknown bearer token with 401 even on the verify route', async () => {
     const body = await proof(server, Wallet.createRandom());
     const res = await request(server.url)
@@ -208,5 +234,12 @@ describe('wallet sign-in disabled', () => {
       message: 'x',
     });
     expect(verify.status).toBe(501);
+    expect(verify.body.code).toBe('SIWE_DISABLED');
+  });
+
+  it('answers 501 before looking at the body', async () => {
+    const res = await request(server.url).post('/auth/wallet/verify').send({ address: 'nope' });
+    expect(res.status).toBe(501);
+    expect(res.body.code).toBe('SIWE_DISABLED');
   });
 });
