@@ -1,12 +1,27 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { spawnServer, waitForLog, type RunningServer } from '../helpers/childProcess';
-
-const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '10000' };
 
 describe('the server process', () => {
   let server: RunningServer | undefined;
+  let dataDir: string;
+  let BASE_ENV: Record<string, string>;
+  beforeEach(() => {
+    // Its own data directory: the repository's ./data may be in use by a running platform or engine.
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-process-'));
+    BASE_ENV = {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: '10000',
+      DATA_DIR: dataDir,
+    };
+  });
   afterEach(() => {
     if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses to start on a bad variable, naming it and what was expected', async () => {
