@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import request from 'supertest';
 import { ManualClock } from '../../../platform/clock';
 import type { PlatformContext } from '../../../platform/platform';
@@ -19,6 +20,10 @@ export interface BrainTestPlatform extends TestPlatform {
   ingest(documents: object[]): request.Test;
   /** POST /brain/search. */
   search(body: object): request.Test;
+  /** GET /brain/stats body. */
+  stats(): Promise<Record<string, unknown> & { total_chunks: number; total_documents: number }>;
+  /** A series of GET /metrics (a counter or gauge value, or a histogram's count), 0 when absent. */
+  metric(name: string, labels?: Record<string, string>): Promise<number>;
 }
 
 /**
@@ -60,5 +65,15 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
         .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
         .send({ documents }),
     search: (body) => request(platform.url).post('/brain/search').send(body),
+    stats: async () => (await request(platform.url).get('/brain/stats').expect(200)).body,
+    metric: async (name, labels = {}) => {
+      const text = (await request(platform.url).get('/metrics').expect(200)).text;
+      const family = parsePrometheusTextFormat(text).find((f) => f.name === name);
+      const series = family?.metrics.find((m) =>
+        Object.entries(labels).every(([key, value]) => m.labels?.[key] === value),
+      );
+      if (!series) return 0;
+      return Number(series.value ?? (series as { count?: string }).count ?? 0);
+    },
   };
 }
