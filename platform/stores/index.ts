@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { connectMongo, mongoCheck } from './mongo';
 import { connectRedis, redisCheck } from './redis';
-import { qdrantCheck } from './qdrant';
+import { assertQdrantReachable, qdrantCheck } from './qdrant';
 import type { ReadinessCheck } from './readiness';
 
 /**
@@ -26,7 +26,13 @@ export interface Stores {
   close(): Promise<void>;
 }
 
-/** Opens every configured store; on failure closes what was opened and rethrows. */
+/** How long start-up waits for a configured Qdrant to answer. */
+const QDRANT_STARTUP_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens every configured store; on failure closes what was opened and rethrows. A configured store that cannot
+ * be reached fails start-up with an error naming its variable; later outages show in the readiness checks.
+ */
 export async function openStores(config: Config, logger: Logger): Promise<Stores> {
   const closers: (() => Promise<unknown>)[] = [];
   const checks: ReadinessCheck[] = [];
@@ -64,6 +70,8 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
       closers.push(() => engine.close());
       qdrantUrl = engine.url;
       logger.info({ url: engine.url }, 'embedded Qdrant engine started (QDRANT_URL unset)');
+    } else {
+      await assertQdrantReachable(qdrantUrl, config.QDRANT_API_KEY, QDRANT_STARTUP_TIMEOUT_MS);
     }
     checks.push(qdrantCheck(qdrantUrl, config.QDRANT_API_KEY));
     const qdrant = new QdrantClient({

@@ -11,3 +11,20 @@ export function qdrantCheck(url: string, apiKey: string | undefined): ReadinessC
     },
   };
 }
+
+/**
+ * Start-up check of a configured QDRANT_URL, like the first connection of MongoDB and Redis: the server must
+ * answer `/readyz` within `timeoutMs`, otherwise start-up fails naming the variable.
+ */
+export async function assertQdrantReachable(url: string, apiKey: string | undefined, timeoutMs: number) {
+  try {
+    await Promise.race([
+      qdrantCheck(url, apiKey).check(),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref(),
+      ),
+    ]);
+  } catch (error) {
+    throw new Error(`QDRANT_URL: cannot reach Qdrant (${(error as Error).message})`, { cause: error });
+  }
+}

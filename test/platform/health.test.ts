@@ -1,4 +1,8 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
+import { startQdrantEngine, type QdrantEngine } from '../../embedded/qdrant';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform';
 
@@ -60,19 +64,29 @@ describe('liveness, readiness and metrics', () => {
 
 describe('readiness failures', () => {
   let server: TestPlatform;
+  let qdrantDir: string;
+  let qdrant: QdrantEngine;
 
   beforeAll(async () => {
+    // A Qdrant that is up at start-up (start-up refuses an unreachable one) and goes away afterwards.
+    qdrantDir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-readyz-qdrant-'));
+    qdrant = await startQdrantEngine({ dir: qdrantDir });
     server = await startTestPlatform({
       REDIS_URL: 'redis://127.0.0.1:6379',
-      QDRANT_URL: 'http://127.0.0.1:1',
+      QDRANT_URL: qdrant.url,
       READINESS_TIMEOUT_MS: '1000',
     });
+    await qdrant.close();
   });
-  afterAll(() => server.stop());
+  afterAll(async () => {
+    await server.stop();
+    await fs.rm(qdrantDir, { recursive: true, force: true });
+  });
 
   it('answers 503 naming the store that failed', async () => {
     const res = await request(server.url).get('/readyz');
     expect(res.status).toBe(503);
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(res.body).toMatchObject({ status: 503, code: 'NOT_READY', title: 'Service Unavailable' });
     expect(res.body.detail).toMatch(/^Not ready: qdrant \(/);
     expect(res.body.checks).toEqual([
