@@ -154,7 +154,9 @@ export class EmbeddingChain {
       const batch = texts.slice(start, start + this.batchSize);
       const started = performance.now();
       try {
-        const shouldRetry = (error: unknown) => !(error instanceof CircuitOpenError) && isRetryable(error);
+        // No wait once the failure has opened the circuit: the next attempt would be refused anyway.
+        const shouldRetry = (error: unknown) =>
+          !(error instanceof CircuitOpenError) && isRetryable(error) && breaker.admitsCalls;
         vectors.push(
           ...(await withRetry(() => breaker.execute(() => provider.embed(batch)), shouldRetry, this.retry)),
         );
