@@ -85,7 +85,12 @@ export class ChannelClient {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
         res.on('end', () =>
-          reject(Object.assign(new Error('refused'), { status: res.statusCode, body: JSON.parse(text) })),
+          reject(
+            Object.assign(new Error('refused'), {
+              status: res.statusCode,
+              body: text ? JSON.parse(text) : undefined,
+            }),
+          ),
         );
       });
       socket.once('error', reject);
