@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import request from 'supertest';
 import { ManualClock } from '../../../platform/clock';
 import type { PlatformContext } from '../../../platform/platform';
@@ -22,7 +21,7 @@ export interface BrainTestPlatform extends TestPlatform {
   search(body: object): request.Test;
   /** GET /brain/stats body. */
   stats(): Promise<Record<string, unknown> & { total_chunks: number; total_documents: number }>;
-  /** A series of GET /metrics (a counter or gauge value, or a histogram's count), 0 when absent. */
+  /** The value of a series of GET /metrics (`<histogram>_count` for a histogram), 0 when absent. */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
 }
 
@@ -68,12 +67,18 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
     stats: async () => (await request(platform.url).get('/brain/stats').expect(200)).body,
     metric: async (name, labels = {}) => {
       const text = (await request(platform.url).get('/metrics').expect(200)).text;
-      const family = parsePrometheusTextFormat(text).find((f) => f.name === name);
-      const series = family?.metrics.find((m) =>
-        Object.entries(labels).every(([key, value]) => m.labels?.[key] === value),
-      );
-      if (!series) return 0;
-      return Number(series.value ?? (series as { count?: string }).count ?? 0);
+      return metricValue(text, name, labels);
     },
   };
+}
+
+/** The value of the first series `name` whose labels include `labels` in a Prometheus exposition, else 0. */
+function metricValue(text: string, name: string, labels: Record<string, string>): number {
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = new Map([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([key, value]) => present.get(key) === value)) return Number(match[3]);
+  }
+  return 0;
 }
