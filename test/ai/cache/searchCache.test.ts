@@ -80,6 +80,38 @@ describe('SearchCache', () => {
     expect(other.stats().generation).toBe(1);
   });
 
+  it('lets a process catch up once per foreign invalidation, never for its own, retrying a failed catch-up', async () => {
+    let catchUps = 0;
+    let failNext = false;
+    const follower = new SearchCache({
+      redis,
+      keyPrefix,
+      onForeignInvalidation: async () => {
+        catchUps++;
+        if (failNext) {
+          failNext = false;
+          throw new Error('MongoDB unreachable');
+        }
+      },
+    });
+    const ingester = new SearchCache({ redis, keyPrefix });
+    await follower.get(params);
+    const atStart = catchUps;
+
+    await follower.invalidate();
+    await follower.get(params);
+    expect(catchUps).toBe(atStart);
+
+    await ingester.invalidate();
+    failNext = true;
+    await follower.get(params);
+    await follower.get(params);
+    await follower.get(params);
+
+    expect(catchUps).toBe(atStart + 2);
+    expect(follower.stats().generation).toBe(2);
+  });
+
   it('counts a corrupt L2 entry as a miss', async () => {
     const cache = new SearchCache({ redis, keyPrefix });
     await redis.set(

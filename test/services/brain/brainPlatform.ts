@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
 import request from 'supertest';
 import { ManualClock } from '../../../platform/clock';
 import type { PlatformContext } from '../../../platform/platform';
@@ -43,18 +44,19 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
     brain = await createBrainArea(context, auth, { sleep });
     return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
   };
-  const platform = await startTestPlatform(
-    {
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      BRAIN_SERVICE_TOKEN: SERVICE_TOKEN,
-      BRAIN_CACHE_KEY_PREFIX: `test:brain:${randomUUID()}:`,
-      ...env,
-    },
-    parts,
-    clock,
-  );
+  const settings = {
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    BRAIN_SERVICE_TOKEN: SERVICE_TOKEN,
+    BRAIN_CACHE_KEY_PREFIX: `test:brain:${randomUUID()}:`,
+    ...env,
+  };
+  const platform = await startTestPlatform(settings, parts, clock);
   return {
     ...platform,
+    stop: async () => {
+      await platform.stop();
+      if (settings.REDIS_URL) await deleteKeys(settings.REDIS_URL, settings.BRAIN_CACHE_KEY_PREFIX);
+    },
     clock,
     waits,
     brain: brain!,
@@ -81,4 +83,15 @@ function metricValue(text: string, name: string, labels: Record<string, string>)
     if (Object.entries(labels).every(([key, value]) => present.get(key) === value)) return Number(match[3]);
   }
   return 0;
+}
+
+/** Removes the cache entries and generation a test platform left in Redis. */
+async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    await redis.quit();
+  }
 }

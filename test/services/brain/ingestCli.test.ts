@@ -20,7 +20,8 @@ describe('npm run brain:ingest', () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-brain-data-'));
     await writeFiles(repo, {
       'docs/guide.md': '# Guide\n\nThe quokka service answers questions.\n',
-      'src/quokka.ts': '/** Greets a quokka. */\nexport function greetQuokka(): string {\n  return "hi";\n}\n',
+      'src/quokka.ts':
+        '/** Greets a quokka. */\nexport function greetQuokka(): string {\n  return "hi";\n}\n',
       'test/quokka.test.ts': "it('greets a quokka', () => {\n  expect(1).toBe(1);\n});\n",
       'docs/logo.txt': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x1a]),
       'node_modules/left-pad/index.js': 'module.exports = function quokka() {};\n',
@@ -67,7 +68,10 @@ describe('npm run brain:ingest', () => {
 
   it('re-ingests only what changed and names sources relative to the repository', async () => {
     await run(['.']);
-    await fs.writeFile(path.join(repo, 'docs/guide.md'), '# Guide\n\nThe quokka service answers every question.\n');
+    await fs.writeFile(
+      path.join(repo, 'docs/guide.md'),
+      '# Guide\n\nThe quokka service answers every question.\n',
+    );
 
     const { status, lines } = await run(['docs', 'src/quokka.ts']);
 
@@ -80,6 +84,9 @@ describe('npm run brain:ingest', () => {
   });
 
   it('prints its usage without a path', async () => {
-    expect(await run([])).toEqual({ status: 2, lines: ['usage: npm run brain:ingest -- <path> [<path> ...]'] });
+    expect(await run([])).toEqual({
+      status: 2,
+      lines: ['usage: npm run brain:ingest -- <path> [<path> ...]'],
+    });
   });
 });
