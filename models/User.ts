@@ -1,7 +1,10 @@
 import { Schema, type Connection, type Types } from 'mongoose';
 import { modelFor } from './modelFor';
 
-/** Roles a user can hold: every user is a player; operators and admins are granted by an admin. */
+/**
+ * Roles a user can hold, lowest first: every user is a player; operators and admins are granted by an admin. A
+ * higher role passes the guards of the lower ones.
+ */
 export const USER_ROLES = ['player', 'operator', 'admin'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 

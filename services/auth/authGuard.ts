@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import type { UserRole } from '../../models/User';
+import { USER_ROLES, type UserRole } from '../../models/User';
 import { AppError, ForbiddenError, UnauthorizedError } from '../../platform/errors';
 import { secretsEqual } from '../../platform/secrets';
 import type { Principal } from './principal';
@@ -68,7 +68,10 @@ export class AuthGuard {
     (req, _res, next) => next(req.principal ? undefined : new UnauthorizedError('Authentication required')),
   ];
 
-  /** Users holding `role`; the service token is not a user and gets 403 for user roles. */
+  /**
+   * Users holding `role` or a higher one (player < operator < admin: an admin passes operator routes); the service
+   * token is not a user and gets 403 for user roles.
+   */
   requireRole(role: UserRole, options: { allowBasic?: boolean } = {}): RequestHandler[] {
     return [
       this.authenticate(options),
@@ -80,7 +83,7 @@ export class AuthGuard {
         }
         const user = userOf(req);
         next(
-          user?.roles.includes(role)
+          user && holdsRole(user.roles, role)
             ? undefined
             : new ForbiddenError(`Requires the ${role} role`, 'ROLE_REQUIRED'),
         );
@@ -110,6 +113,12 @@ export class AuthGuard {
     if (this.serviceToken && secretsEqual(token, this.serviceToken)) return { kind: 'service' };
     return this.sessions.authenticate(token);
   }
+}
+
+/** Whether `roles` include `role` or one ranked above it in USER_ROLES. */
+function holdsRole(roles: UserRole[], role: UserRole): boolean {
+  const needed = USER_ROLES.indexOf(role);
+  return roles.some((held) => USER_ROLES.indexOf(held) >= needed);
 }
 
 /** 401 asking a browser for credentials (HTTP Basic; the password is a session token). */

@@ -37,6 +37,15 @@ export class TestOpenIdProvider {
       features: { devInteractions: { enabled: false } },
       cookies: { keys: ['test-cookie-key-0123456789'] },
       pkce: { required: () => true },
+      // Explicit lifetimes (seconds), instead of the defaults oidc-provider announces on the console.
+      ttl: {
+        AccessToken: 600,
+        AuthorizationCode: 60,
+        Grant: 600,
+        IdToken: 600,
+        Interaction: 600,
+        Session: 600,
+      },
     });
     this.provider = provider;
     const handle = provider.callback();

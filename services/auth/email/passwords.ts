@@ -1,8 +1,14 @@
-import { hash, verify } from '@node-rs/argon2';
+import { Algorithm, hash, verify } from '@node-rs/argon2';
 
 /** Argon2id with OWASP's minimum parameters (19 MiB memory, 2 iterations, 1 lane). */
-const PARAMETERS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const PARAMETERS = {
+  algorithm: Algorithm.Argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
+/** A PHC-format argon2id hash of `password`, with a fresh random salt. */
 export function hashPassword(password: string): Promise<string> {
   return hash(password, PARAMETERS);
 }

@@ -94,7 +94,8 @@ export class OidcSignIn {
       }
     } catch (error) {
       throw new AppError(401, 'OIDC_LOGIN_FAILED', 'Unauthorized', {
-        detail: `The identity provider did not confirm the login: ${(error as Error).message}`,
+        detail: `The identity provider did not confirm the login: ${describeFailure(error)}`,
+        cause: error,
       });
     }
     if (!claims) throw new AppError(401, 'OIDC_LOGIN_FAILED', 'Unauthorized', { detail: 'No ID token' });
@@ -124,4 +125,12 @@ export class OidcSignIn {
       });
     return { options, config: await this.configuration };
   }
+}
+
+/** The provider's own error code and description when it sent one (e.g. `access_denied`), else the message. */
+function describeFailure(error: unknown): string {
+  if (error instanceof oidc.AuthorizationResponseError) {
+    return error.error_description ? `${error.error} (${error.error_description})` : error.error;
+  }
+  return (error as Error).message;
 }

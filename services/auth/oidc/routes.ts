@@ -9,10 +9,18 @@ const StartResponseSchema = z
   .object({ authorization_url: z.url(), state: z.string() })
   .meta({ id: 'OidcStart' });
 
-const CallbackQuerySchema = z.object({
-  code: z.string().min(1).max(2048),
-  state: z.string().min(1).max(512),
-});
+/** The provider's redirect: `code` after a login, or `error` (e.g. access_denied) when the user or provider refused. */
+const CallbackQuerySchema = z
+  .object({
+    code: z.string().min(1).max(2048).optional(),
+    error: z.string().min(1).max(256).optional(),
+    error_description: z.string().max(2048).optional(),
+    state: z.string().min(1).max(512),
+  })
+  .refine((query) => query.code !== undefined || query.error !== undefined, {
+    error: 'expected code or error',
+    path: ['code'],
+  });
 
 /** OpenID Connect sign-on routes; both answer 501 OIDC_DISABLED without OIDC_ISSUER_URL. */
 export function registerOidcRoutes(routes: ApiRoutes, sso: OidcSignIn, guard: AuthGuard): void {
@@ -39,7 +47,7 @@ export function registerOidcRoutes(routes: ApiRoutes, sso: OidcSignIn, guard: Au
     responses: {
       200: { description: 'Signed in', schema: SessionSchema },
       400: { description: 'Unknown or expired state' },
-      401: { description: 'The provider did not confirm the login' },
+      401: { description: 'The provider did not confirm the login (or answered with an error)' },
     },
     handler: async ({ req }) => {
       const query = req.originalUrl.slice(req.originalUrl.indexOf('?'));

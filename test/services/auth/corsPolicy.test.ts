@@ -30,6 +30,18 @@ describe('originMatcher', () => {
   it('accepts any origin for "*"', () => {
     expect(originMatcher(['*'])('https://anything.example')).toBe(true);
   });
+
+  it.each([
+    'forge.example',
+    'https://forge.example/app',
+    'ftp://forge.example',
+    'https://*',
+    'https://*.*.forge.example',
+  ])('refuses the malformed pattern %s with a configuration error', (pattern) => {
+    expect(() => originMatcher(['https://ok.example', pattern])).toThrow(
+      `SIWE_ALLOWED_ORIGINS: expected comma-separated origins: https://host[:port], https://*.domain[:port] or * (got ${JSON.stringify(pattern)})`,
+    );
+  });
 });
 
 describe('CORS on the sign-in routes', () => {
@@ -70,5 +82,13 @@ describe('CORS on the sign-in routes', () => {
     expect(res.headers['access-control-expose-headers']).toBe(
       'X-Request-Id,RateLimit,RateLimit-Policy,Retry-After',
     );
+  });
+});
+
+describe('CORS configuration', () => {
+  it('stops start-up on a malformed SIWE_ALLOWED_ORIGINS', async () => {
+    await expect(
+      startTestPlatform({ SIWE_ALLOWED_ORIGINS: 'https://*.forge.example,forge.example' }, productParts),
+    ).rejects.toThrow('SIWE_ALLOWED_ORIGINS: expected comma-separated origins');
   });
 });

@@ -1,5 +1,6 @@
 import { Wallet } from 'ethers';
 import request from 'supertest';
+import { identityModel } from '../../../models/Identity';
 import { ManualClock } from '../../../platform/clock';
 import { productParts } from '../../../productParts';
 import { signInWithWallet } from '../../helpers/siwe';
@@ -91,6 +92,18 @@ describe('email sign-in', () => {
     expect(loggedIn.body.user_id).toBe(verified.body.user_id);
   });
 
+  it('stores the password as an argon2id hash (19 MiB, 2 passes), never in clear', async () => {
+    const email = newEmail();
+    await registerVerified(email);
+    const identity = await identityModel(server.platform.stores.mongo!)
+      .findOne({ kind: 'email', subject: email })
+      .lean();
+    expect(identity?.passwordHash).toMatch(
+      /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/,
+    );
+    expect(JSON.stringify(identity)).not.toContain(PASSWORD);
+  });
+
   it('verifies through the mailed link too', async () => {
     const email = newEmail();
     await register(email).expect(202);
@@ -166,6 +179,24 @@ describe('email sign-in', () => {
     expect(profile.tier_name).toBe('Trusted');
     expect(profile.identities.map((i: { kind: string }) => i.kind)).toEqual(['wallet', 'email']);
     expect(verified.body.user_id).toBe(profile.id);
+  });
+
+  it('never moves a verified address to a signed-in user who registers it: same 202, the owner is notified', async () => {
+    const email = newEmail();
+    await registerVerified(email);
+    const ownerId = (await login(email)).body.user_id as string;
+    const intruder = (await signInWithWallet(server.url, Wallet.createRandom())).body.token as string;
+
+    const res = await register(email, 'the intruder password', intruder);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      status: 'verification_sent',
+      detail: 'If the address can be registered, a verification email is on its way.',
+    });
+    expect((await inbox.next(email)).subject).toBe('Someone tried to register your address');
+    const identities = (await me(intruder)).body.identities.map((i: { kind: string }) => i.kind);
+    expect(identities).toEqual(['wallet']);
+    expect((await login(email)).body.user_id).toBe(ownerId);
   });
 
   it('rejects malformed input with 400 and sends nothing', async () => {

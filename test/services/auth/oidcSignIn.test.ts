@@ -86,6 +86,30 @@ describe('OpenID Connect single sign-on', () => {
     expect(forged.body.code).toBe('OIDC_STATE_INVALID');
   });
 
+  it('answers a provider error redirect with 401 OIDC_LOGIN_FAILED and spends the state', async () => {
+    const { state } = (await request(server.url).post('/auth/oidc/start').expect(200)).body;
+    const query = new URLSearchParams({
+      error: 'access_denied',
+      error_description: 'denied',
+      state,
+      iss: idp.issuer,
+    });
+    const path = `/auth/oidc/callback?${query}`;
+    const denied = await request(server.url).get(path);
+    expect(denied.status).toBe(401);
+    expect(denied.body.code).toBe('OIDC_LOGIN_FAILED');
+    expect(denied.body.detail).toBe(
+      'The identity provider did not confirm the login: access_denied (denied)',
+    );
+    expect((await request(server.url).get(path)).body.code).toBe('OIDC_STATE_INVALID');
+  });
+
+  it('answers a callback without code or error with 400', async () => {
+    const res = await request(server.url).get('/auth/oidc/callback?state=abc');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'query.code', message: 'expected code or error' }]);
+  });
+
   it('links an SSO identity to a signed-in wallet user, never merging an owned one', async () => {
     const walletSession = (await signInWithWallet(server.url, Wallet.createRandom())).body.token as string;
     idp.nextAccount = `carol-${Date.now()}`;

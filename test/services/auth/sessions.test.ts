@@ -1,5 +1,7 @@
 import { Wallet } from 'ethers';
+import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { sessionModel } from '../../../models/Session';
 import { ManualClock } from '../../../platform/clock';
 import { productParts } from '../../../productParts';
 import { signInWithWallet } from '../../helpers/siwe';
@@ -27,6 +29,16 @@ describe('sessions, roles and the service token', () => {
   afterAll(() => server.stop());
 
   const me = (token: string) => request(server.url).get('/auth/me').set('Authorization', `Bearer ${token}`);
+
+  it('stores only the SHA-256 of a session token, never the token', async () => {
+    const wallet = Wallet.createRandom();
+    const { token } = (await signInWithWallet(server.url, wallet)).body as { token: string };
+    const stored = await sessionModel(server.platform.stores.mongo!)
+      .findOne({ address: wallet.address })
+      .lean();
+    expect(stored?.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(JSON.stringify(stored)).not.toContain(token.slice(4));
+  });
 
   it('revokes a session on logout', async () => {
     const { body } = await signInWithWallet(server.url, Wallet.createRandom());
@@ -83,7 +95,7 @@ describe('sessions, roles and the service token', () => {
     expect(missing.body.code).toBe('USER_NOT_FOUND');
   });
 
-  it('accepts the service token where brain auth is required but not as a user', async () => {
+  it('refuses the service token where a user is required', async () => {
     const asService = await request(server.url)
       .get('/auth/me')
       .set('Authorization', `Bearer ${SERVICE_TOKEN}`);
