@@ -2,6 +2,7 @@ import type { PlatformContext, ProductParts } from './platform/platform';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
 import { createWorldArea } from './services/mud';
+import { createSignerArea } from './services/signer';
 
 /**
  * The composition root of the product: builds each service area's routes, the world's room types and the
@@ -14,6 +15,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
   // Product areas (each adds one line): world, brain, signer.
   areas.push(await createBrainArea(context, auth));
   areas.push(await createWorldArea(context, auth));
+  areas.push(await createSignerArea(context, auth));
   return { ...combineParts(areas), adminGuard: auth.adminGuard };
 }
 

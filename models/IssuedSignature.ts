@@ -30,6 +30,12 @@ export interface IssuedSignatureRecord {
   /** Who asked: `user:<id>` for a signed-in user, `service` for the service token. */
   requestedBy: string;
   issuedAt: Date;
+  /**
+   * Claim and mint signatures are deterministic (RFC 6979): asking again before the nonce is used returns the same
+   * bytes, stored once; this counts the requests and `lastIssuedAt` dates the latest.
+   */
+  timesIssued: number;
+  lastIssuedAt: Date;
   /** Start signatures: the last block timestamp the contract accepts them at; null for the others. */
   expiresAt: Date | null;
   used: boolean;
@@ -51,6 +57,8 @@ const issuedSignatureSchema = new Schema<IssuedSignatureRecord>({
   payload: { type: Schema.Types.Mixed, required: true },
   requestedBy: { type: String, required: true },
   issuedAt: { type: Date, required: true },
+  timesIssued: { type: Number, required: true, min: 1 },
+  lastIssuedAt: { type: Date, required: true },
   expiresAt: { type: Date, default: null },
   used: { type: Boolean, default: false },
   usedAt: { type: Date, default: null },

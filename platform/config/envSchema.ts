@@ -161,6 +161,26 @@ export const envSchema = z.object({
   SIGNER_RATE_LIMIT_PER_MINUTE: int(10, 1),
   SIGNER_NONCE_CACHE_MS: int(4_000, 0, 4_999),
 
+  // Contract-signature issuing (SPEC 2.5-2.8, 4.10, 5); while SIGNER_CHAIN_ID is unset the routes answer 501
+  SIGNER_CHAIN_ID: z
+    .enum(['8453', '84532'], { error: 'expected 8453 (Base) or 84532 (Base Sepolia)' })
+    .transform(Number)
+    .optional(),
+  SIGNER_RPC_URL: optionalUrl(['http', 'https']),
+  SIGNER_FORGE_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, { error: 'expected a 0x-prefixed 20-byte hex address' })
+    .optional(),
+  SIGNER_SEED_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, { error: 'expected a 0x-prefixed 20-byte hex address' })
+    .optional(),
+  SIGNER_KEYSTORE_FILE: z.string().min(1).optional(),
+  SIGNER_SECRETS_DIR: z.string().min(1).optional(),
+  SIGNER_FORGE_BUFFER_SECONDS: int(20, 10, 30),
+  SIGNER_FORGE_COOLDOWN_SECONDS: int(60, 0, 7 * 24 * 3600),
+  SIGNER_USAGE_START_BLOCK: z.coerce.number({ error: 'expected a block number' }).int().min(0).optional(),
+
   // World (MUD, SPEC 4.4): area room tick, character autosave, idle gateway players, combat RNG seed
   MUD_TICK_MS: int(100, 10, 10_000),
   MUD_SAVE_INTERVAL_MS: int(30_000, 1_000, 3_600_000),

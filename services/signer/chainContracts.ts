@@ -19,6 +19,12 @@ export interface NonceSource {
   getNonce(user: string): Promise<bigint>;
 }
 
+/** A contract that records which signatures it consumed (both contracts). */
+export interface UsedSignatureSource {
+  /** True once a signature whose bytes hash to `signatureHash` was accepted (SignatureConsumed emitted). */
+  isSignatureUsed(signatureHash: string): Promise<boolean>;
+}
+
 /** A contract that names the signer it accepts (both contracts). */
 export interface SignerSource {
   /** The signer address the contract expects, checksummed. */
@@ -36,14 +42,14 @@ export interface ForgeRecord {
 }
 
 /** Reads of TheForge the signer needs. */
-export interface ForgeContractReader extends NonceSource, SignerSource {
+export interface ForgeContractReader extends NonceSource, SignerSource, UsedSignatureSource {
   readonly address: string;
   /** The forge under `forgeId`, or null when none was started. */
   getForge(forgeId: string): Promise<ForgeRecord | null>;
 }
 
 /** Reads of PunkSeed the signer needs. */
-export interface PunkSeedContractReader extends NonceSource, SignerSource {
+export interface PunkSeedContractReader extends NonceSource, SignerSource, UsedSignatureSource {
   readonly address: string;
 }
 
@@ -57,11 +63,15 @@ async function read<T>(operation: string, call: () => Promise<T>): Promise<T> {
   }
 }
 
-function nonceAndSigner(contract: Contract, name: string): NonceSource & SignerSource {
+function guardReads(contract: Contract, name: string): NonceSource & SignerSource & UsedSignatureSource {
   return {
     getNonce: (user) =>
       read(`${name}.getNonce`, async () => BigInt(await contract.getFunction('getNonce')(user))),
     signer: () => read(`${name}.signer`, async () => String(await contract.getFunction('signer')())),
+    isSignatureUsed: (signatureHash) =>
+      read(`${name}.isSignatureUsed`, async () =>
+        Boolean(await contract.getFunction('isSignatureUsed')(signatureHash)),
+      ),
   };
 }
 
@@ -70,7 +80,7 @@ export function connectForgeContract(address: string, runner: ContractRunner): F
   const contract = new Contract(address, THE_FORGE_ABI, runner);
   return {
     address,
-    ...nonceAndSigner(contract, 'TheForge'),
+    ...guardReads(contract, 'TheForge'),
     getForge: (forgeId) =>
       read('TheForge.getForge', async () => {
         const forge = (await contract.getFunction('getForge')(forgeId)) as {
@@ -94,5 +104,5 @@ export function connectForgeContract(address: string, runner: ContractRunner): F
 
 /** Connects to PunkSeed at `address` through `runner` (an ethers Provider). */
 export function connectPunkSeedContract(address: string, runner: ContractRunner): PunkSeedContractReader {
-  return { address, ...nonceAndSigner(new Contract(address, PUNK_SEED_ABI, runner), 'PunkSeed') };
+  return { address, ...guardReads(new Contract(address, PUNK_SEED_ABI, runner), 'PunkSeed') };
 }

@@ -104,8 +104,10 @@ export class KeystoreFileKeyProvider implements SignerKeyProvider {
     const json = await fs.readFile(file, 'utf8').catch((error: unknown) => {
       throw new SignerKeyUnavailableError(chainId, `keystore file ${file} is not readable`, error);
     });
+    // A password that cannot be had fails with its own reason (SignerKeyUnavailableError from the source).
+    const password = await this.options.password(chainId);
     try {
-      const wallet = await Wallet.fromEncryptedJson(json, await this.options.password(chainId));
+      const wallet = await Wallet.fromEncryptedJson(json, password);
       return new WalletChainSigner(wallet);
     } catch {
       // Not chained: decryption errors may carry password-derived material.

@@ -29,3 +29,14 @@ export const signatureReuseAlerts = new client.Counter({
   labelNames: ['kind', 'reason'] as const,
   registers: [registry],
 });
+
+/**
+ * Signatures the contracts consumed that this signer has no record of. Alert on any increase: either records were
+ * lost, or the signing key is being used elsewhere (leaked key).
+ */
+export const unknownSignaturesConsumed = new client.Counter({
+  name: 'signer_unknown_signatures_consumed_total',
+  help: 'SignatureConsumed events for signatures the signer never stored, by contract',
+  labelNames: ['contract'] as const,
+  registers: [registry],
+});

@@ -5,11 +5,17 @@ import { parseAddress } from './addressFormat';
 import { parseForgeId, parseForgePath, parseZenCommitted } from './forgeInputs';
 import type { SignatureRequestPolicy } from './requestPolicy';
 import type { SignatureKind, SignatureRecord } from './signatureRecord';
+import type { SignatureRequester } from './signatureStore';
 import type { SignerCore } from './signerCore';
 
-/** Where issued signatures are kept (SPEC 4.10 rule 5); the persistence layer implements it. */
+/** Where issued signatures are kept (SPEC 4.10 rule 5); MongoSignatureStore implements it. */
 export interface IssuedSignatureStore {
-  save(record: SignatureRecord): Promise<void>;
+  save(record: SignatureRecord, requester: SignatureRequester): Promise<void>;
+}
+
+/** Who is calling a command: stored with the signature, and the logger of the request (carries its id). */
+export interface SignatureCaller extends SignatureRequester {
+  logger?: Logger;
 }
 
 /** Response of POST /api/forge/start (SPEC 2.5). */
@@ -38,11 +44,17 @@ export interface SignatureCommandDependencies {
 /** The three signature-issuing commands behind SPEC 4.10's routes. */
 export interface SignatureCommands {
   /** `{forger, path, zenCommitted}` → `{forgeId, signature, nonce, expiresAt}`. */
-  startForge(body: { forger?: unknown; path?: unknown; zenCommitted?: unknown }): Promise<ForgeStartResponse>;
+  startForge(
+    body: { forger?: unknown; path?: unknown; zenCommitted?: unknown },
+    caller: SignatureCaller,
+  ): Promise<ForgeStartResponse>;
   /** `{forgeId, forger}` → `{signature, nonce}`. */
-  claimForge(body: { forgeId?: unknown; forger?: unknown }): Promise<SignatureResponse>;
+  claimForge(
+    body: { forgeId?: unknown; forger?: unknown },
+    caller: SignatureCaller,
+  ): Promise<SignatureResponse>;
   /** `{address}` → `{signature, nonce}`. */
-  mintPunkSeed(body: { address?: unknown }): Promise<SignatureResponse>;
+  mintPunkSeed(body: { address?: unknown }, caller: SignatureCaller): Promise<SignatureResponse>;
 }
 
 function asResponseNonce(nonce: bigint): number {
@@ -61,49 +73,58 @@ export function createSignatureCommands(deps: SignatureCommandDependencies): Sig
   const logger = deps.logger ?? pino({ level: 'silent' });
   const clock = deps.clock ?? systemClock;
 
-  async function handle<T>(kind: SignatureKind, requester: unknown, run: () => Promise<T>): Promise<T> {
+  async function handle<T>(
+    kind: SignatureKind,
+    requester: unknown,
+    caller: SignatureCaller,
+    run: () => Promise<T>,
+  ): Promise<T> {
     const requestedAt = new Date(clock.now()).toISOString();
+    const log = caller.logger ?? logger;
+    const entry = { kind, requester, requestedBy: caller.requestedBy, requestedAt };
     try {
       const result = await run();
-      logger.info({ kind, requester, requestedAt, outcome: 'issued' }, 'signature request');
+      log.info({ ...entry, outcome: 'issued' }, 'signature request');
       return result;
     } catch (error) {
       const code = error instanceof AppError ? error.code : 'INTERNAL';
-      logger.info({ kind, requester, requestedAt, outcome: 'rejected', code }, 'signature request');
+      log.info({ ...entry, outcome: 'rejected', code }, 'signature request');
       throw error;
     }
   }
 
   return {
-    startForge: (body) =>
-      handle('forge-start', body.forger, async () => {
+    startForge: (body, caller) =>
+      handle('forge-start', body.forger, caller, async () => {
         const forger = parseAddress(body.forger, 'forger');
         const path = parseForgePath(body.path, 'path');
         const zenCommitted = parseZenCommitted(body.zenCommitted, 'zenCommitted');
         await policy.admitRequest(forger);
         await policy.requireBalance(forger, zenCommitted);
-        const issued = await policy.withForgeCooldown(forger, () =>
-          core.forgeIssuer.issueStart({ forger, path, zenCommitted }),
-        );
-        await store.save(issued.record);
+        // Stored inside the cooldown: a signature that could not be stored is not issued, and takes no cooldown.
+        const issued = await policy.withForgeCooldown(forger, async () => {
+          const started = await core.forgeIssuer.issueStart({ forger, path, zenCommitted });
+          await store.save(started.record, caller);
+          return started;
+        });
         const { forgeId, signature, nonce, expiresAt } = issued;
         return { forgeId, signature, nonce: asResponseNonce(nonce), expiresAt };
       }),
-    claimForge: (body) =>
-      handle('forge-claim', body.forger, async () => {
+    claimForge: (body, caller) =>
+      handle('forge-claim', body.forger, caller, async () => {
         const forgeId = parseForgeId(body.forgeId, 'forgeId');
         const forger = parseAddress(body.forger, 'forger');
         await policy.admitRequest(forger);
         const issued = await core.forgeIssuer.issueClaim({ forgeId, forger });
-        await store.save(issued.record);
+        await store.save(issued.record, caller);
         return { signature: issued.signature, nonce: asResponseNonce(issued.nonce) };
       }),
-    mintPunkSeed: (body) =>
-      handle('punk-seed-mint', body.address, async () => {
+    mintPunkSeed: (body, caller) =>
+      handle('punk-seed-mint', body.address, caller, async () => {
         const address = parseAddress(body.address, 'address');
         await policy.admitRequest(address);
         const issued = await core.mintIssuer.issueMint({ address });
-        await store.save(issued.record);
+        await store.save(issued.record, caller);
         return { signature: issued.signature, nonce: asResponseNonce(issued.nonce) };
       }),
   };

@@ -1,5 +1,5 @@
 import type { SignerSource } from './chainContracts';
-import { SignerConfigError, SignerMismatchError } from './errors';
+import { ChainUnavailableError, SignerConfigError, SignerMismatchError } from './errors';
 import type { SignerKeyProvider } from './signerKeys';
 
 /** One deployed contract whose expected signer is checked. */
@@ -65,4 +65,22 @@ export async function assertChainId(network: NetworkSource, chainId: number): Pr
       `RPC endpoint serves chain ${actual}, but the signer is configured for ${chainId}`,
     );
   }
+}
+
+/**
+ * A NetworkSource that asks the endpoint itself (`eth_chainId`). An ethers provider built with a static network
+ * answers getNetwork() from that configuration without asking, which would hide an endpoint of another chain.
+ */
+export function rpcChainId(rpc: {
+  send(method: string, params: unknown[]): Promise<unknown>;
+}): NetworkSource {
+  return {
+    getNetwork: async () => {
+      try {
+        return { chainId: BigInt(String(await rpc.send('eth_chainId', []))) };
+      } catch (error) {
+        throw new ChainUnavailableError('eth_chainId', error);
+      }
+    },
+  };
 }

@@ -12,7 +12,7 @@ import { ForgeSignatureIssuer } from './forgeSignatures';
 import { MintSignatureIssuer } from './mintSignatures';
 import { NonceReader } from './nonceReader';
 import type { ConsumedNonceLookup } from './reuseAlerts';
-import { assertChainId, verifySignerSetup } from './signerCheck';
+import { assertChainId, verifySignerSetup, type NetworkSource } from './signerCheck';
 import type { SignerKeyProvider } from './signerKeys';
 import { SignatureUsageTracker, type ConsumedSignature } from './usageTracker';
 
@@ -22,6 +22,11 @@ export interface SignerCoreOptions {
   chainId: number;
   /** JSON-RPC provider of that chain (ethers JsonRpcProvider with a static network). */
   provider: Provider;
+  /**
+   * Where verify() reads the endpoint's chain id; default `provider`. Pass `rpcChainId(provider)` when the provider
+   * has a static network, so the endpoint itself is asked.
+   */
+  network?: NetworkSource;
   forgeAddress: string;
   seedAddress: string;
   keys: SignerKeyProvider;
@@ -41,6 +46,8 @@ export interface UsageTrackerSetup {
   confirmations?: number;
   /** Persist the use (mark the stored signature used); the core has already dropped the user's cached nonce. */
   onConsumed: (event: ConsumedSignature) => Promise<void>;
+  /** After each scanned block range, with the next block to scan. */
+  onProgress?: (nextBlock: number) => Promise<void>;
 }
 
 /** The wired signing core of one chain: what the HTTP routes and the start-up sequence call. */
@@ -79,7 +86,7 @@ export function createSignerCore(options: SignerCoreOptions): SignerCore {
     forgeIssuer: new ForgeSignatureIssuer({ ...shared, nonces: forgeNonces, forge, predictor }),
     mintIssuer: new MintSignatureIssuer({ ...shared, nonces: seedNonces, seed }),
     verify: async () => {
-      await assertChainId(provider, chainId);
+      await assertChainId(options.network ?? provider, chainId);
       const targets = [
         { name: 'TheForge', chainId, contract: forge },
         { name: 'PunkSeed', chainId, contract: seed },
@@ -93,6 +100,7 @@ export function createSignerCore(options: SignerCoreOptions): SignerCore {
         contracts: [forge.address, seed.address],
         fromBlock: setup.fromBlock,
         confirmations: setup.confirmations,
+        onProgress: setup.onProgress,
         logger,
         onConsumed: async (event) => {
           const nonces =

@@ -42,6 +42,8 @@ export interface SignatureUsageTrackerOptions {
   maxBlockRange?: number;
   /** Marks the stored signature used (and invalidates the user's cached nonce). Awaited in log order. */
   onConsumed: (event: ConsumedSignature) => Promise<void>;
+  /** Called after each scanned block range with the new `nextBlock` (persist the cursor, extend a job lock). */
+  onProgress?: (nextBlock: number) => Promise<void>;
   logger?: Logger;
 }
 
@@ -91,6 +93,7 @@ export class SignatureUsageTracker {
         reported += 1;
       }
       this.next = toBlock + 1;
+      await this.options.onProgress?.(this.next);
     }
     if (reported > 0) this.logger.info({ reported, nextBlock: this.next }, 'consumed signatures tracked');
     return reported;

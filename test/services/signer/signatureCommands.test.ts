@@ -19,6 +19,8 @@ afterAll(async () => {
   await chain.close();
 });
 
+const CALLER = { requestedBy: 'service' };
+
 function buildCommands(balances: Record<string, bigint> = {}) {
   const stack = buildSignerStack(chain, deployment);
   const saved: SignatureRecord[] = [];
@@ -49,17 +51,20 @@ describe('signature commands (what the SPEC 4.10 routes call)', () => {
     const user = chain.wallets[1];
     const { commands, saved } = buildCommands({ [user.address]: 5000n });
 
-    const start = await commands.startForge({
-      forger: user.address.toLowerCase(),
-      path: 3,
-      zenCommitted: '5000',
-    });
+    const start = await commands.startForge(
+      {
+        forger: user.address.toLowerCase(),
+        path: 3,
+        zenCommitted: '5000',
+      },
+      CALLER,
+    );
     expect(Object.keys(start)).toEqual(['forgeId', 'signature', 'nonce', 'expiresAt']);
     expect(start.nonce).toBe(0);
     await chain.setNextBlockTimestamp(start.expiresAt);
     await send(deployment.forge, user, 'startForge', 3, 5000n, start.signature);
 
-    const claim = await commands.claimForge({ forgeId: start.forgeId, forger: user.address });
+    const claim = await commands.claimForge({ forgeId: start.forgeId, forger: user.address }, CALLER);
     expect(Object.keys(claim)).toEqual(['signature', 'nonce']);
     expect(claim.nonce).toBe(1);
     const receipt = await send(deployment.forge, user, 'claimForge', start.forgeId, claim.signature);
@@ -68,7 +73,7 @@ describe('signature commands (what the SPEC 4.10 routes call)', () => {
       'ForgeClaimed',
     ]);
 
-    const mint = await commands.mintPunkSeed({ address: user.address });
+    const mint = await commands.mintPunkSeed({ address: user.address }, CALLER);
     expect(mint.nonce).toBe(0);
     await send(deployment.seed, user, 'mintWithSignature', mint.signature);
 
@@ -84,24 +89,24 @@ describe('signature commands (what the SPEC 4.10 routes call)', () => {
     const { commands, saved, logs } = buildCommands({ [user.address]: 100n });
     const badChecksum = user.address.replace(/[a-f]/, (c) => c.toUpperCase());
 
-    expect(await rejection(commands.startForge({ forger: badChecksum, path: 0, zenCommitted: '1' }))).toBe(
-      '400 SIGNER_INVALID_ADDRESS',
-    );
-    expect(await rejection(commands.startForge({ forger: user.address, path: 5, zenCommitted: '1' }))).toBe(
-      '400 SIGNER_INVALID_FORGE_PATH',
-    );
-    expect(await rejection(commands.startForge({ forger: user.address, path: 0, zenCommitted: '0' }))).toBe(
-      '400 SIGNER_INVALID_ZEN_AMOUNT',
-    );
-    expect(await rejection(commands.startForge({ forger: user.address, path: 0, zenCommitted: '101' }))).toBe(
-      '409 SIGNER_INSUFFICIENT_BALANCE',
-    );
+    expect(
+      await rejection(commands.startForge({ forger: badChecksum, path: 0, zenCommitted: '1' }, CALLER)),
+    ).toBe('400 SIGNER_INVALID_ADDRESS');
+    expect(
+      await rejection(commands.startForge({ forger: user.address, path: 5, zenCommitted: '1' }, CALLER)),
+    ).toBe('400 SIGNER_INVALID_FORGE_PATH');
+    expect(
+      await rejection(commands.startForge({ forger: user.address, path: 0, zenCommitted: '0' }, CALLER)),
+    ).toBe('400 SIGNER_INVALID_ZEN_AMOUNT');
+    expect(
+      await rejection(commands.startForge({ forger: user.address, path: 0, zenCommitted: '101' }, CALLER)),
+    ).toBe('409 SIGNER_INSUFFICIENT_BALANCE');
     expect(saved).toEqual([]);
 
-    await commands.startForge({ forger: user.address, path: 0, zenCommitted: '100' });
-    expect(await rejection(commands.startForge({ forger: user.address, path: 1, zenCommitted: '10' }))).toBe(
-      '429 SIGNER_FORGE_COOLDOWN',
-    );
+    await commands.startForge({ forger: user.address, path: 0, zenCommitted: '100' }, CALLER);
+    expect(
+      await rejection(commands.startForge({ forger: user.address, path: 1, zenCommitted: '10' }, CALLER)),
+    ).toBe('429 SIGNER_FORGE_COOLDOWN');
     expect(saved).toHaveLength(1);
     expect(logs.lines.map((line) => [line.msg, line.kind, line.outcome, line.code])).toEqual([
       ['signature request', 'forge-start', 'rejected', 'SIGNER_INVALID_ADDRESS'],
@@ -120,9 +125,11 @@ describe('signature commands (what the SPEC 4.10 routes call)', () => {
     const user = chain.wallets[3];
     const { commands, stack } = buildCommands();
     for (let i = 0; i < 10; i += 1) {
-      await commands.mintPunkSeed({ address: user.address });
+      await commands.mintPunkSeed({ address: user.address }, CALLER);
       stack.clock.advance(1000);
     }
-    expect(await rejection(commands.mintPunkSeed({ address: user.address }))).toBe('429 SIGNER_RATE_LIMITED');
+    expect(await rejection(commands.mintPunkSeed({ address: user.address }, CALLER))).toBe(
+      '429 SIGNER_RATE_LIMITED',
+    );
   });
 });

@@ -1,0 +1,128 @@
+import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
+import type { PlatformContext, ProductParts } from '../../platform/platform';
+import type { AuthService } from '../auth';
+import { SoftCurrencyLedger } from '../economy/softCurrency';
+import { createKeyProvider, directorySecretSource } from './keySources';
+import { RedisForgeCooldownStore, RedisRequestWindowStore } from './redisPolicyStores';
+import { SignatureRequestPolicy } from './requestPolicy';
+import { createReuseReports } from './reuseReports';
+import { registerSignerRoutes } from './router';
+import { signerSettings } from './settings';
+import { SignatureAccess } from './signatureAccess';
+import { createSignatureCommands } from './signatureCommands';
+import { MongoSignatureStore } from './signatureStore';
+import { SignerAvailability } from './signerAvailability';
+import { rpcChainId } from './signerCheck';
+import { createSignerCore } from './signerCore';
+import type { SecretSource } from './signerKeys';
+import { SignatureUsageTracking } from './usageTracking';
+
+/** Time one JSON-RPC call may take before it fails (503 SIGNER_CHAIN_UNAVAILABLE). */
+const RPC_TIMEOUT_MS = 10_000;
+
+/** Options of createSignerArea. */
+export interface SignerAreaOptions {
+  /** A secret manager client (Vault, a cloud secret manager) to use instead of SIGNER_SECRETS_DIR. */
+  secrets?: SecretSource;
+}
+
+/** The signer's product parts, plus one run of the usage tracking (what its job runs) when the signer is on. */
+export interface SignerArea extends ProductParts {
+  trackUsage?: () => Promise<number>;
+}
+
+/**
+ * The JSON-RPC provider of the signer's chain: a fixed network (no chain-id call before each request), one call per
+ * HTTP request (no batching delay), no response cache (a nonce read right after a transaction must be fresh).
+ */
+function rpcProvider(url: string, chainId: number): JsonRpcProvider {
+  const request = new FetchRequest(url);
+  request.timeout = RPC_TIMEOUT_MS;
+  const network = Network.from(chainId);
+  return new JsonRpcProvider(request, network, {
+    staticNetwork: network,
+    batchMaxCount: 1,
+    cacheTimeout: -1,
+  });
+}
+
+/**
+ * The contract-signature area (SPEC 2.5-2.8, 4.10, 5): routes, the usage-tracking job, and the start-up signer
+ * check. With SIGNER_CHAIN_ID unset, only the routes exist and answer 501 SIGNER_DISABLED. A failed start-up check
+ * (key not the contracts' signer, wrong chain, no key) stops the signer, not the platform: it logs the reason and
+ * the routes answer 503 with it until a later check passes.
+ */
+export async function createSignerArea(
+  context: PlatformContext,
+  auth: Pick<AuthService, 'guard' | 'accounts'>,
+  options: SignerAreaOptions = {},
+): Promise<SignerArea> {
+  const { config, stores, clock } = context;
+  const logger = context.logger.child({ component: 'signer' });
+  const settings = signerSettings(config, options.secrets !== undefined);
+  if (!settings.enabled) {
+    return { services: [(routes) => registerSignerRoutes(routes, auth.guard, undefined)] };
+  }
+  const { chainId } = settings;
+  const provider = rpcProvider(settings.rpcUrl, chainId);
+  const secrets = options.secrets ?? directorySecretSource(settings.keys.secretsDir as string);
+  const keys = createKeyProvider({ chainId, keys: settings.keys, secrets, clock, logger });
+  const [store, balances] = await Promise.all([
+    MongoSignatureStore.open(stores.mongo),
+    SoftCurrencyLedger.open(stores.mongo),
+  ]);
+  const core = createSignerCore({
+    chainId,
+    provider,
+    network: rpcChainId(provider),
+    forgeAddress: settings.forgeAddress,
+    seedAddress: settings.seedAddress,
+    keys,
+    bufferSeconds: settings.bufferSeconds,
+    nonceTtlMs: settings.nonceTtlMs,
+    consumedNonces: store,
+    clock,
+    logger,
+  });
+  const tracking = new SignatureUsageTracking({
+    core,
+    store,
+    connection: stores.mongo,
+    blocks: provider,
+    startBlock: settings.usageStartBlock,
+    logger,
+  });
+  const availability = new SignerAvailability({
+    // The cursor exists before the first signature, so the tracker never starts after a signature's use.
+    check: async () => {
+      const signer = await core.verify();
+      await tracking.initialize();
+      return signer;
+    },
+    currentSigner: async () => (await keys.getSigner(chainId)).address,
+    clock,
+    logger,
+  });
+  const redis = stores.redis;
+  const policy = new SignatureRequestPolicy({
+    balances,
+    requestWindows: redis ? new RedisRequestWindowStore(redis, `signer:${chainId}:requests:`) : undefined,
+    cooldowns: redis ? new RedisForgeCooldownStore(redis, `signer:${chainId}:cooldown:`) : undefined,
+    forgeCooldownMs: settings.forgeCooldownMs,
+    requestLimit: settings.requestLimit,
+    clock,
+  });
+  const runtime = {
+    access: new SignatureAccess(auth.accounts),
+    availability,
+    commands: createSignatureCommands({ core, policy, store, clock, logger }),
+    reports: createReuseReports({ core, store, policy, logger }),
+  };
+  await availability.start();
+  return {
+    services: [(routes) => registerSignerRoutes(routes, auth.guard, runtime)],
+    jobs: [(agenda) => tracking.registerJob(agenda)],
+    trackUsage: () => tracking.track(),
+    close: async () => provider.destroy(),
+  };
+}

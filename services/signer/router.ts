@@ -1,0 +1,168 @@
+import type { Request, RequestHandler } from 'express';
+import { AppError, NotEnabledError } from '../../platform/errors';
+import type { ApiRoutes } from '../../platform/http/routes';
+import type { AuthGuard } from '../auth/authGuard';
+import type { ReuseReports } from './reuseReports';
+import {
+  ForgeClaimRequestSchema,
+  ForgeStartRequestSchema,
+  ForgeStartResponseSchema,
+  PunkSeedMintRequestSchema,
+  ReuseReportRequestSchema,
+  ReuseReportResponseSchema,
+  SignatureResponseSchema,
+} from './schemas';
+import type { SignatureAccess } from './signatureAccess';
+import type { SignatureCaller, SignatureCommands } from './signatureCommands';
+import type { SignerAvailability } from './signerAvailability';
+
+/** What the routes call when the signer is configured. */
+export interface SignerRuntime {
+  access: SignatureAccess;
+  availability: SignerAvailability;
+  commands: SignatureCommands;
+  reports: ReuseReports;
+}
+
+const TAGS = ['signer'];
+// 400, 401, 429 and 500 are documented by ApiRoutes (429 here: SIGNER_RATE_LIMITED, SIGNER_FORGE_COOLDOWN).
+const ERRORS = {
+  403: { description: 'SIGNER_ADDRESS_NOT_OWNED: the address is not a wallet of the signed-in user' },
+  415: { description: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json' },
+  501: { description: 'SIGNER_DISABLED: signature issuing is not configured on this server' },
+  503: {
+    description:
+      'The signer is stopped (SIGNER_ADDRESS_MISMATCH, SIGNER_KEY_UNAVAILABLE, SIGNER_MISCONFIGURED) or the chain ' +
+      'is unreachable (SIGNER_CHAIN_UNAVAILABLE, SIGNER_NONCE_STALE)',
+  },
+};
+
+/** SPEC 4.10: the body must be JSON (anything else would reach validation as an empty body). */
+const requireJson: RequestHandler = (req, _res, next) => {
+  next(
+    req.is('application/json')
+      ? undefined
+      : new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type', {
+          detail: 'Send the request body as application/json',
+        }),
+  );
+};
+
+/**
+ * The signature routes (SPEC 4.10). Every route: authenticate (401) → signer configured (501) → JSON (415) →
+ * validate (400) → the caller may act for the address (403) → signer ready (503) → command (rate limit 429, rule
+ * checks, sign, store) → 200. `signer` is undefined when signing is off: the routes still exist and answer 501.
+ */
+export function registerSignerRoutes(
+  routes: ApiRoutes,
+  guard: AuthGuard,
+  signer: SignerRuntime | undefined,
+): void {
+  const whileEnabled: RequestHandler = (_req, _res, next) => {
+    next(
+      signer
+        ? undefined
+        : new NotEnabledError(
+            'Signature issuing is not configured on this server (SIGNER_CHAIN_ID is unset)',
+            'SIGNER_DISABLED',
+          ),
+    );
+  };
+  const middleware = [...guard.requireBrainAuth, whileEnabled, requireJson];
+  const runtime = () => signer as SignerRuntime;
+  const callerFor = async (req: Request, address: string): Promise<SignatureCaller> => {
+    const requester = await runtime().access.requireMayRequestFor(req, address);
+    await runtime().availability.ensureReady();
+    return { ...requester, logger: req.log };
+  };
+
+  routes.add({
+    method: 'post',
+    path: '/api/forge/start',
+    summary: 'Issue a ForgeStart signature (EIP-712) for TheForge.startForge',
+    description:
+      'Checks the soft-currency balance (409 SIGNER_INSUFFICIENT_BALANCE) and the cooldown between forges of the ' +
+      'forger (429 SIGNER_FORGE_COOLDOWN), predicts the forgeId from the latest block timestamp plus the buffer ' +
+      '(returned as expiresAt) and signs it with the forger’s current contract nonce.',
+    tags: TAGS,
+    security: 'bearer',
+    middleware,
+    request: { body: ForgeStartRequestSchema },
+    responses: {
+      200: { description: 'Signature issued', schema: ForgeStartResponseSchema },
+      ...ERRORS,
+      409: { description: 'SIGNER_INSUFFICIENT_BALANCE: the soft-currency balance is below zenCommitted' },
+    },
+    handler: async ({ body, req }) => ({
+      status: 200,
+      body: await runtime().commands.startForge(body, await callerFor(req, body.forger)),
+    }),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/api/forge/claim',
+    summary: 'Issue a ForgeClaim signature (EIP-712) for TheForge.claimForge',
+    description:
+      'Only for a forge that is on chain (404), started by the forger (403) and not yet claimed (409).',
+    tags: TAGS,
+    security: 'bearer',
+    middleware,
+    request: { body: ForgeClaimRequestSchema },
+    responses: {
+      200: { description: 'Signature issued', schema: SignatureResponseSchema },
+      ...ERRORS,
+      403: {
+        description: 'SIGNER_ADDRESS_NOT_OWNED, or SIGNER_FORGE_NOT_OWNED: the forge has another forger',
+      },
+      404: { description: 'SIGNER_FORGE_NOT_FOUND: no forge with this id on chain (yet)' },
+      409: { description: 'SIGNER_FORGE_ALREADY_CLAIMED' },
+    },
+    handler: async ({ body, req }) => ({
+      status: 200,
+      body: await runtime().commands.claimForge(body, await callerFor(req, body.forger)),
+    }),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/api/punk-seed/mint',
+    summary: 'Issue a seed-token mint signature (EIP-191 personal message) for PunkSeed.mintWithSignature',
+    tags: TAGS,
+    security: 'bearer',
+    middleware,
+    request: { body: PunkSeedMintRequestSchema },
+    responses: { 200: { description: 'Signature issued', schema: SignatureResponseSchema }, ...ERRORS },
+    handler: async ({ body, req }) => ({
+      status: 200,
+      body: await runtime().commands.mintPunkSeed(body, await callerFor(req, body.address)),
+    }),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/api/signatures/reuse-reports',
+    summary: 'Report a transaction that reverted with SignatureAlreadyUsed (raises the reuse alert)',
+    description:
+      'The signature must be one this server issued (404 SIGNER_SIGNATURE_UNKNOWN) for a wallet of the caller ' +
+      '(403), and the contract must confirm it consumed it (409 SIGNER_SIGNATURE_NOT_USED). Counts against the ' +
+      'address’s signature request limit.',
+    tags: TAGS,
+    security: 'bearer',
+    middleware,
+    request: { body: ReuseReportRequestSchema },
+    responses: {
+      200: {
+        description: 'Alert raised; the signature is recorded as used',
+        schema: ReuseReportResponseSchema,
+      },
+      ...ERRORS,
+      404: { description: 'SIGNER_SIGNATURE_UNKNOWN' },
+      409: { description: 'SIGNER_SIGNATURE_NOT_USED' },
+    },
+    handler: async ({ body, req }) => ({
+      status: 200,
+      body: await runtime().reports.report(body.signature, (address) => callerFor(req, address), req.log),
+    }),
+  });
+}
