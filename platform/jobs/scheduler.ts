@@ -1,4 +1,4 @@
-import { Agenda } from 'agenda';
+import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
@@ -18,7 +18,9 @@ export interface SchedulerOptions {
 
 /**
  * Background jobs on Agenda with its MongoDB backend (jobs in the `agendaJobs` collection; locks coordinate several
- * worker processes). Every role can schedule jobs; only the worker role calls `start()` to process them.
+ * worker processes). Every role can schedule jobs; only the worker role calls `start()` to process them. A job a
+ * worker process schedules for now runs at once (an in-process notification channel); jobs other processes
+ * schedule are found by the poll every `processEvery`.
  */
 export class Scheduler {
   readonly agenda: Agenda;
@@ -35,6 +37,7 @@ export class Scheduler {
       backend: new MongoBackend({ mongo: db }),
       name: options.name ?? `forge-${process.pid}`,
       processEvery: options.processEvery ?? '5 seconds',
+      notificationChannel: new InMemoryNotificationChannel(),
     });
     const log = options.logger.child({ component: 'jobs' });
     agenda.on('error', (error: Error) => log.error({ err: error }, 'scheduler error'));
