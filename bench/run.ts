@@ -1,15 +1,25 @@
 /**
  * `npm run bench`: runs every benchmark script in bench/ (or those named on the command line) one after another
- * and prints their figures. Benchmarks are never part of `npm test`.
+ * and prints their figures. A file another bench script imports (`from './syntheticCorpus'`) is a helper module,
+ * not a benchmark, and is not run on its own. Benchmarks are never part of `npm test`.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const requested = process.argv.slice(2);
-const scripts = fs
+const files = fs
   .readdirSync(__dirname)
-  .filter((file) => file.endsWith('.ts') && file !== 'run.ts')
+  .filter((file) => file.endsWith('.ts') && file !== 'run.ts' && !file.startsWith('.'));
+const helpers = new Set(
+  files.flatMap((file) =>
+    [...fs.readFileSync(path.join(__dirname, file), 'utf8').matchAll(/from '\.\/([\w.-]+)'/g)].map(
+      (match) => `${match[1].replace(/\.ts$/, '')}.ts`,
+    ),
+  ),
+);
+const scripts = files
+  .filter((file) => !helpers.has(file))
   .filter((file) => requested.length === 0 || requested.includes(path.basename(file, '.ts')))
   .sort();
 
