@@ -7,6 +7,7 @@ import net from 'node:net';
 import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from '../../platform/clock';
 import { listen, urlHost } from '../../platform/listen';
+import { lockDataDir } from '../dataDirLock';
 import { Catalog } from './catalog/catalog';
 import type { EngineState } from './commands/context';
 import { CursorRegistry } from './cursors';
@@ -15,7 +16,7 @@ import { serveConnection } from './wire/connection';
 
 /** How to start an engine. */
 export interface MongoEngineOptions extends MaintenanceOptions {
-  /** Data directory (created if missing). */
+  /** Data directory (created if missing); locked by `<dir>/LOCK` while the engine runs. */
   dir: string;
   /** TCP port; default 0 picks a free one. */
   port?: number;
@@ -43,8 +44,14 @@ export async function startMongoEngine(options: MongoEngineOptions): Promise<Mon
   const logger = options.logger ?? pino({ level: 'silent' });
   const clock = options.clock ?? systemClock;
   const host = options.host ?? '127.0.0.1';
+  const unlock = lockDataDir(options.dir);
   const catalog = new Catalog(options.dir, logger);
-  catalog.load();
+  try {
+    catalog.load();
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const cursors = new CursorRegistry(clock, options.cursorTimeoutMs);
   const engine: EngineState = { catalog, cursors, clock, logger, syncNow: () => catalog.syncAll() };
 
@@ -57,6 +64,7 @@ export async function startMongoEngine(options: MongoEngineOptions): Promise<Mon
   });
   const port = await listen(server, options.port ?? 0, host).catch((error: unknown) => {
     catalog.close();
+    unlock();
     throw error;
   });
   const stopMaintenance = startMaintenance(catalog, cursors, clock, logger, options);
@@ -72,7 +80,13 @@ export async function startMongoEngine(options: MongoEngineOptions): Promise<Mon
         stopMaintenance();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
-      }).then(() => catalog.close());
+      }).then(() => {
+        try {
+          catalog.close();
+        } finally {
+          unlock();
+        }
+      });
       return closing;
     },
   };

@@ -5,7 +5,7 @@ import type { Collection } from './collection';
 import type { CollectionConfig } from './collectionConfig';
 import { collectionAlreadyExists, collectionNotFound } from './errors';
 import { CollectionStore, type StoreOptions } from './storage/collectionStore';
-import { lockDataDir } from './storage/dirLock';
+import { lockDataDir } from '../dataDirLock';
 import type { CollectionOp } from './storage/recordCodec';
 
 /** Time slice the background indexer takes before yielding to requests. */

@@ -1,6 +1,7 @@
 /**
  * Storage guarantees of the embedded engine (always runs on the engine): acknowledged writes survive SIGKILL of
- * the CLI process, a torn trailing record is dropped at start-up, and files compact to the size of live data.
+ * the CLI process (whose stale lock the restart takes over), one engine owns a directory, a torn trailing record
+ * is dropped at start-up, and files compact to the size of live data.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -83,6 +84,16 @@ it('keeps every acknowledged write after the process is killed with SIGKILL', as
   expect((await again.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_', 'score_1']);
   await reader.close();
   await restarted.close();
+});
+
+it('refuses a second engine on a data directory that is in use, and frees it on close', async () => {
+  const first = await startTempEngine({ dir });
+  await expect(startTempEngine({ dir })).rejects.toThrow(
+    `data directory ${dir} is in use by process ${process.pid} (lock file ${path.join(dir, 'LOCK')})`,
+  );
+  await first.engine.close();
+  const second = await startTempEngine({ dir });
+  await second.engine.close();
 });
 
 it('closes cleanly on SIGTERM', async () => {

@@ -4,11 +4,12 @@ import path from 'node:path';
 const LOCK_FILE = 'LOCK';
 
 /**
- * Claims a data directory for this process: two engines appending to the same logs would corrupt them.
- * The lock file holds the owner's pid; a lock left by a process that no longer exists (kill -9) is taken over.
- * Returns the release function.
+ * Claims an embedded engine's data directory (MongoDB's or Qdrant's) for this process: two engines appending to
+ * the same files would corrupt them. `<dir>/LOCK` holds the owner's pid; a lock left by a process that no longer
+ * exists (kill -9) is taken over. Creates `dir` when missing. Returns the release function.
  */
 export function lockDataDir(dir: string): () => void {
+  fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
