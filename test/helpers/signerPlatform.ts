@@ -55,7 +55,9 @@ export function signerEnv(
 
 /**
  * Starts a platform (identity + signer) on `chain`. Unless `env` says otherwise, the signer serves the chain's
- * deployment with the test key of chain 84532 from a secrets directory, and the clock is a ManualClock at now.
+ * deployment with the test key of chain 84532 from a secrets directory, the clock is a ManualClock at now, and the
+ * process has the api role only: tests run the usage tracking through `area.trackUsage()`, which a worker's job
+ * would otherwise run concurrently (pass `ROLES: 'api,worker'` to test the job).
  */
 export async function startSignerPlatform(
   chain: TestChain,
@@ -66,7 +68,7 @@ export async function startSignerPlatform(
   const clock = new ManualClock(Date.now());
   let area: SignerArea | undefined;
   const server = await startTestPlatform(
-    { ...signerEnv(chain, deployment, secretsDir), ...env },
+    { ...signerEnv(chain, deployment, secretsDir), ROLES: 'api', ...env },
     async (context) => {
       const auth = createAuthService(context);
       area = await createSignerArea(context, auth);
