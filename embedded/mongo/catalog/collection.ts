@@ -18,6 +18,12 @@ interface StoredDocument {
   size: number;
 }
 
+/** How much work a query did: index entries and documents examined (`explain`'s totalKeys/DocsExamined). */
+export interface ExaminedCounters {
+  keys: number;
+  docs: number;
+}
+
 /** The collection's catalog entry, persisted as the file's Meta record. */
 export interface CollectionMeta {
   db: string;
@@ -100,16 +106,25 @@ export class Collection {
     return this.docs.get(idKey(id))?.doc;
   }
 
-  /** Candidate documents for `filter` (a superset of the matches), via the primary key, an index or a scan. */
-  *candidates(filter: Document): Iterable<Document> {
+  /**
+   * Candidate documents for `filter` (a superset of the matches), via the primary key, an index or a scan.
+   * `counters`, when given, counts the index entries and documents examined (for `explain`).
+   */
+  *candidates(filter: Document, counters?: ExaminedCounters): Iterable<Document> {
     const plan = planQuery(filter, this.indexes.values());
     if (plan.kind === 'scan') {
-      for (const stored of this.docs.values()) yield stored.doc;
+      for (const stored of this.docs.values()) {
+        if (counters) counters.docs++;
+        yield stored.doc;
+      }
       return;
     }
     for (const id of plan.ids) {
+      if (counters) counters.keys++;
       const stored = this.docs.get(id);
-      if (stored) yield stored.doc;
+      if (!stored) continue;
+      if (counters) counters.docs++;
+      yield stored.doc;
     }
   }
 

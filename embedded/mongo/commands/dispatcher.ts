@@ -11,6 +11,7 @@ import type { CommandContext, CommandHandler } from './context';
 import { countCommands } from './count';
 import { databaseCommands } from './databases';
 import { deleteCommands } from './delete';
+import { explainCommands } from './explain';
 import { findCommands } from './find';
 import { findAndModifyCommands } from './findAndModify';
 import { handshakeCommands } from './handshake';
@@ -26,6 +27,7 @@ const handlers = new Map<string, CommandHandler>(
     ...indexCommands,
     ...insertCommands,
     ...findCommands,
+    ...explainCommands,
     ...updateCommands,
     ...deleteCommands,
     ...findAndModifyCommands,

@@ -1,6 +1,6 @@
 /**
- * Cursor commands: `find` (filter, sort, projection, skip, limit, batchSize, singleBatch), `getMore`,
- * `killCursors`, and `explain` of a find (which access path the planner picks: IDHACK, IXSCAN or COLLSCAN).
+ * Cursor commands: `find` (filter, sort, projection, skip, limit, batchSize, singleBatch), `getMore` and
+ * `killCursors`.
  */
 import type { Document } from 'bson';
 import { mongoError } from '../errors';
@@ -34,30 +34,6 @@ export const findCommands: Record<string, CommandHandler> = {
     const results = projectDocuments(docs, command.projection as Document | undefined, filter);
     const batchSize = optionalCount(command.batchSize, 'batchSize');
     return { cursor: engine.cursors.open(`${db}.${name}`, results, batchSize, Boolean(command.singleBatch)) };
-  },
-  explain: (context) => {
-    const inner = context.command.explain as Document;
-    if (typeof inner !== 'object' || inner === null || typeof inner.find !== 'string') {
-      throw mongoError('CommandNotSupported', 'the embedded MongoDB engine explains find commands only');
-    }
-    const name = inner.find;
-    const filter = (inner.filter ?? {}) as Document;
-    const collection = context.engine.catalog.get(context.db, name);
-    const indexName = collection?.plannedIndex(filter);
-    let winningPlan: Document = { stage: 'COLLSCAN', filter };
-    if (indexName === '_id_') winningPlan = { stage: 'IDHACK' };
-    else if (indexName && collection) {
-      const keyPattern = collection.indexes.get(indexName)?.spec.key;
-      winningPlan = { stage: 'FETCH', filter, inputStage: { stage: 'IXSCAN', indexName, keyPattern } };
-    }
-    return {
-      queryPlanner: {
-        namespace: `${context.db}.${name}`,
-        parsedQuery: filter,
-        winningPlan,
-        rejectedPlans: [],
-      },
-    };
   },
   getMore: ({ command, engine, db }) => {
     const collection = command.collection;

@@ -6,7 +6,7 @@ import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { compareBson, pathValues } from '../bsonValues';
 import { asMongoError, mongoError } from '../errors';
-import type { Collection } from '../catalog/collection';
+import type { Collection, ExaminedCounters } from '../catalog/collection';
 import { compileEqualityFilter } from './equalityFilter';
 
 /** The parts of a find, count, update or delete that select documents. */
@@ -68,6 +68,9 @@ function assertSupportedTypes(value: unknown): void {
 /** A compiled filter; mingo errors become MongoDB BadValue errors. */
 export function compileFilter(filter: Document | undefined): (doc: Document) => boolean {
   if (!filter || Object.keys(filter).length === 0) return () => true;
+  if ('$text' in filter) {
+    throw mongoError('CommandNotSupported', '$text queries are not supported by the embedded MongoDB engine');
+  }
   const equality = compileEqualityFilter(filter);
   if (equality) return equality;
   assertSupportedTypes(filter);
@@ -141,9 +144,13 @@ export function projectDocuments(
 
 /**
  * The documents matching `spec.filter` in result order, skip and limit applied, not projected. Without a sort,
- * a limit stops the scan early.
+ * a limit stops the scan early. `counters` receives what the access path examined.
  */
-export function selectDocuments(collection: Collection | undefined, spec: QuerySpec): Document[] {
+export function selectDocuments(
+  collection: Collection | undefined,
+  spec: QuerySpec,
+  counters?: ExaminedCounters,
+): Document[] {
   const matches = compileFilter(spec.filter);
   const sort = parseSort(spec.sort);
   // Validated first so a bad filter fails the same way whether or not the collection exists.
@@ -152,7 +159,7 @@ export function selectDocuments(collection: Collection | undefined, spec: QueryS
   const limit = spec.limit && spec.limit > 0 ? spec.limit : Infinity;
   const selected: Document[] = [];
   const stopAt = sort.length === 0 ? skip + limit : Infinity;
-  for (const doc of collection.candidates(spec.filter ?? {})) {
+  for (const doc of collection.candidates(spec.filter ?? {}, counters)) {
     if (!matches(doc)) continue;
     selected.push(doc);
     if (selected.length >= stopAt) break;

@@ -1,6 +1,6 @@
 /** Handshake and refusal behaviour specific to the embedded engine (a standalone server); always runs on the engine. */
 import net from 'node:net';
-import { deserialize, serialize } from 'bson';
+import { deserialize, serialize, UUID } from 'bson';
 import { MongoClient, MongoServerError } from 'mongodb';
 import { startTempEngine } from './mongoTarget';
 
@@ -74,6 +74,39 @@ it('advertises a writable standalone with sessions over OP_MSG', async () => {
   expect(hello.setName).toBeUndefined();
   expect(await client.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
   expect((await client.db('admin').command({ buildInfo: 1 })).version).toBe('7.0.0');
+});
+
+it('accepts and ignores session commands', async () => {
+  const admin = client.db('admin');
+  const id = { id: new UUID() };
+  expect(await admin.command({ endSessions: [id] })).toEqual({ ok: 1 });
+  expect(await admin.command({ refreshSessions: [id] })).toEqual({ ok: 1 });
+});
+
+it('refuses what it does not implement with CommandNotSupported, never silence', async () => {
+  const db = client.db('app');
+  await db.collection('src').insertOne({ a: 1 });
+  const refusals = await Promise.all([
+    failure(
+      db
+        .collection('src')
+        .aggregate([{ $out: 'copy' }])
+        .toArray(),
+    ),
+    failure(db.createCollection('ring', { capped: true, size: 4096 })),
+    failure(db.collection('src').findOne({ $text: { $search: 'a' } })),
+    failure(db.aggregate([{ $documents: [{ a: 1 }] }]).toArray()),
+  ]);
+  expect(refusals.map((error) => [error.code, error.codeName])).toEqual(
+    Array.from({ length: 4 }, () => [115, 'CommandNotSupported']),
+  );
+  expect(refusals.map((error) => error.message)).toEqual([
+    '$out is not supported by the embedded MongoDB engine',
+    "create option 'capped' is not supported by the embedded MongoDB engine",
+    '$text queries are not supported by the embedded MongoDB engine',
+    'database-level aggregation is not supported by the embedded MongoDB engine',
+  ]);
+  expect(await db.listCollections({ name: { $in: ['copy', 'ring'] } }).toArray()).toEqual([]);
 });
 
 it('answers unknown commands with CommandNotFound', async () => {
