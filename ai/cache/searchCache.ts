@@ -50,6 +50,17 @@ export interface SearchCacheStats {
 
 const entrySchema = z.object({ v: z.literal(1), hits: z.array(hitSchema) });
 
+/** Deep-freezes hits (their arrays included) for sharing through L1. */
+function freezeHits(hits: Hit[]): readonly Hit[] {
+  for (const hit of hits) {
+    Object.freeze(hit.headingPath);
+    Object.freeze(hit.symbols);
+    Object.freeze(hit.foundBy);
+    Object.freeze(hit);
+  }
+  return Object.freeze(hits);
+}
+
 function levelStats(hits: number, misses: number): CacheLevelStats {
   return { hits, misses, hitRate: hits + misses === 0 ? 0 : hits / (hits + misses) };
 }
@@ -64,7 +75,8 @@ function levelStats(hits: number, misses: number): CacheLevelStats {
  */
 export class SearchCache {
   private readonly options: SearchCacheOptions;
-  private readonly l1: LRUCache<string, string>;
+  /** Frozen hits, so a caller can never change what later lookups get. */
+  private readonly l1: LRUCache<string, readonly Hit[]>;
   private readonly logger: Logger;
   private generation = 0;
   /** The shared generation this process is known to be up to date with (for `onForeignInvalidation`). */
@@ -78,35 +90,50 @@ export class SearchCache {
   }
 
   /** Cached hits for these parameters, or undefined on a miss at both levels. */
-  async get(params: SearchCacheKeyParams): Promise<Hit[] | undefined> {
-    const key = await this.keyFor(params);
-    const local = this.l1.get(key);
-    if (local !== undefined) {
-      this.count('L1', true);
-      return (JSON.parse(local) as { hits: Hit[] }).hits;
-    }
-    this.count('L1', false);
-    const redis = this.options.redis;
-    if (!redis) return undefined;
-    try {
-      const stored = await redis.get(this.options.keyPrefix + key);
-      const parsed = stored === null ? undefined : this.parse(stored);
-      this.count('L2', parsed !== undefined);
-      if (parsed && stored) this.l1.set(key, stored);
-      return parsed;
-    } catch (error) {
-      this.onRedisError(error, 'read');
-      this.count('L2', false);
-      return undefined;
-    }
+  async get(params: SearchCacheKeyParams): Promise<readonly Hit[] | undefined> {
+    return (await this.lookup(params)).hits;
   }
 
   /** Stores hits at both levels under the current generation. */
   async set(params: SearchCacheKeyParams, hits: readonly Hit[]): Promise<void> {
+    await this.store(await this.keyFor(params), hits);
+  }
+
+  /**
+   * Looks up L1, then L2, and returns the key under which `store` should keep a freshly computed result,
+   * so a search reads the shared generation once.
+   */
+  async lookup(params: SearchCacheKeyParams): Promise<{ key: string; hits?: readonly Hit[] }> {
     const key = await this.keyFor(params);
-    const value = JSON.stringify({ v: 1, hits: hits.map(serialisableHit) });
-    this.l1.set(key, value);
+    const local = this.l1.get(key);
+    if (local !== undefined) {
+      this.count('L1', true);
+      return { key, hits: local };
+    }
+    this.count('L1', false);
+    const redis = this.options.redis;
+    if (!redis) return { key };
     try {
+      const stored = await redis.get(this.options.keyPrefix + key);
+      const parsed = stored === null ? undefined : this.parse(stored);
+      this.count('L2', parsed !== undefined);
+      if (!parsed) return { key };
+      const hits = freezeHits(parsed);
+      this.l1.set(key, hits);
+      return { key, hits };
+    } catch (error) {
+      this.onRedisError(error, 'read');
+      this.count('L2', false);
+      return { key };
+    }
+  }
+
+  /** Stores hits under a key from `lookup`: frozen in L1, as JSON with string ids in L2. */
+  async store(key: string, hits: readonly Hit[]): Promise<void> {
+    const serialisable = hits.map(serialisableHit);
+    this.l1.set(key, freezeHits(serialisable));
+    try {
+      const value = JSON.stringify({ v: 1, hits: serialisable });
       await this.options.redis?.set(this.options.keyPrefix + key, value, 'EX', this.options.l2TtlSeconds);
     } catch (error) {
       this.onRedisError(error, 'write');

@@ -25,7 +25,14 @@ export const hitSchema = z.object({
   foundBy: z.array(strategy),
 }) satisfies z.ZodType<Hit>;
 
-/** Copies a hit with every identifier coerced to a string, safe to serialise whatever id types came in. */
+/** Copies a hit (arrays included) with every identifier coerced to a string, whatever id types came in. */
 export function serialisableHit(hit: Hit): Hit {
-  return { ...hit, chunkId: String(hit.chunkId), documentId: String(hit.documentId) };
+  return {
+    ...hit,
+    chunkId: String(hit.chunkId),
+    documentId: String(hit.documentId),
+    headingPath: [...hit.headingPath],
+    symbols: [...hit.symbols],
+    foundBy: [...hit.foundBy],
+  };
 }

@@ -19,7 +19,8 @@ export interface SearchRequest {
 
 /** The hits plus how they were produced. */
 export interface SearchResponse {
-  hits: Hit[];
+  /** Shared with the cache: read-only. */
+  hits: readonly Hit[];
   strategy: ServedStrategy;
   cached: boolean;
   tookMs: number;
@@ -54,11 +55,12 @@ export class SearchService {
       indexes: request.indexes,
       limit: request.limit ?? DEFAULT_SEARCH_LIMIT,
     };
-    let hits = await this.cache?.get(key);
+    const lookup = await this.cache?.lookup(key);
+    let hits = lookup?.hits;
     const cached = hits !== undefined;
     if (!hits) {
       hits = await this.strategies[strategy](request.query, { indexes: request.indexes, limit: key.limit });
-      await this.cache?.set(key, hits);
+      if (lookup) await this.cache!.store(lookup.key, hits);
     }
     const seconds = (performance.now() - started) / 1000;
     const indexLabel = request.indexes?.length ? [...new Set(request.indexes)].sort().join('+') : 'all';

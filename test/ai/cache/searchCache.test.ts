@@ -112,6 +112,19 @@ describe('SearchCache', () => {
     expect(follower.stats().generation).toBe(2);
   });
 
+  it('hands out frozen hits, so no caller can change what later lookups get', async () => {
+    const cache = new SearchCache();
+    await cache.set(params, [buildHit({ headingPath: ['Guide'] })]);
+
+    const [hit] = (await cache.get(params))!;
+
+    expect(() => {
+      (hit as { score: number }).score = 99;
+    }).toThrow(TypeError);
+    expect(() => (hit.headingPath as string[]).push('Other')).toThrow(TypeError);
+    expect(await cache.get(params)).toEqual([buildHit({ headingPath: ['Guide'] })]);
+  });
+
   it('counts a corrupt L2 entry as a miss', async () => {
     const cache = new SearchCache({ redis, keyPrefix });
     await redis.set(

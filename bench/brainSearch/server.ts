@@ -1,0 +1,48 @@
+/**
+ * The platform process of bench/brainSearchHttp.ts: the identity and brain areas on the embedded MongoDB and
+ * Qdrant engines under a fresh DATA_DIR, Redis when BENCH_REDIS_URL is given, API role only, quiet logs and
+ * no gateway limit (one client drives every request). Prints its URL on the first stdout line; SIGTERM stops it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
+import { Platform, type PlatformContext } from '../../platform/platform';
+import { createAuthService } from '../../services/auth';
+import { createBrainArea } from '../../services/brain';
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-brain-bench-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ROLES: 'api',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    GATEWAY_RATE_LIMIT_PER_SECOND: '1000000',
+    BRAIN_SERVICE_TOKEN: 'bench-service-token-0123456789',
+    BRAIN_INGEST_MAX_DOCUMENTS: '500',
+    BRAIN_CACHE_KEY_PREFIX: `bench:brain:${process.pid}:`,
+    ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
+  });
+  const logger = createLogger({ level: config.LOG_LEVEL, destination: process.stderr });
+  const parts = async (context: PlatformContext) => {
+    const auth = createAuthService(context);
+    const brain = await createBrainArea(context, auth);
+    return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
+  };
+  const platform = await Platform.start({ config, logger, parts });
+  process.stdout.write(`http://127.0.0.1:${platform.port}\n`);
+  process.on('SIGTERM', () => {
+    platform
+      .stop()
+      .finally(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+      .finally(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack}\n`);
+  process.exit(1);
+});
