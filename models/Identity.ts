@@ -22,7 +22,6 @@ export interface IdentityRecord {
   ensName?: string;
   /** SSO identities: the email claim, for display. */
   email?: string;
-  lastUsedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,7 +35,6 @@ const identitySchema = new Schema<IdentityRecord>(
     passwordHash: { type: String },
     ensName: { type: String },
     email: { type: String },
-    lastUsedAt: { type: Date },
   },
   { timestamps: true },
 );

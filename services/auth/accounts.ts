@@ -20,6 +20,26 @@ export interface IdentityProof {
 /** The fields of an IdentityProof that are stored. */
 type StoredProof = { [K in keyof IdentityProof]?: NonNullable<IdentityProof[K]> };
 
+/** The proof's values to store (null and undefined dropped). */
+function storedFields(proof: IdentityProof): StoredProof {
+  return Object.fromEntries(
+    Object.entries(proof).filter(([, value]) => value !== undefined && value !== null),
+  ) as StoredProof;
+}
+
+/** The update that brings a recorded identity up to a new proof (verified now), or undefined when none is needed. */
+function identityChanges(existing: IdentityRecord, proof: IdentityProof, now: Date) {
+  const $set: Partial<IdentityRecord> = {};
+  const $unset: Record<string, 1> = {};
+  if (existing.verifiedAt === null) $set.verifiedAt = now;
+  for (const [field, value] of Object.entries(proof) as [keyof IdentityProof, string | null | undefined][]) {
+    if (value === null && existing[field] !== undefined) $unset[field] = 1;
+    else if (typeof value === 'string' && value !== existing[field]) $set[field] = value;
+  }
+  if (Object.keys($set).length === 0 && Object.keys($unset).length === 0) return undefined;
+  return Object.keys($unset).length > 0 ? { $set, $unset } : { $set };
+}
+
 const DUPLICATE_KEY = 11000;
 
 function isDuplicateKey(error: unknown): boolean {
@@ -45,84 +65,85 @@ export class Accounts {
   }
 
   /**
-   * Records a proven identity and returns its user. With `linkTo`, the identity must be new or already that
-   * user's. Safe under concurrency (the unique index decides) and after a crash between the two writes (the user
-   * document is upserted from the identity's userId). A returning identity costs two round trips.
+   * Records a proven identity and returns its user's id. With `linkTo`, the identity must be new or already that
+   * user's (409 IDENTITY_LINKED_ELSEWHERE otherwise). A returning identity whose recorded proof is unchanged costs
+   * one indexed read: this is on every sign-in's path. Concurrent first sign-ins are settled by the unique index.
+   * The user document is written before an identity is marked verified, so a verified identity always has a user.
    */
+  async proveIdentity(
+    kind: IdentityKind,
+    subject: string,
+    proof: IdentityProof,
+    linkTo?: Types.ObjectId,
+  ): Promise<Types.ObjectId> {
+    // The driver directly: mongoose's query layer costs more than the lookup itself here.
+    const existing = await this.identities.collection.findOne<IdentityRecord>({ kind, subject });
+    if (!existing) return this.createIdentity(kind, subject, proof, linkTo);
+    if (linkTo && !existing.userId.equals(linkTo)) {
+      throw new ConflictError(
+        'This identity already belongs to another account',
+        'IDENTITY_LINKED_ELSEWHERE',
+      );
+    }
+    const changes = identityChanges(existing, proof, new Date(this.clock.now()));
+    if (changes) {
+      await this.ensureUser(existing.userId);
+      await this.identities.updateOne({ _id: existing._id }, changes);
+      await this.refreshTier(existing.userId);
+    }
+    if (this.isBootstrapAdmin(kind, subject)) await this.grantAdmin(existing.userId);
+    return existing.userId;
+  }
+
+  /** Like `proveIdentity`, returning the whole user. */
   async signIn(
     kind: IdentityKind,
     subject: string,
     proof: IdentityProof,
     linkTo?: Types.ObjectId,
   ): Promise<UserRecord> {
-    const now = new Date(this.clock.now());
-    const proven = Object.fromEntries(
-      Object.entries(proof).filter(([, value]) => value !== undefined && value !== null),
-    ) as StoredProof;
-    const removed = Object.fromEntries(
-      Object.entries(proof)
-        .filter(([, value]) => value === null)
-        .map(([field]) => [field, 1]),
-    );
-    if (linkTo) {
-      const owner = await this.identities.findOne({ kind, subject }, { userId: 1 }).lean();
-      if (owner && !owner.userId.equals(linkTo)) {
-        throw new ConflictError(
-          'This identity already belongs to another account',
-          'IDENTITY_LINKED_ELSEWHERE',
-        );
-      }
-    }
-    const before = await this.identities
-      .findOneAndUpdate(
-        { kind, subject },
-        { $set: { lastUsedAt: now, ...proven }, ...(Object.keys(removed).length ? { $unset: removed } : {}) },
-        { returnDocument: 'before' },
-      )
-      .lean();
-    if (!before) return this.createIdentity(kind, subject, proven, now, linkTo);
-    const tierInputsChanged =
-      before.verifiedAt === null ||
-      (proof.ensName !== undefined && (proof.ensName ?? undefined) !== before.ensName);
-    if (before.verifiedAt === null)
-      await this.identities.updateOne({ _id: before._id }, { $set: { verifiedAt: now } });
-    const user = tierInputsChanged ? undefined : await this.users.findById(before.userId).lean();
-    return this.finishSignIn(kind, subject, before.userId, user ?? undefined);
+    const user = await this.findUser(await this.proveIdentity(kind, subject, proof, linkTo));
+    if (!user) throw new NotFoundError('No such user', 'USER_NOT_FOUND');
+    return user;
   }
 
   private async createIdentity(
     kind: IdentityKind,
     subject: string,
-    proven: StoredProof,
-    now: Date,
+    proof: IdentityProof,
     linkTo: Types.ObjectId | undefined,
-  ): Promise<UserRecord> {
+  ): Promise<Types.ObjectId> {
     const userId = linkTo ?? new Types.ObjectId();
+    await this.ensureUser(userId);
     try {
-      await this.identities.create({ userId, kind, subject, verifiedAt: now, lastUsedAt: now, ...proven });
+      await this.identities.create({
+        userId,
+        kind,
+        subject,
+        verifiedAt: new Date(this.clock.now()),
+        ...storedFields(proof),
+      });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      return this.signIn(kind, subject, proven, linkTo);
+      // Someone else recorded it first: drop the user made for it, and sign in to the identity that won.
+      if (!linkTo) await this.users.deleteOne({ _id: userId });
+      return this.proveIdentity(kind, subject, proof, linkTo);
     }
-    return this.finishSignIn(kind, subject, userId, undefined);
+    if (this.isBootstrapAdmin(kind, subject)) await this.grantAdmin(userId);
+    await this.refreshTier(userId);
+    return userId;
   }
 
-  /** Ensures the user document exists, applies bootstrap admin, and refreshes the tier when it may have changed. */
-  private async finishSignIn(
-    kind: IdentityKind,
-    subject: string,
-    userId: Types.ObjectId,
-    current: UserRecord | undefined,
-  ): Promise<UserRecord> {
-    const admin = this.isBootstrapAdmin(kind, subject);
-    if (current && (!admin || current.roles.includes('admin'))) return current;
+  private async ensureUser(userId: Types.ObjectId): Promise<void> {
     await this.users.updateOne(
       { _id: userId },
       { $setOnInsert: { roles: ['player'], tier: 0 } },
       { upsert: true },
     );
-    if (admin) await this.users.updateOne({ _id: userId }, { $addToSet: { roles: 'admin' } });
-    return this.refreshTier(userId);
+  }
+
+  private async grantAdmin(userId: Types.ObjectId): Promise<void> {
+    await this.users.updateOne({ _id: userId }, { $addToSet: { roles: 'admin' } });
   }
 
   /** Recomputes and stores the user's tier from their identities; returns the updated user. */

@@ -1,6 +1,6 @@
-import type { Connection, Types } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import { sessionModel, type SessionMethod, type SessionRecord } from '../../models/Session';
-import { userModel } from '../../models/User';
+import { userModel, type UserRecord } from '../../models/User';
 import type { Clock } from '../../platform/clock';
 import type { Principal } from './principal';
 import { hashSecret, newSessionToken } from './tokens';
@@ -13,7 +13,12 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
-/** Opaque bearer-token sessions stored hashed in MongoDB; expiring (TTL index) and revocable. */
+/**
+ * Opaque bearer-token sessions stored hashed in MongoDB; expiring (TTL index) and revocable. A session is written on
+ * every sign-in and read on every authenticated request, so both go to the driver directly: mongoose's document
+ * and casting layers cost as much CPU as the operation itself (bench/authVerify.ts). The records are built here in
+ * full, with the fields the schema declares.
+ */
 export class Sessions {
   private readonly sessions;
   private readonly users;
@@ -26,6 +31,7 @@ export class Sessions {
     this.users = userModel(connection);
   }
 
+  /** Opens a session of `ttlSeconds` for `userId` (wallet sessions record the `address`). */
   async issue(
     userId: Types.ObjectId,
     method: SessionMethod,
@@ -36,28 +42,29 @@ export class Sessions {
     const now = this.clock.now();
     const issuedAt = new Date(now);
     const expiresAt = new Date(now + ttlSeconds * 1000);
-    const created = await this.sessions.create({
+    const session: SessionRecord = {
+      _id: new Types.ObjectId(),
       tokenHash: hashSecret(token),
       userId,
       method,
-      address,
+      ...(address === undefined ? {} : { address }),
       expiresAt,
       revokedAt: null,
-    });
-    return { token, session: created.toObject(), issuedAt, expiresAt };
+      createdAt: issuedAt,
+    };
+    await this.sessions.collection.insertOne(session);
+    return { token, session, issuedAt, expiresAt };
   }
 
   /** The principal behind a bearer token, or null when the token is unknown, expired or revoked. */
   async authenticate(token: string): Promise<Extract<Principal, { kind: 'user' }> | null> {
-    const session = await this.sessions
-      .findOne({
-        tokenHash: hashSecret(token),
-        revokedAt: null,
-        expiresAt: { $gt: new Date(this.clock.now()) },
-      })
-      .lean();
+    const session = await this.sessions.collection.findOne<SessionRecord>({
+      tokenHash: hashSecret(token),
+      revokedAt: null,
+      expiresAt: { $gt: new Date(this.clock.now()) },
+    });
     if (!session) return null;
-    const user = await this.users.findById(session.userId).lean();
+    const user = await this.users.collection.findOne<UserRecord>({ _id: session.userId });
     if (!user) return null;
     return {
       kind: 'user',

@@ -71,13 +71,13 @@ export class WalletSignIn {
     }
     // null (the wallet has no name now) clears a recorded name; undefined (lookup failed) leaves it.
     const ensName = await this.deps.ens.nameOf(address);
-    const user = await this.deps.accounts.signIn('wallet', address.toLowerCase(), { ensName }, linkTo);
-    const session = await this.deps.sessions.issue(
-      user._id,
+    const userId = await this.deps.accounts.proveIdentity(
       'wallet',
-      this.options.sessionTtlSeconds,
-      address,
+      address.toLowerCase(),
+      { ensName },
+      linkTo,
     );
+    const session = await this.deps.sessions.issue(userId, 'wallet', this.options.sessionTtlSeconds, address);
     return { ...session, address };
   }
 

@@ -97,8 +97,8 @@ export class EmailSignIn {
     if (!identity) {
       throw new ValidationError('The code is invalid, expired or already used', [], 'EMAIL_CODE_INVALID');
     }
-    const user = await this.deps.accounts.signIn('email', identity.subject, {}, identity.userId);
-    return this.deps.sessions.issue(user._id, 'email', this.options.sessionTtlSeconds);
+    const userId = await this.deps.accounts.proveIdentity('email', identity.subject, {}, identity.userId);
+    return this.deps.sessions.issue(userId, 'email', this.options.sessionTtlSeconds);
   }
 
   async login(email: string, password: string): Promise<IssuedSession> {
@@ -115,8 +115,8 @@ export class EmailSignIn {
     if (!(await passwordMatches(identity?.passwordHash, password)) || !identity) throw LOGIN_FAILED();
     if (!identity.verifiedAt)
       throw new ForbiddenError('Verify your email address first', 'EMAIL_NOT_VERIFIED');
-    const user = await this.deps.accounts.signIn('email', email, {}, identity.userId);
-    return this.deps.sessions.issue(user._id, 'email', this.options.sessionTtlSeconds);
+    const userId = await this.deps.accounts.proveIdentity('email', email, {}, identity.userId);
+    return this.deps.sessions.issue(userId, 'email', this.options.sessionTtlSeconds);
   }
 
   private mailer(): Mailer {

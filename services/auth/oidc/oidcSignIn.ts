@@ -100,8 +100,13 @@ export class OidcSignIn {
     }
     if (!claims) throw new AppError(401, 'OIDC_LOGIN_FAILED', 'Unauthorized', { detail: 'No ID token' });
     const linkTo = pending.linkTo ? new Types.ObjectId(pending.linkTo) : undefined;
-    const user = await this.accounts.signIn('oidc', `${claims.iss}#${claims.sub}`, { email }, linkTo);
-    return this.sessions.issue(user._id, 'oidc', options.sessionTtlSeconds);
+    const userId = await this.accounts.proveIdentity(
+      'oidc',
+      `${claims.iss}#${claims.sub}`,
+      { email },
+      linkTo,
+    );
+    return this.sessions.issue(userId, 'oidc', options.sessionTtlSeconds);
   }
 
   private async ready(): Promise<{ options: OidcOptions; config: oidc.Configuration }> {
