@@ -60,7 +60,9 @@ async function runLoad(port: number, domain: string, total: number, concurrency:
   const proofs: { address: string; nonce: string; message: string; signature: string }[] = [];
   for (let i = 0; i < total; i++) {
     const wallet = wallets[i % wallets.length] as Wallet;
-    const { nonce } = JSON.parse((await post(agent, port, '/auth/wallet/nonce', {})).body) as { nonce: string };
+    const { nonce } = JSON.parse((await post(agent, port, '/auth/wallet/nonce', {})).body) as {
+      nonce: string;
+    };
     const message = new SiweMessage({
       domain,
       address: wallet.address,
@@ -116,7 +118,11 @@ async function main(total: number, concurrency: number): Promise<void> {
     LOG_LEVEL: 'warn',
     GATEWAY_RATE_LIMIT_PER_SECOND: '1000000',
   });
-  const platform = await Platform.start({ config, logger: createLogger({ level: 'warn' }), parts: productParts });
+  const platform = await Platform.start({
+    config,
+    logger: createLogger({ level: 'warn' }),
+    parts: productParts,
+  });
   const child = fork(
     __filename,
     ['--load', String(platform.port), config.SIWE_DOMAIN, String(total), String(concurrency)],
