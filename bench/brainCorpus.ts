@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ChunkRecord } from '../ai/chunking/records';
 import { Ingestor } from '../ai/corpus/ingestor';
 import { InMemoryChunkStore } from '../ai/corpus/memoryChunkStore';
-import { listSourceFiles, readSourceDocument } from '../ai/corpus/repositoryFiles';
+import { ingestFolder } from '../ai/corpus/folderIngest';
 import { EmbeddingChain } from '../ai/embeddings/embeddingChain';
 import { LocalHashEmbedder } from '../ai/embeddings/localHashEmbedder';
 import { FullTextIndex } from '../ai/fulltext/fullTextIndex';
@@ -15,8 +15,11 @@ import {
 } from '../ai/retrieval/strategies';
 
 const ROOT = join(__dirname, '..');
-/** The repository's own docs, code and tests: the brain's first corpus (benches excluded: they hold the answers). */
-const CORPUS_FOLDERS = ['docs', 'ai', 'platform', 'test'];
+/**
+ * The repository's own docs, code and tests: the brain's first corpus (benches excluded: they hold the
+ * answers). The same selection `npm run brain:ingest -- .` makes, minus bench/, world data and contracts.
+ */
+export const CORPUS_PATHS = ['README.md', 'docs', 'ai', 'platform', 'services', 'models', 'test'];
 
 /** An in-memory brain: store, indexes, local embedder, ingestor and the three strategies; exact vectors by default. */
 export function buildInMemoryBrain(options: { approximateVectors?: boolean } = {}) {
@@ -35,12 +38,21 @@ export function buildInMemoryBrain(options: { approximateVectors?: boolean } = {
   return { store, embeddings, fullText, vectors, ingestor, strategies };
 }
 
-/** Ingests the repository's docs/, ai/, platform/ and test/ through the real ingest pipeline. */
-export async function ingestRepository(brain: ReturnType<typeof buildInMemoryBrain>): Promise<number> {
-  const sources = (await Promise.all(CORPUS_FOLDERS.map((folder) => listSourceFiles(ROOT, folder)))).flat();
-  const docs = await Promise.all(sources.map((source) => readSourceDocument(ROOT, source)));
-  const results = await brain.ingestor.ingest(docs);
-  return results.reduce((sum, r) => sum + r.chunks, 0);
+/**
+ * Ingests CORPUS_PATHS through the real ingest pipeline, a file at a time as the CLI does (files the
+ * validation rejects are skipped). Returns the chunk and file counts.
+ */
+export async function ingestRepository(
+  brain: ReturnType<typeof buildInMemoryBrain>,
+): Promise<{ chunks: number; files: number }> {
+  let chunks = 0;
+  let files = 0;
+  for (const path of CORPUS_PATHS) {
+    const report = await ingestFolder(brain.ingestor, ROOT, path);
+    chunks += report.results.reduce((sum, r) => sum + r.chunks, 0);
+    files += report.results.length;
+  }
+  return { chunks, files };
 }
 
 /** Loads prepared chunks straight into the indexes (synthetic corpora that skip chunking). */
