@@ -5,7 +5,7 @@ import { ActionRejectedError } from '../../rooms/systems/errors';
 import { narrate } from '../../rooms/systems/narration';
 import { createRng } from '../../rooms/systems/random';
 import { spawnCreature } from '../../rooms/systems/spawns';
-import { regenerate, rest } from '../../rooms/systems/vitals';
+import { killPlayer, regenerate, rest } from '../../rooms/systems/vitals';
 import { buildSim } from './fixtures/simContext';
 
 describe('combat, flee, rest, death', () => {
@@ -95,5 +95,21 @@ describe('combat, flee, rest, death', () => {
     expect(player.status).toBe('idle');
     expect(player.health).toBe(15);
     expect(player.roomRef).toBe('village:chapel');
+  });
+
+  it('a slain player leaves the room they died in and wakes at the respawn room', () => {
+    const sim = buildSim(world, 'village');
+    const ann = sim.addPlayer('ann', { roomRef: 'village:cellar', soft: 25 });
+    sim.addPlayer('bob', { roomRef: 'village:cellar' });
+    killPlayer(sim.ctx, ann, { name: 'cellar rat' });
+    expect([ann.soft, ann.status]).toEqual([23, 'dead']);
+    sim.drain();
+    regenerate(sim.ctx);
+    const seenByBob = sim
+      .drain()
+      .filter((e) => 'roomRef' in e.to && e.to.roomRef === 'village:cellar' && e.to.except !== 'bob')
+      .map((e) => narrate(e, 'bob').text);
+    expect(seenByBob).toEqual(['Ann leaves.']);
+    expect([ann.status, ann.health, ann.roomRef]).toEqual(['idle', 15, 'village:chapel']);
   });
 });

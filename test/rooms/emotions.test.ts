@@ -2,6 +2,7 @@ import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
 import { feel, runCreatureAi } from '../../rooms/systems/creatureAi';
 import { BASE_TRANSITIONS, behaviourOf, nextEmotion } from '../../rooms/systems/emotions';
+import { narrate } from '../../rooms/systems/narration';
 import { spawnCreature } from '../../rooms/systems/spawns';
 import { buildSim } from './fixtures/simContext';
 
@@ -77,5 +78,47 @@ describe('creature emotions', () => {
     runCreatureAi(sim.ctx);
     expect(deer.roomRef).not.toBe('forest:path');
     expect(sim.events.map((e) => e.type)).toContain('creature.left');
+  });
+});
+
+describe('the approach behaviour', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await loadWorld();
+  });
+
+  it('a curious rat goes up to a player in its room once, not every step', () => {
+    const sim = buildSim(world, 'village');
+    sim.addPlayer('ann', { roomRef: 'village:cellar' });
+    const rat = spawnCreature(
+      sim.ctx,
+      world.creatures.get('village:rat')!,
+      'village:cellar',
+      'village:cellar#0',
+    );
+    feel(sim.ctx, rat, 'PLAYER_ENTERS', 'ann');
+    sim.drain();
+    runCreatureAi(sim.ctx);
+    runCreatureAi(sim.ctx);
+    expect(sim.drain().map((e) => narrate(e, 'ann').text)).toEqual([
+      'The cellar rat edges closer to you, sniffing the air.',
+    ]);
+    expect(rat.roomRef).toBe('village:cellar');
+  });
+
+  it('a friendly hen with nobody in its room walks over to a neighbouring player', () => {
+    const sim = buildSim(world, 'village');
+    sim.addPlayer('ann', { roomRef: 'village:market' });
+    const hen = spawnCreature(sim.ctx, world.creatures.get('village:chicken')!, 'village:square', 'p');
+    hen.emotion = 'FRIENDLY';
+    sim.drain();
+    runCreatureAi(sim.ctx);
+    expect(hen.roomRef).toBe('village:market');
+    runCreatureAi(sim.ctx);
+    expect(sim.drain().map((e) => narrate(e, 'ann').text)).toEqual([
+      'The speckled hen heads east.',
+      'A speckled hen arrives.',
+      'The speckled hen trots up to you happily.',
+    ]);
   });
 });
