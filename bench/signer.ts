@@ -8,12 +8,18 @@ import { ForgeSignatureIssuer } from '../services/signer/forgeSignatures';
 import { MintSignatureIssuer } from '../services/signer/mintSignatures';
 import { NonceReader } from '../services/signer/nonceReader';
 import { envSecretSource, SecretKeyProvider } from '../services/signer/signerKeys';
+import { commandStack, httpStack } from './signer/stacks';
 
 /**
  * Signer throughput and latency: signatures issued per second by one process, and p50/p95/p99 per signature,
  * against an in-process EDR chain over HTTP JSON-RPC. "warm": each address's nonce is cached (the signer's steady
  * state under the 10-per-minute-per-address limit); "cold": every signature reads getNonce over RPC first.
  * Target (issue 6): at least 500 signatures/s per process with the nonce cache warm.
+ *
+ * Three layers: the issuers alone; the commands the routes call (validation, request limit, balance, the
+ * consumed-nonce lookup and the insert into MongoDB, on the embedded engine); and HTTP through a whole platform
+ * (auth, routes, request logs). Over HTTP every request reads its nonce from the chain: issuing a signature drops
+ * the address's cached nonce, so a warm cache only serves concurrent requests for one address.
  *
  *   npx tsx bench/signer.ts [--rounds 8] [--batch 250] [--concurrency 32]
  *
@@ -63,7 +69,7 @@ function report(label: string, latencies: number[], wallMs: number): void {
   const rate = (latencies.length / wallMs) * 1000;
   const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
   console.log(
-    `${label.padEnd(24)} ${String(latencies.length).padStart(6)} sigs  ${rate.toFixed(0).padStart(6)} sigs/s  ` +
+    `${label.padEnd(27)} ${String(latencies.length).padStart(6)} sigs  ${rate.toFixed(0).padStart(6)} sigs/s  ` +
       `p50 ${fmt(percentile(sorted, 50))}  p95 ${fmt(percentile(sorted, 95))}  p99 ${fmt(percentile(sorted, 99))}`,
   );
 }
@@ -146,6 +152,67 @@ async function main(): Promise<void> {
     forgeIssuer.issueStart({ forger: a, path: 0, zenCommitted: 1n }),
   );
   report('forge start (cold RPC)', cold.latencies, cold.wallMs);
+
+  const benchChain = { chainId: CHAIN_ID, url: chain.url, provider, ...deployment };
+  const stack = await commandStack(benchChain, keys);
+  const caller = { requestedBy: 'service' };
+  const commandRuns = {
+    'start via commands (warm)': {
+      prepare: async (addresses: string[]) => {
+        for (const [i, address] of addresses.entries()) {
+          await stack.ledger.credit({
+            idempotencyKey: `bench-${address}-${i}`,
+            address,
+            amount: 10n,
+            reason: 'bench',
+          });
+        }
+        await Promise.all(addresses.map((address) => stack.core.forgeNonces.read(address)));
+      },
+      issue: (a: string) => stack.commands.startForge({ forger: a, path: 1, zenCommitted: '10' }, caller),
+    },
+    'mint via commands (warm)': {
+      prepare: async (addresses: string[]) => {
+        await Promise.all(addresses.map((address) => stack.core.seedNonces.read(address)));
+      },
+      issue: (a: string) => stack.commands.mintPunkSeed({ address: a }, caller),
+    },
+  };
+  for (const [label, run] of Object.entries(commandRuns)) {
+    const latencies: number[] = [];
+    let wallMs = 0;
+    for (let round = 0; round < rounds; round += 1) {
+      const batchAddresses = randomAddresses(batch);
+      await run.prepare(batchAddresses);
+      const result = await timed(batchAddresses, run.issue);
+      latencies.push(...result.latencies);
+      wallMs += result.wallMs;
+    }
+    report(label, latencies, wallMs);
+  }
+  await stack.close();
+
+  const serviceToken = 'bench-service-token-0123456789';
+  const http = await httpStack(benchChain, signerKey, serviceToken);
+  const post = async (address: string) => {
+    const res = await fetch(`${http.url}/api/punk-seed/mint`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serviceToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ address }),
+    });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  await timed(randomAddresses(100), post);
+  const httpLatencies: number[] = [];
+  let httpWallMs = 0;
+  for (let round = 0; round < rounds; round += 1) {
+    const result = await timed(randomAddresses(batch), post);
+    httpLatencies.push(...result.latencies);
+    httpWallMs += result.wallMs;
+  }
+  report('mint over HTTP', httpLatencies, httpWallMs);
+  await http.close();
 
   provider.destroy();
   await chain.close();

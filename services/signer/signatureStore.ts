@@ -5,6 +5,8 @@ import type { ConsumedNonceLookup } from './reuseAlerts';
 import type { SignatureRecord } from './signatureRecord';
 import type { ConsumedSignature } from './usageTracker';
 
+const DUPLICATE_KEY = 11000;
+
 /** Who asked for a signature: `user:<id>` for a signed-in user, `service` for the service token. */
 export interface SignatureRequester {
   requestedBy: string;
@@ -30,30 +32,31 @@ export class MongoSignatureStore implements ConsumedNonceLookup {
 
   /**
    * Stores an issued signature, unused. Issuing the same bytes again (a claim or mint asked for twice before its
-   * nonce was used) keeps the first record and counts the repeat.
+   * nonce was used) keeps the first record and counts the repeat. Insert first: repeats are rare, and a plain
+   * insert is several times cheaper than an upsert.
    */
   async save(record: SignatureRecord, requester: SignatureRequester): Promise<void> {
-    const { issuedAt, ...fields } = record;
-    await this.model.updateOne(
-      { signatureHash: record.signatureHash },
-      {
-        $setOnInsert: {
-          ...fields,
-          payload: record.payload as unknown as Record<string, unknown>,
-          contract: getAddress(record.contract),
-          requester: getAddress(record.requester),
-          requestedBy: requester.requestedBy,
-          issuedAt,
-          used: false,
-          usedAt: null,
-          txHash: null,
-          blockNumber: null,
-        },
-        $set: { lastIssuedAt: issuedAt },
-        $inc: { timesIssued: 1 },
-      },
-      { upsert: true },
-    );
+    try {
+      await this.model.create({
+        ...record,
+        payload: record.payload as unknown as Record<string, unknown>,
+        contract: getAddress(record.contract),
+        requester: getAddress(record.requester),
+        requestedBy: requester.requestedBy,
+        timesIssued: 1,
+        lastIssuedAt: record.issuedAt,
+        used: false,
+        usedAt: null,
+        txHash: null,
+        blockNumber: null,
+      });
+    } catch (error) {
+      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+      await this.model.updateOne(
+        { signatureHash: record.signatureHash },
+        { $set: { lastIssuedAt: record.issuedAt }, $inc: { timesIssued: 1 } },
+      );
+    }
   }
 
   async isConsumed(query: {
