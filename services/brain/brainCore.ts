@@ -81,9 +81,9 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const cache = new SearchCache({
     redis: stores.redis,
     keyPrefix: config.BRAIN_CACHE_KEY_PREFIX,
-    l1MaxEntries: config.BRAIN_CACHE_L1_MAX_ENTRIES,
-    l1TtlMs: config.BRAIN_CACHE_L1_TTL_SECONDS * 1000,
-    l2TtlSeconds: config.BRAIN_CACHE_L2_TTL_SECONDS,
+    l1MaxEntries: config.BRAIN_CACHE_MEMORY_MAX_ENTRIES,
+    l1TtlMs: config.BRAIN_CACHE_MEMORY_TTL_SECONDS * 1000,
+    l2TtlSeconds: config.BRAIN_CACHE_REDIS_TTL_SECONDS,
     logger,
     onForeignInvalidation: async () => {
       await follower.catchUp();
