@@ -1,6 +1,7 @@
 import { getAddress } from 'ethers';
 import { z } from 'zod';
 import { FORGE_PATH_COUNT } from '../../contracts/typedData';
+import { SIGNATURE_KINDS } from '../../models/IssuedSignature';
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -92,7 +93,7 @@ export const ReuseReportRequestSchema = z
 export const ReuseReportResponseSchema = z
   .object({
     signatureHash: bytes32,
-    kind: z.enum(['forge-start', 'forge-claim', 'punk-seed-mint']),
+    kind: z.enum(SIGNATURE_KINDS),
     used: z.literal(true),
   })
   .meta({ id: 'SignatureReuseReportResult' });

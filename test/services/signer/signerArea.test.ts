@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { encryptKeystoreJson, Wallet } from 'ethers';
 import request from 'supertest';
 import { loadConfig } from '../../../platform/config';
@@ -77,6 +78,7 @@ describe('signer configuration', () => {
     expect(doc.paths['/api/forge/start'].post.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/ForgeStartRequest',
     });
+    expect((await new Validator().validate(doc)).valid).toBe(true);
   });
 
   it('refuses half a configuration at start-up, naming the variables', () => {
