@@ -1,4 +1,4 @@
-import { getAddress, type Provider } from 'ethers';
+import type { Provider } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { AppError } from '../../platform/errors';
 import { contractWalletAccepts } from './contractWallet';
@@ -77,8 +77,9 @@ export async function verifyWalletProof(
   if (message.notBefore && now < Date.parse(message.notBefore)) {
     throw new WalletSignInError('SIWE_MESSAGE_NOT_YET_VALID', 'The message is not valid yet');
   }
-  const address = getAddress(message.address);
-  if (recoverPersonalSigner(proof.message, proof.signature) !== address) {
+  // The parser accepts only the EIP-55 form, so the message's address is already checksummed.
+  const address = message.address;
+  if (recoverPersonalSigner(proof.message, proof.signature) !== address.toLowerCase()) {
     const contractValid =
       expect.provider !== undefined &&
       (await contractWalletAccepts(expect.provider, address, proof.message, proof.signature));

@@ -7,15 +7,23 @@ describe('recoverPersonalSigner', () => {
       const wallet = Wallet.createRandom();
       const message = `Sign in ${i} ${'x'.repeat(i * 7)}\nnonce ${i}`;
       const signature = await wallet.signMessage(message);
-      expect(recoverPersonalSigner(message, signature)).toBe(wallet.address);
-      expect(recoverPersonalSigner(message, signature)).toBe(verifyMessage(message, signature));
+      expect(recoverPersonalSigner(message, signature)).toBe(wallet.address.toLowerCase());
+      expect(recoverPersonalSigner(message, signature)).toBe(verifyMessage(message, signature).toLowerCase());
     }
+  });
+
+  it('recovers non-canonical encodings (v as 0/1) through ethers', async () => {
+    const wallet = Wallet.createRandom();
+    const signature = await wallet.signMessage('hello');
+    const v = parseInt(signature.slice(-2), 16) - 27;
+    const compact = `${signature.slice(0, -2)}${v.toString(16).padStart(2, '0')}`;
+    expect(recoverPersonalSigner('hello', compact)).toBe(wallet.address.toLowerCase());
   });
 
   it('recovers someone else for a tampered message', async () => {
     const wallet = Wallet.createRandom();
     const signature = await wallet.signMessage('original');
-    expect(recoverPersonalSigner('tampered', signature)).not.toBe(wallet.address);
+    expect(recoverPersonalSigner('tampered', signature)).not.toBe(wallet.address.toLowerCase());
   });
 
   it('answers undefined for malformed signatures', () => {
