@@ -90,7 +90,7 @@ async function measure(
         const t = performance.now();
         const result =
           expectCached === undefined
-            ? await (await fetch(`${url}/healthz`)).json()
+            ? ((await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>)
             : await post(`${url}/brain/search`, body);
         times.push(performance.now() - t);
         if (expectCached !== undefined && result.cached !== expectCached) wrongCache++;

@@ -39,6 +39,11 @@ export interface SearchOptions {
   limit?: number;
   /** False leaves `snippet` empty: fusion asks its inner strategies for none and builds only the final ones. */
   snippets?: boolean;
+  /**
+   * Called when part of the search failed and the hits come from the rest (hybrid without its semantic side,
+   * semantic without one of its vector spaces): such an answer is marked degraded and never cached.
+   */
+  onPartialFailure?: (error: unknown) => void;
 }
 
 /** A retrieval strategy: one signature, one result type, best hit first. */

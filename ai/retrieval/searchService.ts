@@ -23,6 +23,8 @@ export interface SearchResponse {
   hits: readonly Hit[];
   strategy: ServedStrategy;
   cached: boolean;
+  /** Part of the search failed and the hits come from the rest (not cached). */
+  degraded: boolean;
   tookMs: number;
 }
 
@@ -58,9 +60,17 @@ export class SearchService {
     const lookup = await this.cache?.lookup(key);
     let hits = lookup?.hits;
     const cached = hits !== undefined;
+    let degraded = false;
     if (!hits) {
-      hits = await this.strategies[strategy](request.query, { indexes: request.indexes, limit: key.limit });
-      if (lookup) await this.cache!.store(lookup.key, hits);
+      hits = await this.strategies[strategy](request.query, {
+        indexes: request.indexes,
+        limit: key.limit,
+        onPartialFailure: () => {
+          degraded = true;
+        },
+      });
+      // A degraded answer is not cached: the next search should try the failed part again.
+      if (lookup && !degraded) await this.cache!.store(lookup.key, hits);
     }
     const seconds = (performance.now() - started) / 1000;
     const indexLabel = request.indexes?.length ? [...new Set(request.indexes)].sort().join('+') : 'all';
@@ -68,7 +78,7 @@ export class SearchService {
     searchTotal.inc({ strategy, index: indexLabel });
     searchLatency.observe({ strategy }, seconds);
     searchResultCount.observe({ strategy }, hits.length);
-    return { hits, strategy, cached, tookMs: seconds * 1000 };
+    return { hits, strategy, cached, degraded, tookMs: seconds * 1000 };
   }
 
   /** Searches served since start-up, by strategy (for GET /brain/stats). */

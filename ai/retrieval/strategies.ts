@@ -56,6 +56,8 @@ export function createSemanticStrategy(deps: SemanticStrategyDeps): SearchStrate
       return [];
     });
     if (lists.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+    const failure = settled.find((outcome) => outcome.status === 'rejected');
+    if (failure) options.onPartialFailure?.(failure.reason);
     return lists.length === 1 ? lists[0] : reciprocalRankFusion(lists, RRF_K, limit, 'semantic');
   };
 }
@@ -70,8 +72,9 @@ export interface HybridOptions {
 
 /**
  * HYBRID: runs fulltext and semantic side by side on deeper lists (without snippets) and fuses them with
- * reciprocal-rank fusion; snippets are built for the fused hits only. If one side fails (say, no embedding provider is reachable) the other's ranking is returned,
- * still marked `hybrid`, and the failure is logged; if both fail, the first error is thrown.
+ * reciprocal-rank fusion; snippets are built for the fused hits only. If one side fails (say, no embedding
+ * provider is reachable) the other's ranking is returned, still marked `hybrid`, the failure is logged and
+ * reported through `onPartialFailure`; if both fail, the first error is thrown.
  */
 export function createHybridStrategy(
   fulltext: SearchStrategy,
@@ -93,6 +96,8 @@ export function createHybridStrategy(
       else logger.warn({ err: outcome.reason }, 'hybrid search: one strategy failed');
     }
     if (lists.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+    const failure = settled.find((outcome) => outcome.status === 'rejected');
+    if (failure) searchOptions.onPartialFailure?.(failure.reason);
     const fused = reciprocalRankFusion(lists, k, limit);
     if (searchOptions.snippets === false) return fused;
     const terms = queryTerms(query);

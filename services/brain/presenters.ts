@@ -35,6 +35,7 @@ export function presentSearch(query: string, response: SearchResponse): z.infer<
     query,
     strategy: response.strategy,
     cached: response.cached,
+    degraded: response.degraded,
     took_ms: Math.round(response.tookMs * 1000) / 1000,
     hits: response.hits.map(presentHit),
   };

@@ -105,6 +105,11 @@ export const SearchResponseSchema = z
     query: z.string(),
     strategy: z.enum(SERVED_STRATEGIES),
     cached: z.boolean().meta({ description: 'Served from the L1 or L2 cache' }),
+    degraded: z.boolean().meta({
+      description:
+        'Part of the search failed (e.g. no embedding provider for the semantic side of hybrid) and the hits ' +
+        'come from the rest; such answers are not cached',
+    }),
     took_ms: z.number(),
     hits: z.array(SearchHitSchema),
   })

@@ -34,11 +34,38 @@ describe('SearchService', () => {
     });
 
     expect(fulltext).toHaveBeenCalledTimes(1);
-    expect(fulltext).toHaveBeenCalledWith('Breaker', { indexes: ['docs', 'code'], limit: 3 });
+    expect(fulltext).toHaveBeenCalledWith('Breaker', {
+      indexes: ['docs', 'code'],
+      limit: 3,
+      onPartialFailure: expect.any(Function),
+    });
     expect([first.cached, second.cached]).toEqual([false, true]);
     expect(second.hits).toEqual([buildHit()]);
     expect(service.queryCounts()).toEqual({ fulltext: 2, semantic: 0, hybrid: 0 });
     expect(await metricValue(searchTotal, { strategy: 'fulltext', index: 'code+docs' })).toBe(before + 2);
+  });
+
+  it('marks an answer degraded when part of the search failed, and does not cache it', async () => {
+    const partial: SearchStrategy = async (_query, options) => {
+      options?.onPartialFailure?.(new Error('semantic side down'));
+      return [buildHit()];
+    };
+    const unused: SearchStrategy = async () => [];
+    const service = new SearchService(
+      { fulltext: unused, semantic: unused, hybrid: partial },
+      new SearchCache(),
+    );
+
+    const first = await service.search({ query: 'breaker', strategy: 'hybrid' });
+    const second = await service.search({ query: 'breaker', strategy: 'hybrid' });
+
+    expect([first.degraded, first.cached, second.degraded, second.cached]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect(second.hits).toEqual([buildHit()]);
   });
 
   it('rejects a blank query with BRAIN_QUERY_EMPTY', async () => {

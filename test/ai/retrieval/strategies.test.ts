@@ -85,8 +85,12 @@ describe('retrieval strategies', () => {
     const failing: SearchStrategy = () =>
       Promise.reject(new UnavailableError('down', 'BRAIN_EMBEDDING_UNAVAILABLE'));
 
-    const hits = await createHybridStrategy(createFulltextStrategy(fullText), failing)('circuit breaker');
+    const failures: unknown[] = [];
+    const hits = await createHybridStrategy(createFulltextStrategy(fullText), failing)('circuit breaker', {
+      onPartialFailure: (error) => failures.push(error),
+    });
     expect(hits.map((h) => h.foundBy)).toEqual([['fulltext']]);
+    expect(failures).toEqual([expect.objectContaining({ code: 'BRAIN_EMBEDDING_UNAVAILABLE' })]);
 
     await expect(createHybridStrategy(failing, failing)('x')).rejects.toThrow('down');
   });

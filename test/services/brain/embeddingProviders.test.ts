@@ -153,7 +153,7 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
     expect(primary.requests.at(-1)?.input).toEqual(['embedding fallback notes']);
   });
 
-  it('answers semantic searches 503 while no provider of the corpus space works, and hybrid from fulltext', async () => {
+  it('answers semantic searches 503 while no provider of the corpus space works, and hybrid from fulltext, uncached', async () => {
     await ingestedModel('eta');
     primary.fallback = { kind: 'status', status: 503 };
 
@@ -161,9 +161,16 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
     const hybrid = await brain.search({ query: 'eta fallback', strategy: 'hybrid' }).expect(200);
 
     expect(semantic.body).toMatchObject({ status: 503, code: 'BRAIN_EMBEDDING_UNAVAILABLE' });
+    expect(hybrid.body).toMatchObject({ cached: false, degraded: true });
     expect(
       hybrid.body.hits.map((h: { source: string; found_by: string[] }) => [h.source, h.found_by]),
     ).toEqual([['docs/eta.md', ['fulltext']]]);
     expect(secondary.requests).toEqual([]);
+
+    primary.fallback = { kind: 'ok' };
+    brain.clock.advance(60_000);
+    const recovered = await brain.search({ query: 'eta fallback', strategy: 'hybrid' }).expect(200);
+    expect(recovered.body).toMatchObject({ cached: false, degraded: false });
+    expect(recovered.body.hits[0].found_by).toEqual(['fulltext', 'semantic']);
   });
 });
