@@ -2,6 +2,7 @@ import {
   AppError,
   ConflictError,
   ForbiddenError,
+  NotEnabledError,
   NotFoundError,
   RateLimitedError,
   UnavailableError,
@@ -25,6 +26,10 @@ export const SIGNER_ERROR_CODES = {
   rateLimited: 'SIGNER_RATE_LIMITED',
   forgeCooldown: 'SIGNER_FORGE_COOLDOWN',
   insufficientBalance: 'SIGNER_INSUFFICIENT_BALANCE',
+  addressNotOwned: 'SIGNER_ADDRESS_NOT_OWNED',
+  disabled: 'SIGNER_DISABLED',
+  signatureUnknown: 'SIGNER_SIGNATURE_UNKNOWN',
+  signatureNotUsed: 'SIGNER_SIGNATURE_NOT_USED',
 } as const;
 
 /** 400: an address that is neither EIP-55 checksummed nor all lowercase, or mixed case with a bad checksum. */
@@ -156,5 +161,59 @@ export class InsufficientBalanceError extends ConflictError {
       balance: balance.toString(),
       required: required.toString(),
     });
+  }
+}
+
+/** 403: a signed-in user asked for a signature for a wallet that is not linked to their account. */
+export class AddressNotOwnedError extends ForbiddenError {
+  constructor(address: string) {
+    super(
+      `Signatures are issued only for your own wallets; ${address} is not linked to your account (sign in with it first)`,
+      SIGNER_ERROR_CODES.addressNotOwned,
+    );
+  }
+}
+
+/** 501: signature issuing is not configured on this server (SIGNER_CHAIN_ID unset). */
+export class SignerDisabledError extends NotEnabledError {
+  constructor() {
+    super(
+      'Signature issuing is not configured on this server (SIGNER_CHAIN_ID is unset)',
+      SIGNER_ERROR_CODES.disabled,
+    );
+  }
+}
+
+/** 404: a reported signature this signer did not issue (for its chain and contracts). */
+export class SignatureUnknownError extends NotFoundError {
+  constructor() {
+    super('This signer has not issued that signature', SIGNER_ERROR_CODES.signatureUnknown);
+  }
+}
+
+/** 409: a reported SignatureAlreadyUsed that the contract does not confirm. */
+export class SignatureNotUsedError extends ConflictError {
+  constructor() {
+    super(
+      'The contract has not consumed this signature, so the revert was not SignatureAlreadyUsed',
+      SIGNER_ERROR_CODES.signatureNotUsed,
+    );
+  }
+}
+
+/** 503: the signer is stopped because its check failed; the code and detail are the failed check's. */
+export class SignerStoppedError extends UnavailableError {
+  /** Why the check failed, as its error said. */
+  readonly reason: string;
+
+  constructor(cause: unknown) {
+    const appError = cause instanceof AppError ? cause : undefined;
+    const reason = appError?.detail ?? (cause instanceof Error ? cause.message : String(cause));
+    super(
+      `The signer is stopped: ${reason}`,
+      appError?.code ?? SIGNER_ERROR_CODES.chainUnavailable,
+      appError?.extensions,
+    );
+    this.reason = reason;
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ConflictError, NotFoundError } from '../../platform/errors';
+import { SignatureNotUsedError, SignatureUnknownError } from './errors';
 import type { SignatureRequestPolicy } from './requestPolicy';
 import { reportReuseAttempt } from './reuseAlerts';
 import { signatureHashOf, type SignatureKind } from './signatureRecord';
@@ -43,15 +43,12 @@ export function createReuseReports(deps: ReuseReportDependencies) {
         (candidate) => candidate.address.toLowerCase() === record?.contract.toLowerCase(),
       );
       if (!record || !contract || record.chainId !== core.chainId) {
-        throw new NotFoundError('This signer has not issued that signature', 'SIGNER_SIGNATURE_UNKNOWN');
+        throw new SignatureUnknownError();
       }
       await authorize(record.requester);
       await policy.admitRequest(record.requester);
       if (!(await contract.isSignatureUsed(signatureHash))) {
-        throw new ConflictError(
-          'The contract has not consumed this signature, so the revert was not SignatureAlreadyUsed',
-          'SIGNER_SIGNATURE_NOT_USED',
-        );
+        throw new SignatureNotUsedError();
       }
       reportReuseAttempt(
         {

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError, NotEnabledError } from '../../platform/errors';
+import { AppError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { AuthGuard } from '../auth/authGuard';
+import { SignerDisabledError } from './errors';
 import type { ReuseReports } from './reuseReports';
 import {
   ForgeClaimRequestSchema,
@@ -59,14 +60,7 @@ export function registerSignerRoutes(
   signer: SignerRuntime | undefined,
 ): void {
   const whileEnabled: RequestHandler = (_req, _res, next) => {
-    next(
-      signer
-        ? undefined
-        : new NotEnabledError(
-            'Signature issuing is not configured on this server (SIGNER_CHAIN_ID is unset)',
-            'SIGNER_DISABLED',
-          ),
-    );
+    next(signer ? undefined : new SignerDisabledError());
   };
   const middleware = [...guard.requireBrainAuth, whileEnabled, requireJson];
   const runtime = () => signer as SignerRuntime;

@@ -1,12 +1,10 @@
 import type { Request } from 'express';
 import type { Types } from 'mongoose';
 import type { IdentityRecord } from '../../models/Identity';
-import { ForbiddenError, UnauthorizedError } from '../../platform/errors';
+import { UnauthorizedError } from '../../platform/errors';
 import type { Principal } from '../auth/principal';
+import { AddressNotOwnedError } from './errors';
 import type { SignatureRequester } from './signatureStore';
-
-/** Code of the 403 answered when a user asks for a signature for a wallet that is not theirs. */
-export const ADDRESS_NOT_OWNED = 'SIGNER_ADDRESS_NOT_OWNED';
 
 /** The identities of a user (services/auth Accounts fits). */
 export interface IdentityLookup {
@@ -36,9 +34,6 @@ export class SignatureAccess {
       (identity) => identity.kind === 'wallet' && identity.verifiedAt !== null && identity.subject === wanted,
     );
     if (owned) return { requestedBy };
-    throw new ForbiddenError(
-      `Signatures are issued only for your own wallets; ${address} is not linked to your account (sign in with it first)`,
-      ADDRESS_NOT_OWNED,
-    );
+    throw new AddressNotOwnedError(address);
   }
 }

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock';
-import { AppError, UnavailableError } from '../../platform/errors';
-import { SIGNER_ERROR_CODES } from './errors';
+import { SignerStoppedError } from './errors';
 
 /** Options of SignerAvailability. */
 export interface SignerAvailabilityOptions {
@@ -18,23 +17,6 @@ export interface SignerAvailabilityOptions {
   retryMs?: number;
   clock: Clock;
   logger: Logger;
-}
-
-/** 503: the signer stopped because its check failed; the detail says why (mismatch, key, chain). */
-export class SignerStoppedError extends UnavailableError {
-  /** Why the check failed, as its error said. */
-  readonly reason: string;
-
-  constructor(cause: unknown) {
-    const appError = cause instanceof AppError ? cause : undefined;
-    const reason = appError?.detail ?? (cause instanceof Error ? cause.message : String(cause));
-    super(
-      `The signer is stopped: ${reason}`,
-      appError?.code ?? SIGNER_ERROR_CODES.chainUnavailable,
-      appError?.extensions,
-    );
-    this.reason = reason;
-  }
 }
 
 type State =
