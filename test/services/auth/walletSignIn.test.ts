@@ -75,6 +75,18 @@ describe('wallet sign-in (SIWE)', () => {
     expect(res.body.address).toBe(wallet.address);
   });
 
+  it('requires the EIP-55 address inside the message, as EIP-4361 does (401 SIWE_MESSAGE_INVALID)', async () => {
+    const wallet = Wallet.createRandom();
+    const good = await proof(server, wallet);
+    const message = good.message.replace(wallet.address, wallet.address.toLowerCase());
+    const res = await request(server.url)
+      .post('/auth/wallet/verify')
+      .send({ ...good, message, signature: await wallet.signMessage(message) });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('SIWE_MESSAGE_INVALID');
+    expect(res.body.detail).toContain('invalid EIP-55 address');
+  });
+
   it('signs the same wallet into the same user every time', async () => {
     const wallet = Wallet.createRandom();
     const first = await signInWithWallet(server.url, wallet);
