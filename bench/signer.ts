@@ -69,7 +69,7 @@ function report(label: string, latencies: number[], wallMs: number): void {
   const rate = (latencies.length / wallMs) * 1000;
   const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
   console.log(
-    `${label.padEnd(27)} ${String(latencies.length).padStart(6)} sigs  ${rate.toFixed(0).padStart(6)} sigs/s  ` +
+    `${label.padEnd(28)} ${String(latencies.length).padStart(6)} sigs  ${rate.toFixed(0).padStart(6)} sigs/s  ` +
       `p50 ${fmt(percentile(sorted, 50))}  p95 ${fmt(percentile(sorted, 95))}  p99 ${fmt(percentile(sorted, 99))}`,
   );
 }
@@ -212,6 +212,8 @@ async function main(): Promise<void> {
     httpWallMs += result.wallMs;
   }
   report('mint over HTTP', httpLatencies, httpWallMs);
+  const oneByOne = await timed(randomAddresses(batch), post, 1);
+  report('mint over HTTP (sequential)', oneByOne.latencies, oneByOne.wallMs);
   await http.close();
 
   provider.destroy();
