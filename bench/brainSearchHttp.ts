@@ -1,10 +1,12 @@
 /**
  * Search speed over HTTP (the issue's targets): a platform process (bench/brainSearch/server.ts: embedded
  * MongoDB and Qdrant, local embedder, Redis L2 when 127.0.0.1:6379 answers) is loaded with 20k chunks
- * through POST /brain/ingest, then this process drives POST /brain/search with `concurrency` requests in
- * flight and prints p50/p95/p99 latency and queries per second for fulltext and hybrid (distinct queries,
- * so cache misses) and for cache hits (100 hot queries repeated). `healthz` (GET /healthz, no work) is the
- * floor of the HTTP stack on the machine at that moment: on a shared machine, read the others against it.
+ * through POST /brain/ingest, then this process drives POST /brain/search: fulltext, hybrid and semantic
+ * with distinct queries (cache misses), and cache hits (100 hot queries repeated). Each prints p50/p95
+ * latency with one request in flight, then queries per second (and p95) with `concurrency` in flight.
+ * `floor` is GET /brain/cache/stats, an API route doing no work (request context, rate limit, routing,
+ * JSON): the HTTP stack's own cost on the machine at that moment. On a shared machine, read the rest
+ * against it.
  * Run: npx tsx bench/brainSearchHttp.ts [chunks=20000] [concurrency=8]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -72,38 +74,48 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** Runs the requests with CONCURRENCY in flight; prints latency percentiles and throughput. */
-async function measure(
-  name: string,
-  url: string,
-  bodies: object[],
-  expectCached: boolean | undefined,
-): Promise<void> {
+/** A request of the bench: a search (expecting a cache hit or miss) or the floor route. */
+type Probe = { search: object; cached: boolean } | { get: string };
+
+/** Sends the probes with `inFlight` outstanding; returns sorted latencies (ms), q/s, and wrong cache answers. */
+async function drive(url: string, probes: Probe[], inFlight: number) {
   const times: number[] = [];
   let next = 0;
   let wrongCache = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < bodies.length) {
-        const body = bodies[next++];
+    Array.from({ length: inFlight }, async () => {
+      while (next < probes.length) {
+        const probe = probes[next++];
         const t = performance.now();
-        const result =
-          expectCached === undefined
-            ? ((await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>)
-            : await post(`${url}/brain/search`, body);
+        if ('get' in probe) {
+          const response = await fetch(`${url}${probe.get}`);
+          await response.arrayBuffer();
+        } else if ((await post(`${url}/brain/search`, probe.search)).cached !== probe.cached) {
+          wrongCache++;
+        }
         times.push(performance.now() - t);
-        if (expectCached !== undefined && result.cached !== expectCached) wrongCache++;
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
+  const perSecond = probes.length / ((performance.now() - started) / 1000);
+  return { times: times.sort((a, b) => a - b), perSecond, wrongCache };
+}
+
+/**
+ * Latency with one request in flight (the service time, no queueing), then throughput with CONCURRENCY in
+ * flight (its latencies include queueing behind the others), on distinct halves of `probes`.
+ */
+async function measure(name: string, url: string, probes: Probe[]): Promise<void> {
+  const half = Math.floor(probes.length / 2);
+  const alone = await drive(url, probes.slice(0, half), 1);
+  const loaded = await drive(url, probes.slice(half), CONCURRENCY);
   const f = (ms: number) => `${ms.toFixed(2)} ms`;
+  const wrong = alone.wrongCache + loaded.wrongCache;
   console.log(
-    `${name.padEnd(10)} p50 ${f(percentile(times, 50))}  p95 ${f(percentile(times, 95))}  ` +
-      `p99 ${f(percentile(times, 99))}  ${(bodies.length / seconds).toFixed(0)} q/s` +
-      (wrongCache ? `  (${wrongCache} answers with cached=${!expectCached})` : ''),
+    `${name.padEnd(10)} 1 in flight: p50 ${f(percentile(alone.times, 50))}  p95 ${f(percentile(alone.times, 95))}` +
+      `  | ${CONCURRENCY} in flight: ${loaded.perSecond.toFixed(0)} q/s, p95 ${f(percentile(loaded.times, 95))}` +
+      (wrong ? `  (${wrong} answers with the wrong cached flag)` : ''),
   );
 }
 
@@ -132,7 +144,7 @@ async function main(): Promise<void> {
     console.log(
       `corpus: ${stats.total_chunks} chunks in ${documents.length} documents, ingested over HTTP in ` +
         `${ingestSeconds.toFixed(1)} s (${(stats.total_chunks / ingestSeconds).toFixed(0)} chunks/s); ` +
-        `cache L2: ${redis ? 'Redis' : 'off'}; ${CONCURRENCY} requests in flight`,
+        `cache L2: ${redis ? 'Redis' : 'off'}`,
     );
 
     const taken = new Set<string>();
@@ -141,36 +153,22 @@ async function main(): Promise<void> {
     for (const query of warm) await post(`${url}/brain/search`, { query, strategy: 'hybrid' });
     console.log(`warm-up: 200 hybrid queries in ${(performance.now() - started).toFixed(0)} ms`);
 
+    const searches = (count: number, strategy: string): Probe[] =>
+      distinctQueries(corpus, count, taken).map((query) => ({ search: { query, strategy }, cached: false }));
     await measure(
-      'healthz',
+      'floor',
       url,
-      Array.from({ length: 3000 }, () => ({})),
-      undefined,
+      Array.from({ length: 4000 }, () => ({ get: '/brain/cache/stats' })),
     );
-    await measure(
-      'fulltext',
-      url,
-      distinctQueries(corpus, 5000, taken).map((query) => ({ query, strategy: 'fulltext' })),
-      false,
-    );
-    await measure(
-      'hybrid',
-      url,
-      distinctQueries(corpus, 2000, taken).map((query) => ({ query, strategy: 'hybrid' })),
-      false,
-    );
-    await measure(
-      'semantic',
-      url,
-      distinctQueries(corpus, 1000, taken).map((query) => ({ query, strategy: 'semantic' })),
-      false,
-    );
+    await measure('fulltext', url, searches(6000, 'fulltext'));
+    await measure('hybrid', url, searches(3000, 'hybrid'));
+    await measure('semantic', url, searches(2000, 'semantic'));
     const hot = warm.slice(0, 100);
+    const repeats = Array.from({ length: 6000 }, (_, i) => hot[i % 100]);
     await measure(
       'cache hit',
       url,
-      Array.from({ length: 5000 }, (_, i) => ({ query: hot[i % 100], strategy: 'hybrid' })),
-      true,
+      repeats.map((query) => ({ search: { query, strategy: 'hybrid' }, cached: true })),
     );
   } finally {
     child.kill('SIGTERM');
