@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../platform/clock';
 import { listen, urlHost } from '../../platform/listen';
 import { lockDataDir } from '../dataDirLock';
 import { Catalog } from './catalog/catalog';
+import { DEFAULT_COMPACTION } from './catalog/collection';
 import type { EngineState } from './commands/context';
 import { CursorRegistry } from './cursors';
 import { startMaintenance, type MaintenanceOptions } from './maintenance';
@@ -28,6 +29,10 @@ export interface MongoEngineOptions extends MaintenanceOptions {
   clock?: Clock;
   /** Idle time after which an open cursor is closed; default 10 minutes, as MongoDB. */
   cursorTimeoutMs?: number;
+  /** A collection file is compacted only past this size. Default 1 MiB. */
+  compactMinBytes?: number;
+  /** ...and only when superseded records make up more than this share of it. Default 0.5. */
+  compactGarbageRatio?: number;
 }
 
 /** A running engine. */
@@ -45,7 +50,10 @@ export async function startMongoEngine(options: MongoEngineOptions): Promise<Mon
   const clock = options.clock ?? systemClock;
   const host = options.host ?? '127.0.0.1';
   const unlock = lockDataDir(options.dir);
-  const catalog = new Catalog(options.dir, logger);
+  const catalog = new Catalog(options.dir, logger, {
+    minBytes: options.compactMinBytes ?? DEFAULT_COMPACTION.minBytes,
+    garbageRatio: options.compactGarbageRatio ?? DEFAULT_COMPACTION.garbageRatio,
+  });
   try {
     catalog.load();
   } catch (error) {

@@ -1,7 +1,7 @@
 /**
- * Background work of an engine: a frequent tick that fsyncs written files, compacts collection files whose
- * garbage exceeds the ratio, and closes idle cursors; and the TTL monitor, which deletes documents past their
- * index's `expireAfterSeconds` (MongoDB runs it every 60 seconds).
+ * Background work of an engine: a frequent tick that fsyncs written files and closes idle cursors, and the TTL
+ * monitor, which deletes documents past their index's `expireAfterSeconds` (MongoDB runs it every 60 seconds).
+ * Compaction is not here: each collection checks it after its own writes.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock';
@@ -10,14 +10,10 @@ import type { CursorRegistry } from './cursors';
 
 /** Tuning of the background work; every field has a default. */
 export interface MaintenanceOptions {
-  /** How often written data is fsynced, compaction is considered and idle cursors close. Default 100 ms. */
+  /** How often written data is fsynced and idle cursors close. Default 100 ms. */
   syncIntervalMs?: number;
   /** How often the TTL monitor runs. Default 60 000 ms, as MongoDB. */
   ttlMonitorIntervalMs?: number;
-  /** A collection file is compacted only past this size. Default 1 MiB. */
-  compactMinBytes?: number;
-  /** ...and only when superseded records exceed this share of it. Default 0.5. */
-  compactGarbageRatio?: number;
 }
 
 /** Runs one TTL pass over every collection; returns the number of documents removed. */
@@ -41,8 +37,6 @@ export function startMaintenance(
   logger: Logger,
   options: MaintenanceOptions,
 ): () => void {
-  const minBytes = options.compactMinBytes ?? 1024 * 1024;
-  const ratio = options.compactGarbageRatio ?? 0.5;
   const guarded = (task: string, work: () => void) => () => {
     try {
       work();
@@ -53,10 +47,6 @@ export function startMaintenance(
   const tick = setInterval(
     guarded('sync', () => {
       catalog.syncAllInBackground();
-      for (const collection of catalog.allCollections()) {
-        if (collection.compactIfNeeded(minBytes, ratio))
-          logger.debug({ ns: collection.ns }, 'compacted collection file');
-      }
       cursors.expire();
     }),
     options.syncIntervalMs ?? 100,

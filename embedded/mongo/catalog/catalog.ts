@@ -11,7 +11,7 @@ import { mongoError } from '../errors';
 import { bsonReadOptions } from '../wire/codec';
 import { CollectionFile } from '../storage/collectionFile';
 import { RecordType } from '../storage/records';
-import { Collection, type CollectionMeta } from './collection';
+import { Collection, DEFAULT_COMPACTION, type CollectionMeta, type CompactionPolicy } from './collection';
 
 const FILE_SUFFIX = '.coll';
 const INVALID_COLLECTION = /[$\0]/;
@@ -38,11 +38,13 @@ export function assertCollectionName(db: string, name: unknown): asserts name is
 export class Catalog {
   private readonly dir: string;
   private readonly logger: Logger;
+  private readonly compaction: CompactionPolicy;
   private readonly databases = new Map<string, Map<string, Collection>>();
 
-  constructor(dir: string, logger: Logger) {
+  constructor(dir: string, logger: Logger, compaction: CompactionPolicy = DEFAULT_COMPACTION) {
     this.dir = dir;
     this.logger = logger;
+    this.compaction = compaction;
   }
 
   /** Recovers every collection under the data directory. */
@@ -77,7 +79,7 @@ export class Catalog {
       const body = deserialize(record.payload, bsonReadOptions);
       if (record.type === RecordType.Meta) {
         const meta = body as CollectionMeta;
-        if (!collection) collection = new Collection(meta, file);
+        if (!collection) collection = new Collection(meta, file, this.compaction);
         else collection.setIndexSpecs(meta.indexes);
       } else if (record.type === RecordType.Put) collection?.restore(body, record.size);
       else collection?.restoreDelete(body._id);
@@ -120,7 +122,11 @@ export class Catalog {
     const file = CollectionFile.create(
       path.join(this.dir, encodeName(db), `${encodeName(name)}${FILE_SUFFIX}`),
     );
-    const collection = new Collection({ db, name, uuid: new UUID(), options, indexes: [] }, file);
+    const collection = new Collection(
+      { db, name, uuid: new UUID(), options, indexes: [] },
+      file,
+      this.compaction,
+    );
     collection.writeMeta();
     this.databaseOf(db, true).set(name, collection);
     return collection;
@@ -157,12 +163,12 @@ export class Catalog {
     return [...this.databases.values()].flatMap((collections) => [...collections.values()]);
   }
 
-  /** Flushes every collection file to stable storage. */
   /** Starts a non-blocking flush of every written collection file (the periodic durability tick). */
   syncAllInBackground(): void {
     for (const collection of this.allCollections()) collection.syncInBackground();
   }
 
+  /** Flushes every collection file to stable storage (blocking: `j: true` writes and the `fsync` command). */
   syncAll(): void {
     for (const collection of this.allCollections()) collection.sync();
   }

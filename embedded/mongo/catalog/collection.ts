@@ -18,6 +18,18 @@ interface StoredDocument {
   size: number;
 }
 
+/**
+ * When a collection file is rewritten from its live documents: once it is at least `minBytes` long and superseded
+ * records make up more than `garbageRatio` of it. Checked after every write, so disk use tracks live data.
+ */
+export interface CompactionPolicy {
+  minBytes: number;
+  garbageRatio: number;
+}
+
+/** Defaults: 1 MiB and one half. */
+export const DEFAULT_COMPACTION: CompactionPolicy = { minBytes: 1024 * 1024, garbageRatio: 0.5 };
+
 /** How much work a query did: index entries and documents examined (`explain`'s totalKeys/DocsExamined). */
 export interface ExaminedCounters {
   keys: number;
@@ -42,7 +54,11 @@ export class Collection {
   private metaSize = 0;
   private liveBytes = 0;
 
-  constructor(meta: CollectionMeta, file: CollectionFile) {
+  constructor(
+    meta: CollectionMeta,
+    file: CollectionFile,
+    private readonly compaction: CompactionPolicy = DEFAULT_COMPACTION,
+  ) {
     this.meta = meta;
     this.file = file;
     for (const spec of meta.indexes) this.indexes.set(spec.name, new CollectionIndex(spec));
@@ -166,6 +182,7 @@ export class Collection {
     this.docs.delete(id);
     this.liveBytes -= stored.size;
     this.file.append(encodeRecord(RecordType.Delete, serialize({ _id: doc._id })));
+    this.compactIfNeeded();
   }
 
   /** Adds an index, building it from the current documents; throws DuplicateKey if a unique index cannot hold them. */
@@ -206,10 +223,15 @@ export class Collection {
     return removed;
   }
 
-  /** Rewrites the file from live documents when superseded records exceed `ratio` of it and `minBytes`. */
-  compactIfNeeded(minBytes: number, ratio: number): boolean {
+  /**
+   * Rewrites the file from live documents when the compaction policy says so (temp file, fsync, rename). Runs
+   * after each write; the rewrite costs about the live size and happens only after at least as many bytes of
+   * garbage were written, so its cost per write is bounded.
+   */
+  compactIfNeeded(): boolean {
     const { fileBytes, garbageBytes } = this.storage;
-    if (fileBytes < minBytes || garbageBytes <= fileBytes * ratio) return false;
+    if (fileBytes < this.compaction.minBytes || garbageBytes <= fileBytes * this.compaction.garbageRatio)
+      return false;
     const meta = encodeRecord(RecordType.Meta, serialize(this.meta));
     const chunks = [meta];
     for (const stored of this.docs.values())
@@ -251,6 +273,7 @@ export class Collection {
     this.liveBytes += record.length - (this.docs.get(id)?.size ?? 0);
     this.docs.set(id, { doc, size: record.length });
     this.file.append(record);
+    this.compactIfNeeded();
   }
 
   private duplicateId(id: unknown): Error {
