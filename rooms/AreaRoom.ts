@@ -16,18 +16,18 @@ import {
   areaRoomId,
   playerEventsChannel,
 } from './areaRoomOptions';
+import { type ActionOutcome, type GatewayReply, isReadOnly, snapshotOf } from './actionOutcome';
 import { ensureAreaRoom } from './areaRooms';
+import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from './eventDelivery';
 import { type AreaDef, type World, areaOf } from './content/world';
 import { type Authenticate, type PlayerIdentity, type PlayerStore, newCharacter } from './persistence';
 import { playerFromRecord, recordFromPlayer } from './playerRecords';
 import { AreaState } from './state/AreaState';
-import type { PlayerState } from './state/PlayerState';
 import { ACTION_NAMES, type MudAction, parseAction, runAction } from './systems/actions';
 import { combatRound, disengage } from './systems/combat';
-import type { PlayerJournal, SimContext } from './systems/context';
+import type { SimContext } from './systems/context';
 import { runCreatureAi } from './systems/creatureAi';
 import { type ActionErrorBody, InvalidActionError, WrongAreaError, toErrorBody } from './systems/errors';
-import type { GameEvent } from './systems/events';
 import { placeStartingItems } from './systems/items';
 import { type Handoff, enterRoom, leaveRoom, viewRoom } from './systems/movement';
 import { type MudEvent, narrate, narrateError } from './systems/narration';
@@ -35,70 +35,11 @@ import { createRng } from './systems/random';
 import { type SpawnStatus, SpawnSystem } from './systems/spawns';
 import { regenerate } from './systems/vitals';
 
-/** One player hosted by this room: live state, private journal, connected sockets, gateway bookkeeping. */
-interface PlayerSession {
-  identity: PlayerIdentity;
-  state: PlayerState;
-  journal: PlayerJournal;
-  clients: Set<Client>;
-  /** Attached through the action gateway (REST / plain WebSocket): events also go to inbox and presence. */
-  remote: boolean;
-  lastRemoteAt: number;
-  inbox: MudEvent[];
-  saving: Promise<void>;
-}
-
-/** The acting player's character as it stands after an action (REST and plain-WS players get no state sync). */
-export interface PlayerSnapshot {
-  name: string;
-  roomRef: string;
-  status: string;
-  health: number;
-  maxHealth: number;
-  level: number;
-  xp: number;
-  soft: number;
-  hard: number;
-}
-
-/** What an action produced for the acting player. */
-export interface ActionOutcome {
-  userId: string;
-  areaId: string;
-  roomRef: string;
-  events: MudEvent[];
-  player: PlayerSnapshot;
-  /** Set when the action moved the player into another area (they are no longer in this room). */
-  handoff?: Handoff;
-}
-
-/** `gatewayPerform`'s reply: plain JSON, because it may cross processes through presence. */
-export type GatewayReply = { ok: true; outcome: ActionOutcome } | { ok: false; error: ActionErrorBody };
-
-/** Actions that change nothing worth saving (so a durable room does not write the character for them). */
-function isReadOnly(action: MudAction): boolean {
-  switch (action.action) {
-    case 'look':
-    case 'inventory':
-    case 'say':
-      return true;
-    case 'quest':
-      return action.op === 'progress';
-    case 'companion':
-      return action.op === 'talk';
-    default:
-      return false;
-  }
-}
-
-/** Events kept for a gateway player between calls. */
-const INBOX_LIMIT = 100;
-
 /**
  * The room actor of one area. Players, creatures and floor items live in its schema state; a fixed tick
  * (the room's simulation interval, cleared on dispose) drives combat rounds, creature AI, spawns and
  * regeneration. Clients send actions as messages named after the action (`move`, `attack`, ...) or as an
- * `action` envelope; each gets an `event` message per thing they witness. Moving into another area saves
+ * `action` envelope; they get what they witness as batched `events` messages (see `EventDelivery`). Moving into another area saves
  * the player and hands them a seat reservation for that area's room.
  */
 export class AreaRoom extends Room<{ state: AreaState }> {
@@ -114,9 +55,11 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   private readonly sessions = new Map<string, PlayerSession>();
   /** Saves of players who just left, so a quick rejoin loads what they left with. */
   private readonly leaving = new Map<string, Promise<void>>();
-  /** Per-user event capture while that user's action runs (for request and gateway replies). */
-  private readonly capture = new Map<string, MudEvent[]>();
+  private readonly delivery = new EventDelivery(this.sessions, (userId, event) =>
+    this.presence.publish(playerEventsChannel(userId), event),
+  );
   private idCounter = 0;
+  private ticks = 0;
 
   override onCreate(options: AreaRoomOptions): void {
     const area = options.world?.areas.get(options.areaId);
@@ -147,7 +90,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     }
     this.onMessage('action', (client, payload, ctx) => this.onClientAction(client, payload, ctx));
     this.onMessage('*', (client, type) => {
-      client.send('event', narrateError('UNKNOWN_ACTION', `Unknown action "${String(type)}".`));
+      client.send(EVENTS_MESSAGE, [narrateError('UNKNOWN_ACTION', `Unknown action "${String(type)}".`)]);
     });
     this.setSimulationInterval(() => this.tick(), this.options.tickMs);
     this.clock.setInterval(() => this.saveEveryone(), this.options.saveEveryMs);
@@ -240,7 +183,8 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     } catch (error) {
       const body = this.errorBody(error);
       if (ctx.id !== undefined) return ctx.reject(body);
-      client.send('event', { ...narrateError(body.code, body.message), data: { ...body } });
+      if (session) this.delivery.flush(session);
+      client.send(EVENTS_MESSAGE, [{ ...narrateError(body.code, body.message), data: { ...body } }]);
       return undefined;
     }
   }
@@ -248,19 +192,15 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   /** Runs one action for a hosted player, capturing their events; completes handoffs and durable saves. */
   private async perform(session: PlayerSession, action: MudAction): Promise<ActionOutcome> {
     const userId = session.identity.userId;
-    const events: MudEvent[] = [];
-    this.capture.set(userId, events);
-    let handoff: Handoff | undefined;
-    try {
-      handoff = runAction(this.sim, userId, action) ?? undefined;
-    } finally {
-      this.capture.delete(userId);
-    }
+    const { result, events } = this.delivery.captured(userId, () => runAction(this.sim, userId, action));
+    const handoff = result ?? undefined;
     if (handoff) await this.handOff(session, handoff);
     else if (this.options.durableActions && !isReadOnly(action)) {
       const touched = action.action === 'give' ? this.sessionsIn(session.state.roomRef) : [session];
       await Promise.all(touched.map((s) => this.persist(s)));
     }
+    // The actor's own events go out before the reply; everyone else's with the tick.
+    this.delivery.flush(session);
     return {
       userId,
       areaId: handoff?.areaId ?? this.area.id,
@@ -277,11 +217,12 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     if (existing) {
       if (client) {
         existing.clients.add(client);
-        this.deliver({
+        this.delivery.deliver({
           type: 'room.look',
           room: viewRoom(this.sim, existing.state.roomRef),
           to: { userId: identity.userId },
         });
+        this.delivery.flush(existing);
       }
       return existing;
     }
@@ -299,6 +240,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       journal,
       clients: new Set(client ? [client] : []),
       remote: false,
+      outbox: [],
       lastRemoteAt: this.clockSource.now(),
       inbox: [],
       saving: Promise.resolve(),
@@ -307,6 +249,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.state.players.set(identity.userId, state);
     await this.presence.hset(PLAYER_ROOMS_KEY, identity.userId, this.roomId);
     enterRoom(this.sim, state, state.roomRef);
+    this.delivery.flush(session);
     return session;
   }
 
@@ -343,21 +286,20 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     session.state.roomRef = to.roomRef;
     await this.persist(session);
     const listing = await ensureAreaRoom(to.areaId);
+    this.delivery.flush(session);
     for (const client of session.clients) {
       const reservation = await matchMaker.reserveSeatFor(listing, {}, client.auth);
-      client.send(
-        'event',
-        narrate(
-          {
-            type: 'area.handoff',
-            areaId: to.areaId,
-            roomRef: to.roomRef,
-            reservation,
-            to: { userId: session.identity.userId },
-          },
-          session.identity.userId,
-        ),
+      const line = narrate(
+        {
+          type: 'area.handoff',
+          areaId: to.areaId,
+          roomRef: to.roomRef,
+          reservation,
+          to: { userId: session.identity.userId },
+        },
+        session.identity.userId,
       );
+      client.send(EVENTS_MESSAGE, [line]);
     }
   }
 
@@ -376,15 +318,21 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     }
   }
 
+  /**
+   * One simulation tick. The synchronised `state.tick` advances only on AI steps: a field changing every tick
+   * would make every tick a patch to every client even in a quiet room. Events of the tick go out batched.
+   */
   private tick(): void {
-    const tick = (this.state.tick += 1);
+    const tick = (this.ticks += 1);
     if (tick % this.options.combatEvery === 0) combatRound(this.sim);
     if (tick % this.options.aiEvery === 0) {
+      this.state.tick = tick;
       runCreatureAi(this.sim);
       this.spawns.run(this.sim);
       this.dismissIdleRemotes();
     }
     if (tick % this.options.regenEvery === 0) regenerate(this.sim);
+    this.delivery.flushAll();
   }
 
   private dismissIdleRemotes(): void {
@@ -398,33 +346,6 @@ export class AreaRoom extends Room<{ state: AreaState }> {
 
   private sessionsIn(roomRef: string): PlayerSession[] {
     return [...this.sessions.values()].filter((s) => s.state.roomRef === roomRef);
-  }
-
-  /** Routes an event to its audience: sockets always, gateway players via capture or inbox + presence. */
-  private deliver(event: GameEvent): void {
-    const to = event.to;
-    if ('userId' in to) {
-      this.deliverTo(this.sessions.get(to.userId), event);
-      return;
-    }
-    for (const session of this.sessions.values()) {
-      if (session.state.roomRef === to.roomRef && session.identity.userId !== to.except)
-        this.deliverTo(session, event);
-    }
-  }
-
-  private deliverTo(session: PlayerSession | undefined, event: GameEvent): void {
-    if (!session) return;
-    const userId = session.identity.userId;
-    const line = narrate(event, userId);
-    for (const client of session.clients) client.send('event', line);
-    const captured = this.capture.get(userId);
-    if (captured) captured.push(line);
-    else if (session.remote) {
-      session.inbox.push(line);
-      if (session.inbox.length > INBOX_LIMIT) session.inbox.shift();
-      this.presence.publish(playerEventsChannel(userId), line);
-    }
   }
 
   private errorBody(error: unknown): ActionErrorBody {
@@ -448,25 +369,11 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       },
       minds: new Map(),
       journal: journals,
-      emit: (event) => this.deliver(event),
+      emit: (event) => this.delivery.deliver(event),
       nextId: (prefix) => `${prefix}${++this.idCounter}`,
       onCreatureRemoved: (spawnPoint) => this.spawns.creatureRemoved(this.sim, spawnPoint),
     };
   }
-}
-
-function snapshotOf(state: PlayerState): PlayerSnapshot {
-  return {
-    name: state.name,
-    roomRef: state.roomRef,
-    status: state.status,
-    health: state.health,
-    maxHealth: state.maxHealth,
-    level: state.level,
-    xp: state.xp,
-    soft: state.soft,
-    hard: state.hard,
-  };
 }
 
 function asObject(payload: unknown): Record<string, unknown> {

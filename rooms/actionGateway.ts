@@ -1,6 +1,6 @@
 import { type Presence, matchMaker } from '@colyseus/core';
 import { AppError } from '../platform/errors';
-import type { ActionOutcome, GatewayReply } from './AreaRoom';
+import type { ActionOutcome, GatewayReply } from './actionOutcome';
 import { PLAYER_ROOMS_KEY, areaRoomId, playerEventsChannel } from './areaRoomOptions';
 import { ensureAreaRoom } from './areaRooms';
 import { type World, areaOf } from './content/world';

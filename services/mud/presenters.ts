@@ -1,4 +1,4 @@
-import type { ActionOutcome } from '../../rooms/AreaRoom';
+import type { ActionOutcome } from '../../rooms/actionOutcome';
 import type { AreaSpawnStatus } from '../../rooms/actionGateway';
 import type { World } from '../../rooms/content/world';
 import type { ActionResult, SpawnStatusBody } from './schemas';

@@ -1,7 +1,7 @@
 import type { Types } from 'mongoose';
 import { AppError } from '../../platform/errors';
 import type { ActionGateway, PerformOptions } from '../../rooms/actionGateway';
-import type { ActionOutcome } from '../../rooms/AreaRoom';
+import type { ActionOutcome } from '../../rooms/actionOutcome';
 import type { World } from '../../rooms/content/world';
 import type { PlayerIdentity } from '../../rooms/persistence';
 import type { MudEvent } from '../../rooms/systems/narration';

@@ -4,6 +4,7 @@ import { Client, type Room } from '@colyseus/sdk';
 import type { AddressInfo } from 'node:net';
 import { ActionGateway } from '../../rooms/actionGateway';
 import { areaRoomName } from '../../rooms/areaRoomOptions';
+import { EVENTS_MESSAGE } from '../../rooms/eventDelivery';
 import { type AreaRoomDefinition, defineAreaRooms } from '../../rooms/areaRooms';
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
@@ -81,13 +82,13 @@ export async function startGameServer(overrides: Partial<AreaRoomDefinition> = {
   };
 }
 
-/** Collects a joined room's `event` messages and lets a test wait for a specific one. */
+/** Collects the events of a joined room's `events` messages and lets a test wait for a specific one. */
 export class EventLog {
   readonly events: MudEvent[] = [];
   private waiters: Array<{ match: (e: MudEvent) => boolean; resolve: (e: MudEvent) => void }> = [];
 
   constructor(room: Room) {
-    room.onMessage('event', (event: MudEvent) => this.push(event));
+    room.onMessage(EVENTS_MESSAGE, (events: MudEvent[]) => events.forEach((event) => this.push(event)));
   }
 
   push(event: MudEvent): void {
