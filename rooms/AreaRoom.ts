@@ -30,7 +30,7 @@ import { runCreatureAi } from './systems/creatureAi';
 import { type ActionErrorBody, InvalidActionError, WrongAreaError, toErrorBody } from './systems/errors';
 import { placeStartingItems } from './systems/items';
 import { type Handoff, enterRoom, leaveRoom, viewRoom } from './systems/movement';
-import { type MudEvent, narrate, narrateError } from './systems/narration';
+import { narrate, narrateError } from './systems/narration';
 import { createRng } from './systems/random';
 import { type SpawnStatus, SpawnSystem } from './systems/spawns';
 import { regenerate } from './systems/vitals';
