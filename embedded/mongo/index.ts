@@ -61,7 +61,15 @@ export async function startMongoEngine(options: MongoEngineOptions): Promise<Mon
     throw error;
   }
   const cursors = new CursorRegistry(clock, options.cursorTimeoutMs);
-  const engine: EngineState = { catalog, cursors, clock, logger, syncNow: () => catalog.syncAll() };
+  const maintenance = startMaintenance(catalog, cursors, clock, logger, options);
+  const engine: EngineState = {
+    catalog,
+    cursors,
+    clock,
+    logger,
+    syncNow: () => catalog.syncAll(),
+    beforeCommand: () => maintenance.ttlIfDue(),
+  };
 
   const sockets = new Set<net.Socket>();
   let connections = 0;
@@ -71,11 +79,11 @@ export async function startMongoEngine(options: MongoEngineOptions): Promise<Mon
     serveConnection(socket, engine, ++connections);
   });
   const port = await listen(server, options.port ?? 0, host).catch((error: unknown) => {
+    maintenance.stop();
     catalog.close();
     unlock();
     throw error;
   });
-  const stopMaintenance = startMaintenance(catalog, cursors, clock, logger, options);
   const uri = `mongodb://${urlHost(host)}:${port}/`;
   logger.info({ uri, dir: options.dir }, 'embedded MongoDB engine listening');
 
@@ -85,7 +93,7 @@ export async function startMongoEngine(options: MongoEngineOptions): Promise<Mon
     port,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
-        stopMaintenance();
+        maintenance.stop();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }).then(() => {

@@ -1,7 +1,9 @@
 /**
  * Background work of an engine: a frequent tick that fsyncs written files and closes idle cursors, and the TTL
- * monitor, which deletes documents past their index's `expireAfterSeconds` (MongoDB runs it every 60 seconds).
- * Compaction is not here: each collection checks it after its own writes.
+ * monitor, which deletes documents past their index's `expireAfterSeconds` once per interval of the engine's
+ * clock (MongoDB runs it every 60 seconds). A pass that is due runs on its timer or before the next command,
+ * whichever comes first, so with an injected clock expiry is deterministic. Compaction is not here: each
+ * collection checks it after its own writes.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock';
@@ -12,7 +14,7 @@ import type { CursorRegistry } from './cursors';
 export interface MaintenanceOptions {
   /** How often written data is fsynced and idle cursors close. Default 100 ms. */
   syncIntervalMs?: number;
-  /** How often the TTL monitor runs. Default 60 000 ms, as MongoDB. */
+  /** How often (in engine-clock time) the TTL monitor runs. Default 60 000 ms, as MongoDB. */
   ttlMonitorIntervalMs?: number;
 }
 
@@ -29,14 +31,22 @@ export function expireDocuments(catalog: Catalog, clock: Clock): number {
   return removed;
 }
 
-/** Starts the timers; the returned function stops them. */
+/** The running background work. */
+export interface Maintenance {
+  /** Runs the TTL pass if a monitor interval of clock time has passed since the last one. */
+  ttlIfDue(): void;
+  /** Stops the timers. */
+  stop(): void;
+}
+
+/** Starts the timers. */
 export function startMaintenance(
   catalog: Catalog,
   cursors: CursorRegistry,
   clock: Clock,
   logger: Logger,
   options: MaintenanceOptions,
-): () => void {
+): Maintenance {
   const guarded = (task: string, work: () => void) => () => {
     try {
       work();
@@ -44,6 +54,15 @@ export function startMaintenance(
       logger.error({ err: error, task }, 'embedded mongo maintenance failed');
     }
   };
+  const ttlIntervalMs = options.ttlMonitorIntervalMs ?? 60_000;
+  let lastTtlPass = clock.now();
+  const ttlIfDue = guarded('ttl', () => {
+    const now = clock.now();
+    if (now - lastTtlPass < ttlIntervalMs) return;
+    lastTtlPass = now;
+    const removed = expireDocuments(catalog, clock);
+    if (removed > 0) logger.debug({ removed }, 'TTL monitor removed expired documents');
+  });
   const tick = setInterval(
     guarded('sync', () => {
       catalog.syncAllInBackground();
@@ -51,17 +70,14 @@ export function startMaintenance(
     }),
     options.syncIntervalMs ?? 100,
   );
-  const ttl = setInterval(
-    guarded('ttl', () => {
-      const removed = expireDocuments(catalog, clock);
-      if (removed > 0) logger.debug({ removed }, 'TTL monitor removed expired documents');
-    }),
-    options.ttlMonitorIntervalMs ?? 60_000,
-  );
+  const ttl = setInterval(ttlIfDue, ttlIntervalMs);
   tick.unref();
   ttl.unref();
-  return () => {
-    clearInterval(tick);
-    clearInterval(ttl);
+  return {
+    ttlIfDue,
+    stop: () => {
+      clearInterval(tick);
+      clearInterval(ttl);
+    },
   };
 }

@@ -18,6 +18,8 @@ export interface EngineState {
   logger: Logger;
   /** Flushes every collection file to stable storage (for `j: true` and `fsync`). */
   syncNow(): void;
+  /** Runs before each command: background work that has come due (the TTL monitor's pass). */
+  beforeCommand(): void;
 }
 
 /** One command invocation. */

@@ -46,6 +46,7 @@ const aliases: Record<string, string> = {
 /** Runs one command and returns its reply; never throws. */
 export function dispatchCommand(context: CommandContext): Document {
   const name = Object.keys(context.command)[0];
+  context.engine.beforeCommand();
   try {
     if (name === undefined) throw mongoError('FailedToParse', 'Empty command document');
     const handler = handlers.get(name) ?? handlers.get(aliases[name] ?? '');

@@ -1,4 +1,5 @@
 import { MongoServerError, type Collection, type Document } from 'mongodb';
+import { ManualClock } from '../../../platform/clock';
 import { startMongoTarget, type MongoTarget } from './mongoTarget';
 
 interface Account extends Document {
@@ -184,22 +185,48 @@ describe('query planning', () => {
 });
 
 describe('TTL indexes', () => {
-  it('delete documents whose date is past expireAfterSeconds', async () => {
-    await accounts.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-    await accounts.insertMany([
-      buildAccount({ handle: 'old', expiresAt: new Date('2000-01-01T00:00:00Z') }),
-      buildAccount({ handle: 'future', expiresAt: new Date('2999-01-01T00:00:00Z') }),
-      buildAccount({ handle: 'no-date', expiresAt: 'not a date' }),
-    ]);
-    // The monitor runs every 50 ms on the engine (every 60 s on a real server).
-    const deadline = Date.now() + (target.realServer ? 90_000 : 5_000);
-    while ((await accounts.countDocuments({ handle: 'old' })) > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+  it('delete documents once their date is expireAfterSeconds in the past, and keep the rest', async () => {
+    // The engine runs its TTL monitor by its clock (here each second of it, before the next command once due),
+    // so a manual clock makes expiry deterministic; a real server is polled until its 60-second monitor has run.
+    const clock = new ManualClock();
+    const ttlTarget = await startMongoTarget({ clock, ttlMonitorIntervalMs: 1000 });
+    try {
+      const sessions = ttlTarget.db.collection<Account>('sessions');
+      const now = ttlTarget.realServer ? Date.now() : clock.now();
+      await sessions.createIndex({ seenAt: 1 }, { expireAfterSeconds: 30 });
+      await sessions.insertMany([
+        buildAccount({ handle: 'stale', seenAt: new Date(now - 3_600_000) }),
+        buildAccount({ handle: 'recent', seenAt: new Date(now) }),
+        buildAccount({ handle: 'future', seenAt: new Date(now + 3_600_000) }),
+        buildAccount({ handle: 'array', seenAt: [new Date(now + 3_600_000), new Date(now - 3_600_000)] }),
+        buildAccount({ handle: 'no-date', seenAt: 'not a date' }),
+      ]);
+      const handles = async () =>
+        (
+          await sessions
+            .find({}, { projection: { _id: 0, handle: 1 } })
+            .sort({ handle: 1 })
+            .toArray()
+        ).map((doc) => doc.handle);
+
+      if (ttlTarget.realServer) {
+        const deadline = Date.now() + 120_000;
+        while (
+          (await sessions.countDocuments({ handle: { $ne: 'future' }, seenAt: { $type: 'date' } })) > 0
+        ) {
+          if (Date.now() > deadline) break;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      } else {
+        clock.advance(20_000);
+        // 20 s later: only what was already past its 30 s is gone (an array expires by its earliest date).
+        expect(await handles()).toEqual(['future', 'no-date', 'recent']);
+        clock.advance(15_000);
+      }
+      // A value that is not a date never expires.
+      expect(await handles()).toEqual(['future', 'no-date']);
+    } finally {
+      await ttlTarget.close();
     }
-    const remaining = await accounts
-      .find({}, { projection: { _id: 0, handle: 1 } })
-      .sort({ handle: 1 })
-      .toArray();
-    expect(remaining).toEqual([{ handle: 'future' }, { handle: 'no-date' }]);
-  }, 120_000);
+  }, 150_000);
 });
