@@ -60,7 +60,7 @@ async function runLoad(port: number, domain: string, total: number, concurrency:
   const proofs: { address: string; nonce: string; message: string; signature: string }[] = [];
   const warmup = Math.min(500, total);
   for (let i = 0; i < total + warmup; i++) {
-    const wallet = wallets[i % wallets.length] as Wallet;
+    const wallet = wallets[i % wallets.length] as (typeof wallets)[number];
     const { nonce } = JSON.parse((await post(agent, port, '/auth/wallet/nonce', {})).body) as {
       nonce: string;
     };
