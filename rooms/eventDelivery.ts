@@ -1,4 +1,5 @@
-import type { Client } from '@colyseus/core';
+import { type Client, Protocol, getMessageBytes } from '@colyseus/core';
+import { Packr } from 'msgpackr';
 import type { PlayerIdentity } from './persistence';
 import type { PlayerState } from './state/PlayerState';
 import type { PlayerJournal } from './systems/context';
@@ -11,8 +12,8 @@ export interface PlayerSession {
   state: PlayerState;
   journal: PlayerJournal;
   clients: Set<Client>;
-  /** Events for the sockets, sent as one `events` message per flush. */
-  outbox: MudEvent[];
+  /** Events for the sockets, each already msgpack-encoded, sent as one `events` message per flush. */
+  outbox: Uint8Array[];
   /** Attached through the action gateway (REST / plain WebSocket): events also go to inbox and presence. */
   remote: boolean;
   lastRemoteAt: number;
@@ -26,12 +27,22 @@ export const EVENTS_MESSAGE = 'events';
 /** Events kept for a gateway player between calls. */
 const INBOX_LIMIT = 100;
 
+/** The same msgpack flavour Colyseus uses for messages (plain maps, no record extension). */
+const packr = new Packr({ useRecords: false });
+
+/** A narrated event and its msgpack encoding, shared by every viewer who reads the same text. */
+interface Line {
+  event: MudEvent;
+  packed: Uint8Array;
+}
+
 /**
  * Routes narrated events to the players who witness them. Socket clients get them batched: each player's
  * events collect in an outbox flushed as ONE `events` message at the end of every tick, and at once when
  * the player's own action finishes (before its reply). In a crowded room that is one socket write per
- * player per tick instead of one per event. Gateway players (REST, plain WebSocket) get them in the
- * action's reply while it runs (capture), else in their inbox and on their presence channel.
+ * player per tick instead of one per event, and an event is narrated and encoded once for all the
+ * bystanders (only the players it names read it differently). Gateway players (REST, plain WebSocket) get
+ * events in the action's reply while it runs (capture), else in their inbox and on their presence channel.
  */
 export class EventDelivery {
   private readonly capture = new Map<string, MudEvent[]>();
@@ -48,9 +59,13 @@ export class EventDelivery {
       this.deliverTo(this.sessions.get(to.userId), event);
       return;
     }
+    const named = namedPlayers(event);
+    let bystanders: Line | undefined;
     for (const session of this.sessions.values()) {
-      if (session.state.roomRef === to.roomRef && session.identity.userId !== to.except)
-        this.deliverTo(session, event);
+      const userId = session.identity.userId;
+      if (session.state.roomRef !== to.roomRef || userId === to.except) continue;
+      if (named.has(userId)) this.deliverTo(session, event);
+      else this.deliverLine(session, (bystanders ??= lineOf(event, '')));
     }
   }
 
@@ -65,18 +80,11 @@ export class EventDelivery {
     }
   }
 
-  /** Sends `line` to the player's sockets now, after whatever their outbox holds. */
-  sendNow(session: PlayerSession, line: MudEvent): void {
-    if (session.clients.size === 0) return;
-    session.outbox.push(line);
-    this.flush(session);
-  }
-
   /** Sends the player's pending events as one message to each of their sockets. */
   flush(session: PlayerSession): void {
     if (session.outbox.length === 0) return;
-    const batch = session.outbox.splice(0);
-    for (const client of session.clients) client.send(EVENTS_MESSAGE, batch);
+    const message = eventsMessage(session.outbox.splice(0));
+    for (const client of session.clients) client.enqueueRaw(message);
   }
 
   /** Flushes every player's outbox (end of a tick). */
@@ -85,16 +93,54 @@ export class EventDelivery {
   }
 
   private deliverTo(session: PlayerSession | undefined, event: GameEvent): void {
-    if (!session) return;
+    if (session) this.deliverLine(session, lineOf(event, session.identity.userId));
+  }
+
+  private deliverLine(session: PlayerSession, line: Line): void {
     const userId = session.identity.userId;
-    const line = narrate(event, userId);
-    if (session.clients.size > 0) session.outbox.push(line);
+    if (session.clients.size > 0) session.outbox.push(line.packed);
     const captured = this.capture.get(userId);
-    if (captured) captured.push(line);
+    if (captured) captured.push(line.event);
     else if (session.remote) {
-      session.inbox.push(line);
+      session.inbox.push(line.event);
       if (session.inbox.length > INBOX_LIMIT) session.inbox.shift();
-      this.publish(userId, line);
+      this.publish(userId, line.event);
     }
   }
+}
+
+function lineOf(event: GameEvent, viewer: string): Line {
+  const narrated = narrate(event, viewer);
+  return { event: narrated, packed: packr.pack(narrated) };
+}
+
+/** Players an event names (actor, target, killer, recipient): their narration differs ("you"). */
+function namedPlayers(event: GameEvent): Set<string> {
+  const named = new Set<string>();
+  for (const [key, value] of Object.entries(event)) {
+    if (key === 'to' || value === null || typeof value !== 'object') continue;
+    const userId = (value as { userId?: unknown }).userId;
+    if (typeof userId === 'string') named.add(userId);
+  }
+  return named;
+}
+
+/**
+ * The Colyseus `events` message carrying already-encoded events: a msgpack array header followed by the
+ * encoded elements, framed as a regular ROOM_DATA message (clients decode it like any `send`).
+ */
+function eventsMessage(packed: Uint8Array[]): Buffer {
+  const n = packed.length;
+  const header =
+    n < 16
+      ? Buffer.from([0x90 | n])
+      : n < 0x10000
+        ? Buffer.from([0xdc, n >> 8, n & 0xff])
+        : Buffer.from([0xdd, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+  return getMessageBytes.raw(
+    Protocol.ROOM_DATA,
+    EVENTS_MESSAGE,
+    undefined,
+    Buffer.concat([header, ...packed]),
+  );
 }
