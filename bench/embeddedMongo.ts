@@ -1,6 +1,7 @@
 /**
  * Embedded MongoDB engine benchmark, through the official driver: single-document inserts/s and indexed point
- * reads/s (by a unique secondary index and by `_id`) at 1k and 100k documents.
+ * reads/s (by a unique secondary index and by `_id`) on collections of 1k and 100k documents. Each collection is
+ * filled with insertMany first (untimed); each figure is the median of three rounds.
  * Two setups: the engine in the benchmark's own process (how the platform embeds it; driver and engine share one
  * thread) and the engine in a child process started by the CLI (how a separate client such as mongosh, or a real
  * mongod, is reached).
@@ -22,12 +23,16 @@ interface Player {
   bio: string;
 }
 
+/** Single-document inserts timed per round, on top of the documents already there (removed again afterwards). */
+const INSERTS = 5_000;
 const READS = 20_000;
+/** Each figure is the median of this many rounds: the dev machine is shared, so single runs are noisy. */
+const ROUNDS = 3;
 /** Concurrent requests for the "in flight" figures, as a server handling many clients would issue them. */
 const IN_FLIGHT = 16;
 
-async function sequential(count: number, operation: () => Promise<void>): Promise<void> {
-  for (let i = 0; i < count; i++) await operation();
+async function sequential(count: number, operation: (i: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < count; i++) await operation(i);
 }
 
 async function concurrent(count: number, operation: () => Promise<void>): Promise<void> {
@@ -42,23 +47,46 @@ function buildPlayer(i: number): Player {
   return { _id: i, email: `player${i}@example.com`, level: i % 100, bio: `player number ${i} `.repeat(4) };
 }
 
-async function timed(label: string, operations: number, run: () => Promise<void>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await run();
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const perSecond = operations / seconds;
+/** Runs `run` ROUNDS times (`before` untimed ahead of each), prints the median rate; returns seconds per op. */
+async function timed(
+  label: string,
+  operations: number,
+  run: () => Promise<void>,
+  before?: () => Promise<void>,
+): Promise<number> {
+  const perOp: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    await before?.();
+    const start = process.hrtime.bigint();
+    await run();
+    perOp.push(Number(process.hrtime.bigint() - start) / 1e9 / operations);
+  }
+  perOp.sort((a, b) => a - b);
+  const median = perOp[Math.floor(ROUNDS / 2)];
+  const rate = (seconds: number) => Math.round(1 / seconds).toLocaleString('en-US');
   console.log(
-    `  ${label.padEnd(28)} ${Math.round(perSecond).toLocaleString('en-US').padStart(9)} ops/s  ${((seconds / operations) * 1e6).toFixed(1).padStart(7)} µs/op`,
+    `  ${label.padEnd(28)} ${rate(median).padStart(9)} ops/s  ${(median * 1e6).toFixed(1).padStart(7)} µs/op` +
+      `  (rounds: ${perOp.map(rate).join(', ')})`,
   );
-  return seconds / operations;
+  return median;
 }
 
 async function benchSize(players: Collection<Player>, size: number): Promise<{ indexedRead: number }> {
   console.log(`\n${size.toLocaleString('en-US')} documents`);
   await players.createIndex({ email: 1 }, { unique: true });
-  await timed('insertOne', size, async () => {
-    for (let i = 0; i < size; i++) await players.insertOne(buildPlayer(i));
-  });
+  for (let start = 0; start < size; start += 1000) {
+    await players.insertMany(
+      Array.from({ length: Math.min(1000, size - start) }, (_, i) => buildPlayer(start + i)),
+    );
+  }
+  // Inserts land on a collection of `size` documents; the extra ones are removed before the next round.
+  await timed(
+    `insertOne (+${INSERTS.toLocaleString('en-US')})`,
+    INSERTS,
+    () => sequential(INSERTS, async (i) => void (await players.insertOne(buildPlayer(size + i)))),
+    async () => void (await players.deleteMany({ _id: { $gte: size } })),
+  );
+  await players.deleteMany({ _id: { $gte: size } });
   // A fixed pseudo-random sequence so both sizes read the same way.
   let seed = 12345;
   const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % size;
@@ -116,8 +144,11 @@ async function runSetup(start: (dir: string) => Promise<Setup>, sizes: number[])
     // Warm the JIT on both sides of the socket so the first size is not measured cold.
     const warmup = client.db('bench').collection<Player>('warmup');
     await warmup.createIndex({ email: 1 }, { unique: true });
-    for (let i = 0; i < 3000; i++) await warmup.insertOne(buildPlayer(i));
-    for (let i = 0; i < 5000; i++) await warmup.findOne({ email: `player${i % 3000}@example.com` });
+    for (let i = 0; i < 5000; i++) await warmup.insertOne(buildPlayer(i));
+    for (let i = 0; i < 20_000; i++) {
+      await warmup.findOne({ email: `player${i % 5000}@example.com` });
+      await warmup.findOne({ _id: i % 5000 });
+    }
     await warmup.drop();
     const results: number[] = [];
     for (const size of sizes) {
