@@ -38,6 +38,7 @@ type ChildMessage =
       failures: number;
       seconds: number;
       clientLoopP99Ms: number;
+      observedPlayers: number;
     };
 
 type ActionKind = 'look' | 'say' | 'move';
@@ -126,6 +127,8 @@ async function runClients(port: number, domain: string, clients: number, actions
   await Promise.all(
     rooms.map(async (room, i) => {
       let inSquare = true;
+      // Clients start spread over the first second, as independent players would, not in one burst.
+      await new Promise((resolve) => setTimeout(resolve, (i * 1000) / rooms.length));
       for (let n = 0; n < actions; n++) {
         const pick = (i * 7 + n * 3) % 10;
         const kind: ActionKind = pick < 2 ? 'move' : pick < 4 ? 'say' : 'look';
@@ -147,7 +150,16 @@ async function runClients(port: number, domain: string, clients: number, actions
   const seconds = (performance.now() - started) / 1000;
   loop.disable();
   const clientLoopP99Ms = loop.percentile(99) / 1e6;
-  process.send?.({ kind: 'done', latencies, failures, seconds, clientLoopP99Ms } satisfies ChildMessage);
+  const observedPlayers =
+    (rooms[0]?.state as { players?: Map<string, unknown> } | undefined)?.players?.size ?? 0;
+  process.send?.({
+    kind: 'done',
+    latencies,
+    failures,
+    seconds,
+    clientLoopP99Ms,
+    observedPlayers,
+  } satisfies ChildMessage);
   await Promise.all(rooms.map((room) => room.leave().catch(() => undefined)));
   agent.destroy();
   process.exit(0);
@@ -214,7 +226,9 @@ async function main(clients: number, actions: number): Promise<void> {
   console.log(
     `area room: ${clients} SDK clients in area_village, ${actions} actions each; MongoDB ${config.MONGODB_URI ? 'external' : 'embedded in-process'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}`,
   );
-  console.log(`  connected clients in the room: ${connected} (target 500)`);
+  console.log(
+    `  connected clients in the room: ${connected} (target 500); players in the decoding client's state: ${done.observedPlayers}`,
+  );
   console.log(`  tick: ${(ticks / seconds).toFixed(1)} Hz held under load (configured 10 Hz)`);
   console.log(`  join: ${joined.joinSeconds.toFixed(1)} s for all clients (sign-in excluded)`);
   console.log(
