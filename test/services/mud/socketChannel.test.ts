@@ -58,7 +58,7 @@ describe('WS /mud/ws/{user_id}: the plain WebSocket channel', () => {
 
   it('describes the room on open, runs action frames and answers each with events and a result', async () => {
     const channel = await connect(ann);
-    expect(channel.frames.map((f) => f.type)).toEqual(['event', 'result']);
+    expect(channel.frames.slice(0, 2).map((f) => f.type)).toEqual(['event', 'result']);
     expect(channel.texts()[0]).toMatch(/^Village Square\n/);
 
     channel.send({ action: 'move', direction: 'east', id: 'm1' });
