@@ -7,6 +7,26 @@ import { waitForState } from '../../helpers/gameServer';
 import type { TestPlatform } from '../../helpers/platform';
 import { type Player, act, joinWithSdk, signIn, startWorldPlatform, textsOf } from './worldPlatform';
 
+/**
+ * Fights the cellar rats over combat rounds until one dies at the player's hand. A rat brought down to its
+ * last hit point may panic and run, ending that fight, so the player turns on the next one.
+ */
+async function huntRat({ room, log }: Awaited<ReturnType<typeof joinWithSdk>>): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const from = log.events.length;
+    await room.request('attack', { target: 'rat' }).catch((error: { code?: string }) => {
+      if (error.code !== 'ALREADY_FIGHTING') throw error;
+    });
+    const ended = await log.waitFor(
+      (e) => e.type === 'xp.gained' || (e.type === 'creature.left' && e.text.startsWith('The cellar rat')),
+      5000,
+      from,
+    );
+    if (ended.type === 'xp.gained') return;
+  }
+  throw new Error('every rat ran away');
+}
+
 /** The last inventory line a REST `inventory` action reports. */
 async function carried(url: string, player: Player): Promise<string> {
   const res = await act(url, player, { action: 'inventory' }).expect(200);
@@ -38,12 +58,14 @@ describe('characters persist in MongoDB across restarts', () => {
     const fight = await joinWithSdk(server.url, bob);
     await fight.room.request('move', { direction: 'south' });
     await fight.room.request('move', { direction: 'down' });
-    await fight.room.request('attack', { target: 'rat' });
-    await fight.log.waitFor((e) => e.type === 'xp.gained');
+    await huntRat(fight);
+    await waitForState(fight.room, (state: AreaState) => (state.players.get(bob.userId)?.xp ?? 0) > 0);
+    const earned = fight.room.state.players.get(bob.userId)!.xp;
     await fight.room.leave();
     // Loaded again from the store by the REST call: the xp earned in combat rounds was saved on leave.
     const afterLeave = await act(server.url, bob, { action: 'look' }).expect(200);
-    expect(afterLeave.body.player).toMatchObject({ room: 'village:cellar', xp: 4 });
+    expect(afterLeave.body.player).toMatchObject({ room: 'village:cellar', xp: earned });
+    expect(earned).toBeGreaterThanOrEqual(4);
 
     await server.stop();
     server = await startWorldPlatform({ DATA_DIR: dataDir });
@@ -52,7 +74,7 @@ describe('characters persist in MongoDB across restarts', () => {
     expect(await carried(server.url, ann)).toBe('You carry: coil of rope.');
 
     const again = await joinWithSdk(server.url, bob);
-    await waitForState(again.room, (state: AreaState) => state.players.get(bob.userId)?.xp === 4);
+    await waitForState(again.room, (state: AreaState) => state.players.get(bob.userId)?.xp === earned);
     expect(again.room.state.players.get(bob.userId)?.roomRef).toBe('village:cellar');
     await again.room.leave();
   });
