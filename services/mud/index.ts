@@ -42,7 +42,7 @@ export async function createWorldArea(context: PlatformContext, auth: AuthServic
     identities,
     reachable: hasRole(config, 'game') || sharesRemoteRooms,
   });
-  const channel = new SocketChannel({ access, logger: log, clock });
+  const channels = hasRole(config, 'api') ? [new SocketChannel({ access, logger: log, clock })] : [];
   return {
     services: [(routes) => registerMudRoutes(routes, access, auth.guard)],
     rooms: areaRoomDefinitions({
@@ -56,7 +56,7 @@ export async function createWorldArea(context: PlatformContext, auth: AuthServic
       saveEveryMs: config.MUD_SAVE_INTERVAL_MS,
       remoteIdleMs: config.MUD_IDLE_TIMEOUT_MS,
     }),
-    upgrades: [channel],
+    upgrades: channels,
     close: async () => {
       presence?.shutdown();
       await driver?.shutdown();
