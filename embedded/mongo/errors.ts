@@ -91,6 +91,13 @@ export function asMongoError(error: unknown): MongoCommandError {
     }
     const operator = /unknown query operator (\$\w+)/.exec(error.message);
     if (operator) return mongoError('BadValue', `unknown operator: ${operator[1]}`);
+    const conflict = /^updating the path '(.+)' would create a conflict at '(.+)'$/.exec(error.message);
+    if (conflict) {
+      return mongoError(
+        'ConflictingUpdateOperators',
+        `Updating the path '${conflict[1]}' would create a conflict at '${conflict[2]}'`,
+      );
+    }
     return mongoError('BadValue', error.message);
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -104,7 +104,10 @@ function runOperators(doc: Document, update: Document, context: UpdateContext): 
     operators.$set = { ...(operators.$set as Document | undefined), ...(onInsert as Document) };
   if (Object.keys(operators).length === 0) return doc;
   const copy = cloneDeep(doc) as Document;
-  const changed = applyOperators(copy, operators, context.arrayFilters ?? [], context.filter ?? {}, {
+  // mingo applies the update only where its condition matches; the filter is there for the positional `$`. An
+  // upsert's new document need not match the filter's non-equality parts (`{n: {$lt: 5}}`), so it gets none.
+  const condition = context.inserting ? {} : (context.filter ?? {});
+  const changed = applyOperators(copy, operators, context.arrayFilters ?? [], condition, {
     cloneMode: 'deep',
   });
   return changed.length === 0 ? doc : copy;
@@ -122,6 +125,11 @@ function isOperatorObject(value: unknown): boolean {
   return Object.keys(value).some((key) => key.startsWith('$'));
 }
 
+/** A one-element `$in` is an equality to MongoDB (since 3.4): it seeds an upsert like `{field: value}`. */
+function isSingleValueIn(values: unknown): boolean {
+  return Array.isArray(values) && values.length === 1 && !(values[0] instanceof RegExp);
+}
+
 function equalityFields(filter: Document, out: [string, unknown][]): void {
   for (const [field, condition] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(condition)) {
@@ -129,6 +137,8 @@ function equalityFields(filter: Document, out: [string, unknown][]): void {
     } else if (!field.startsWith('$')) {
       if (!isOperatorObject(condition)) out.push([field, condition]);
       else if ('$eq' in (condition as Document)) out.push([field, (condition as Document).$eq]);
+      else if (isSingleValueIn((condition as Document).$in))
+        out.push([field, ((condition as Document).$in as unknown[])[0]]);
     }
   }
 }

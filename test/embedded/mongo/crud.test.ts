@@ -204,6 +204,42 @@ describe('update', () => {
     expect((await items.findOne({ sku: 'fresh' }))?.tags).toEqual(['new']);
   });
 
+  it('upserts when the filter also has conditions the new document does not meet, seeding one-element $in', async () => {
+    const result = await items.updateOne(
+      { sku: 'ranged', qty: { $lt: 5 }, tags: { $in: ['solo'] } },
+      { $set: { total: 1 }, $inc: { qty: 2 } },
+      { upsert: true },
+    );
+    expect(result.upsertedCount).toBe(1);
+    expect(await items.findOne({ _id: result.upsertedId! }, { projection: { _id: 0 } })).toEqual({
+      sku: 'ranged',
+      tags: 'solo',
+      qty: 2,
+      total: 1,
+    });
+    const pipeline = await items.updateOne(
+      { sku: 'piped', qty: { $gte: 100 } },
+      [{ $set: { total: { $add: [1, 2] } } }],
+      { upsert: true },
+    );
+    expect(await items.findOne({ _id: pipeline.upsertedId! }, { projection: { _id: 0 } })).toEqual({
+      sku: 'piped',
+      total: 3,
+    });
+  });
+
+  it('rejects two operators on the same path with ConflictingUpdateOperators', async () => {
+    const error = (await items
+      .updateOne({ _id: 1 }, { $set: { qty: 1 }, $inc: { qty: 1 } })
+      .catch((e: unknown) => e)) as MongoServerError;
+    expect(error).toBeInstanceOf(MongoServerError);
+    expect([error.code, error.message]).toEqual([
+      40,
+      "Updating the path 'qty' would create a conflict at 'qty'",
+    ]);
+    expect((await items.findOne({ _id: 1 }))?.qty).toBe(1);
+  });
+
   it('updates matching array elements with arrayFilters and the positional operator', async () => {
     await items.updateMany(
       {},
