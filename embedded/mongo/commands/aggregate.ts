@@ -47,12 +47,34 @@ function assertSupported(pipeline: unknown): asserts pipeline is Document[] {
   }
 }
 
+/**
+ * `$count` as MongoDB defines it, `$group` by null summing 1 then dropping `_id`: over no documents it yields no
+ * document (mingo's own `$count` yields `{name: 0}`). Applied inside `$facet` and `$lookup` pipelines too.
+ */
+function withMongoCount(pipeline: Document[]): Document[] {
+  return pipeline.flatMap((stage): Document[] => {
+    const name = Object.keys(stage)[0];
+    const body = stage[name] as unknown;
+    if (name === '$count' && typeof body === 'string') {
+      return [{ $group: { _id: null, [body]: { $sum: 1 } } }, { $project: { _id: 0 } }];
+    }
+    if (name === '$facet' && typeof body === 'object' && body !== null) {
+      const facets = Object.entries(body as Document).map(([key, inner]) => [key, withMongoCount(inner)]);
+      return [{ $facet: Object.fromEntries(facets) }];
+    }
+    if (name === '$lookup' && Array.isArray((body as Document | null)?.pipeline)) {
+      return [{ $lookup: { ...(body as Document), pipeline: withMongoCount((body as Document).pipeline) } }];
+    }
+    return [stage];
+  });
+}
+
 function runPipeline(context: CommandContext, collectionName: string, pipeline: Document[]): Document[] {
   const { engine, db, command } = context;
   const [first] = pipeline;
   const leadingMatch = first && '$match' in first ? (first.$match as Document) : undefined;
   const source = selectDocuments(engine.catalog.get(db, collectionName), { filter: leadingMatch });
-  const stages = leadingMatch ? pipeline.slice(1) : pipeline;
+  const stages = withMongoCount(leadingMatch ? pipeline.slice(1) : pipeline);
   if (stages.length === 0) return source;
   try {
     const aggregator = new Aggregator(stages, {

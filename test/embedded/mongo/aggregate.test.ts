@@ -104,6 +104,12 @@ it('counts and runs facets', async () => {
     ])
     .toArray();
   expect(facets).toEqual({ big: [{ n: 2 }], customers: [{ _id: 'ann' }, { _id: 'bob' }, { _id: 'cy' }] });
+  // Over no documents $count yields no document at all, also inside a facet.
+  expect(await orders.aggregate([{ $match: { customer: 'nobody' } }, { $count: 'n' }]).toArray()).toEqual([]);
+  const [empty] = await orders
+    .aggregate([{ $facet: { none: [{ $match: { total: { $gt: 1000 } } }, { $count: 'n' }] } }])
+    .toArray();
+  expect(empty).toEqual({ none: [] });
 });
 
 it('returns results past the first batch through a cursor', async () => {
