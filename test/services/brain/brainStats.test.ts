@@ -7,7 +7,7 @@ describe('GET /brain/stats', () => {
   beforeAll(async () => {
     brain = await startBrainPlatform();
   });
-  afterAll(() => brain.stop());
+  afterAll(() => brain?.stop());
 
   it('is public and reports an empty corpus before any ingest', async () => {
     const res = await request(brain.url).get('/brain/stats').expect(200);

@@ -28,8 +28,8 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
     });
   });
   afterEach(async () => {
-    await brain.stop();
-    await Promise.all([primary.close(), secondary.close()]);
+    await brain?.stop();
+    await Promise.all([primary?.close(), secondary?.close()]);
   });
 
   async function ingestedModel(name: string): Promise<string> {

@@ -28,7 +28,7 @@ describe('brain ingest and search over HTTP', () => {
     brain = await startBrainPlatform();
     await brain.ingest([BREAKER_DOC, CACHE_CODE, CACHE_TEST]).expect(200);
   });
-  afterAll(() => brain.stop());
+  afterAll(() => brain?.stop());
 
   it('reports each document with its chunks and the vector space that holds them', async () => {
     const res = await brain.ingest([{ ...CACHE_CODE, source: 'ai/other.ts' }]).expect(200);

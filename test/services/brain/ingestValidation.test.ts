@@ -20,7 +20,7 @@ describe('brain ingest: authentication and rejected input', () => {
       BODY_LIMIT_BYTES: '16384',
     });
   });
-  afterAll(() => brain.stop());
+  afterAll(() => brain?.stop());
 
   /** Nothing was written: no documents, chunks or vectors, no fulltext hit, and the cache was not invalidated. */
   async function expectNothingWritten(): Promise<void> {

@@ -39,10 +39,10 @@ describe('brain search cache over HTTP: two processes on shared MongoDB, Qdrant 
     first = await startBrainPlatform(shared);
     second = await startBrainPlatform(shared);
     await first.ingest([BREAKER]).expect(200);
-  });
+  }, 90_000);
   afterAll(async () => {
-    await Promise.all([first.stop(), second.stop()]);
-    await Promise.all([mongo.close(), qdrant.close()]);
+    await Promise.all([first?.stop(), second?.stop()]);
+    await Promise.all([mongo?.close(), qdrant?.close()]);
     await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -101,7 +101,7 @@ describe('brain search cache without Redis', () => {
     brain = await startBrainPlatform({ REDIS_URL: '' });
     await brain.ingest([BREAKER]).expect(200);
   });
-  afterAll(() => brain.stop());
+  afterAll(() => brain?.stop());
 
   it('keeps L1 only, invalidated by ingests', async () => {
     await brain.search(QUERY).expect(200);
