@@ -1,4 +1,4 @@
-import { termsOfWord, wordTokens } from '../text/terms';
+import { termsOfWord, WORD_PATTERN } from '../text/terms';
 
 /** Snippet options. Defaults: about 240 characters, `<mark>` / `</mark>` around matched words. */
 export interface SnippetOptions {
@@ -60,12 +60,18 @@ export function buildSnippet(
   options: Partial<SnippetOptions> = {},
 ): string {
   const { maxChars, open, close } = { ...DEFAULT_SNIPPET_OPTIONS, ...options };
-  const tokens = wordTokens(text);
+  // One pass over the words; their offsets go into flat arrays (snippets are built for every hit shown).
+  const starts: number[] = [];
+  const ends: number[] = [];
   const matches: { start: number; end: number; terms: string[] }[] = [];
-  for (const token of tokens) {
+  const word = new RegExp(WORD_PATTERN.source, WORD_PATTERN.flags);
+  for (let m = word.exec(text); m !== null; m = word.exec(text)) {
+    const end = m.index + m[0].length;
+    starts.push(m.index);
+    ends.push(end);
     let matched: string[] | undefined;
-    for (const term of termsOfWord(token.word)) if (terms.has(term)) (matched ??= []).push(term);
-    if (matched) matches.push({ start: token.start, end: token.end, terms: matched });
+    for (const term of termsOfWord(m[0])) if (terms.has(term)) (matched ??= []).push(term);
+    if (matched) matches.push({ start: m.index, end, terms: matched });
   }
 
   const centre = matches.length > 0 ? bestWindowStart(matches, maxChars) : 0;
@@ -73,10 +79,10 @@ export function buildSnippet(
   let start = Math.max(0, centre - Math.floor(maxChars / 5));
   let end = Math.min(text.length, start + maxChars);
   start = Math.max(0, Math.min(start, end - maxChars));
-  const first = tokens.find((t) => t.end > start);
-  if (start > 0 && first && first.start < start) start = first.end;
-  const last = [...tokens].reverse().find((t) => t.start < end);
-  if (end < text.length && last && last.end > end) end = last.start;
+  const first = ends.findIndex((e) => e > start);
+  if (start > 0 && first !== -1 && starts[first] < start) start = ends[first];
+  const last = starts.findLastIndex((s) => s < end);
+  if (end < text.length && last !== -1 && ends[last] > end) end = starts[last];
 
   let out = '';
   let cursor = start;

@@ -7,7 +7,8 @@ import { stemmer } from 'stemmer';
  * `embedQuery` yields `embed query embedqueri`; "chunks" and "chunking" both yield `chunk`.
  */
 
-const WORD = /[\p{L}\p{N}_]+/gu;
+/** A word: a run of Unicode letters, digits and underscores (global; copy it before using its `lastIndex`). */
+export const WORD_PATTERN = /[\p{L}\p{N}_]+/gu;
 
 // Function words that carry no topic; question words included because eval and user queries are questions.
 const STOP_WORDS = new Set(
@@ -22,11 +23,6 @@ const STOP_WORDS = new Set(
 
 const MAX_MEMO = 200_000;
 const memo = new Map<string, string[]>();
-
-/** Raw word tokens of a text with their offsets, for highlighting. */
-export function wordTokens(text: string): { word: string; start: number; end: number }[] {
-  return Array.from(text.matchAll(WORD), (m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));
-}
 
 /** Splits an identifier into its parts: `embedQueryV2_fast` → `embed Query V 2 fast`. */
 function identifierParts(word: string): string[] {
@@ -60,7 +56,7 @@ export function termsOfWord(word: string): string[] {
 /** All index terms of a text in order, with repeats (term frequency matters to BM25 and the embedder). */
 export function analyze(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.matchAll(WORD)) terms.push(...termsOfWord(match[0]));
+  for (const match of text.matchAll(WORD_PATTERN)) terms.push(...termsOfWord(match[0]));
   return terms;
 }
 
