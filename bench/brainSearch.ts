@@ -2,7 +2,7 @@
  * In-process search speed over a synthetic topical corpus (bench/syntheticCorpus.ts, default 20k chunks):
  * p50/p95 latency and queries per second for fulltext, semantic and hybrid (local embedder, in-memory
  * vectors, exact and IVF-approximate with its recall against exact), and cache-hit latency (L1).
- * The HTTP version of this bench comes with the routes.
+ * bench/brainSearchHttp.ts measures the same over HTTP, on the platform's stores (the issue's targets).
  * Run: npx tsx bench/brainSearch.ts [chunks] [queries]
  */
 import { performance } from 'node:perf_hooks';
