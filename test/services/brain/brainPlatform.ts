@@ -4,7 +4,7 @@ import request from 'supertest';
 import { ManualClock } from '../../../platform/clock';
 import type { PlatformContext } from '../../../platform/platform';
 import { createAuthService } from '../../../services/auth';
-import { createBrainArea, type BrainArea } from '../../../services/brain';
+import { createBrainArea } from '../../../services/brain';
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
 
 /** The service token every brain test platform accepts. */
@@ -15,7 +15,6 @@ export interface BrainTestPlatform extends TestPlatform {
   clock: ManualClock;
   /** Backoff waits of the embedding retries, in ms; each also advances `clock`. */
   waits: number[];
-  brain: BrainArea;
   /** POST /brain/ingest with the service token. */
   ingest(documents: object[]): request.Test;
   /** POST /brain/search. */
@@ -38,10 +37,9 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
     waits.push(ms);
     clock.advance(ms);
   };
-  let brain: BrainArea | undefined;
   const parts = async (context: PlatformContext) => {
     const auth = createAuthService(context);
-    brain = await createBrainArea(context, auth, { sleep });
+    const brain = await createBrainArea(context, auth, { sleep });
     return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
   };
   const settings = {
@@ -59,7 +57,6 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
     },
     clock,
     waits,
-    brain: brain!,
     ingest: (documents) =>
       request(platform.url)
         .post('/brain/ingest')
