@@ -173,7 +173,17 @@ async function main(): Promise<void> {
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
+    if (redis) await deleteKeys(redis, `bench:brain:${child.pid}:`);
   }
+}
+
+/** Drops the cache entries and generation the bench server left in Redis. */
+async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const client = new Redis(url);
+  for await (const keys of client.scanStream({ match: `${prefix}*`, count: 1000 })) {
+    if ((keys as string[]).length > 0) await client.del(...(keys as string[]));
+  }
+  await client.quit();
 }
 
 main().catch((error: unknown) => {
