@@ -12,10 +12,16 @@ import { createSignerArea } from './services/signer';
 export async function productParts(context: PlatformContext): Promise<ProductParts> {
   const auth = createAuthService(context);
   const areas: ProductParts[] = [{ services: [auth.register], close: () => auth.close() }];
-  // Product areas (each adds one line): world, brain, signer.
-  areas.push(await createBrainArea(context, auth));
-  areas.push(await createWorldArea(context, auth));
-  areas.push(await createSignerArea(context, auth));
+  try {
+    // Product areas (each adds one line).
+    areas.push(await createBrainArea(context, auth));
+    areas.push(await createWorldArea(context, auth));
+    areas.push(await createSignerArea(context, auth));
+  } catch (error) {
+    // The platform never sees parts that failed to build, so release the ones already built here.
+    await combineParts(areas).close?.();
+    throw error;
+  }
   return { ...combineParts(areas), adminGuard: auth.adminGuard };
 }
 
