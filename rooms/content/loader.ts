@@ -2,13 +2,14 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { PROJECT_ROOT } from '../../platform/projectRoot';
 import { type ContentIssue, WorldContentError, issuesFromZod } from './contentError';
 import { checkCrossReferences } from './crossReferences';
 import { AREA_ENTRY_FILES, AreaFile, type AreaEntryKind, LocalId, WorldFile } from './schemas';
 import { type AreaDef, type Located, type RoomDef, type World, refOf } from './world';
 
-/** Where the shipped world lives: `<repo>/world`. */
-export const DEFAULT_WORLD_DIR = path.resolve(__dirname, '..', '..', 'world');
+/** Where the shipped world lives: `<repo>/world`, also when the code runs compiled from `dist/`. */
+export const DEFAULT_WORLD_DIR = path.join(PROJECT_ROOT, 'world');
 
 type Mutable<T> = {
   -readonly [K in keyof T]: T[K] extends ReadonlyMap<infer K2, infer V> ? Map<K2, V> : T[K];

@@ -10,9 +10,20 @@ export interface RunningServer {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `main.ts` (through tsx) as a separate process with the given environment and arguments. */
-export function spawnServer(env: Record<string, string>, args: string[] = []): RunningServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'main.ts'), ...args], {
+/** How the server runs: `main.ts` through tsx (development), or the compiled `dist/main.js` (`npm start`). */
+export type ServerEntry = 'source' | 'dist';
+
+/** Runs the server as a separate process with the given environment and arguments. */
+export function spawnServer(
+  env: Record<string, string>,
+  args: string[] = [],
+  entry: ServerEntry = 'source',
+): RunningServer {
+  const main =
+    entry === 'source'
+      ? ['--import', 'tsx', path.join(REPO_ROOT, 'main.ts')]
+      : [path.join(REPO_ROOT, 'dist', 'main.js')];
+  const child = spawn(process.execPath, [...main, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
