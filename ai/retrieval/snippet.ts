@@ -1,4 +1,5 @@
-import { termsOfWord, WORD_PATTERN } from '../text/terms';
+import { termsOfWord } from '../text/terms';
+import { candidatePattern, wordAround, wordEndAt, wordStartBefore } from './wordScan';
 
 /** Snippet options. Defaults: about 240 characters, `<mark>` / `</mark>` around matched words. */
 export interface SnippetOptions {
@@ -21,14 +22,37 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
+/** A word of the text whose terms meet the query, and which of the query's terms it carries. */
+interface Match {
+  start: number;
+  end: number;
+  terms: string[];
+}
+
+/**
+ * The words of `text` whose terms (ai/text/terms) meet `terms`, in order. Only the words around the
+ * candidate substrings of `candidatePattern` are analysed, so the cost follows the number of near-misses,
+ * not the length of the text.
+ */
+function findMatches(text: string, terms: ReadonlySet<string>): Match[] {
+  const matches: Match[] = [];
+  const pattern = candidatePattern(terms);
+  if (!pattern) return matches;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const [start, end] = wordAround(text, m.index, m.index + m[0].length);
+    pattern.lastIndex = end;
+    let matched: string[] | undefined;
+    for (const term of termsOfWord(text.slice(start, end))) if (terms.has(term)) (matched ??= []).push(term);
+    if (matched) matches.push({ start, end, terms: matched });
+  }
+  return matches;
+}
+
 /**
  * Start offset of the window (at most `maxChars` long) holding the most distinct matched terms, then the
  * most matches: a two-pointer sweep over the matches, O(matches).
  */
-function bestWindowStart(
-  matches: { start: number; end: number; terms: string[] }[],
-  maxChars: number,
-): number {
+function bestWindowStart(matches: Match[], maxChars: number): number {
   const inWindow = new Map<string, number>();
   let best = { start: 0, distinct: 0, count: 0 };
   let right = 0;
@@ -52,7 +76,7 @@ function bestWindowStart(
 /**
  * Builds a display snippet: the `maxChars` window of `text` with the most distinct query terms (the text's
  * start when nothing matches), whitespace collapsed, HTML-escaped, each word whose terms (see ai/text/terms)
- * meet `terms` wrapped in `open`/`close`, and `…` where the window cuts the text.
+ * meet `terms` wrapped in `open`/`close`, and `…` where the window cuts the text (never inside a word).
  */
 export function buildSnippet(
   text: string,
@@ -60,29 +84,14 @@ export function buildSnippet(
   options: Partial<SnippetOptions> = {},
 ): string {
   const { maxChars, open, close } = { ...DEFAULT_SNIPPET_OPTIONS, ...options };
-  // One pass over the words; their offsets go into flat arrays (snippets are built for every hit shown).
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const matches: { start: number; end: number; terms: string[] }[] = [];
-  const word = new RegExp(WORD_PATTERN.source, WORD_PATTERN.flags);
-  for (let m = word.exec(text); m !== null; m = word.exec(text)) {
-    const end = m.index + m[0].length;
-    starts.push(m.index);
-    ends.push(end);
-    let matched: string[] | undefined;
-    for (const term of termsOfWord(m[0])) if (terms.has(term)) (matched ??= []).push(term);
-    if (matched) matches.push({ start: m.index, end, terms: matched });
-  }
-
+  const matches = findMatches(text, terms);
   const centre = matches.length > 0 ? bestWindowStart(matches, maxChars) : 0;
   // Lead in with a little context before the first match, then snap both ends to word boundaries.
   let start = Math.max(0, centre - Math.floor(maxChars / 5));
   let end = Math.min(text.length, start + maxChars);
   start = Math.max(0, Math.min(start, end - maxChars));
-  const first = ends.findIndex((e) => e > start);
-  if (start > 0 && first !== -1 && starts[first] < start) start = ends[first];
-  const last = starts.findLastIndex((s) => s < end);
-  if (end < text.length && last !== -1 && ends[last] > end) end = starts[last];
+  if (start > 0) start = wordEndAt(text, start);
+  if (end < text.length) end = Math.max(start, wordStartBefore(text, end));
 
   let out = '';
   let cursor = start;

@@ -25,3 +25,37 @@ describe('buildSnippet', () => {
     );
   });
 });
+
+describe('buildSnippet highlighting', () => {
+  // The examples of Porter's 1980 paper for every rule of the stemmer: whatever a rule rewrites at the end of
+  // a word, the word is still found and marked.
+  const porterExamples = (
+    'caresses ponies ties caress cats feed agreed plastered bled motoring sing conflated troubled sized ' +
+    'hopping tanned falling hissing fizzed failing filing happy sky relational conditional rational valenci ' +
+    'hesitanci digitizer conformabli radicalli differentli vileli analogousli vietnamization predication ' +
+    'operator feudalism decisiveness hopefulness callousness formaliti sensitiviti sensibiliti sensibility ' +
+    'capability triplicate formative formalize electriciti electrical hopeful goodness revival allowance ' +
+    'inference airliner gyroscopic adjustable defensible irritant replacement adjustment dependent adoption ' +
+    'homologou communism activate angulariti homologous effective bowdlerize probate rate cease controll roll'
+  ).split(' ');
+
+  it.each(porterExamples)('marks "%s" and its capitalised and camelCase forms when queried by it', (word) => {
+    const capitalised = word[0].toUpperCase() + word.slice(1);
+    const text = `Before ${word}, then ${capitalised.toUpperCase()} and makeThe${capitalised} after.`;
+
+    expect(buildSnippet(text, queryTerms(word))).toBe(
+      `Before <mark>${word}</mark>, then <mark>${capitalised.toUpperCase()}</mark> and ` +
+        `<mark>makeThe${capitalised}</mark> after.`,
+    );
+  });
+
+  it('marks whole words only, letters beyond ASCII included, and cuts the window between words', () => {
+    const text = `${'Ärger 𝒳ylophon '.repeat(12)}naïve café ${'Ärger 𝒳ylophon '.repeat(12)}`;
+
+    const snippet = buildSnippet(text, queryTerms('naïve cafés'), { maxChars: 50 });
+
+    expect(snippet).toContain('<mark>naïve</mark> <mark>café</mark>');
+    expect(snippet).toMatch(/^…(Ärger|𝒳ylophon) .* (Ärger|𝒳ylophon)…$/u);
+    expect(buildSnippet('subquery queryable', queryTerms('queries'))).toBe('subquery queryable');
+  });
+});
