@@ -25,6 +25,12 @@ export interface SearchCacheOptions {
    * it is called again on later lookups.
    */
   onForeignInvalidation?: () => Promise<void>;
+  /**
+   * The text of an indexed chunk (the brain passes its in-memory fulltext index). With it, L2 entries leave
+   * the chunk texts out (most of an entry's size, written on every miss) and a read restores them from here;
+   * an entry naming a chunk this process does not know is a miss. Without it, entries carry the texts.
+   */
+  chunkText?: (chunkId: string) => string | undefined;
 }
 
 export const DEFAULT_SEARCH_CACHE_OPTIONS: SearchCacheOptions = {
@@ -48,7 +54,11 @@ export interface SearchCacheStats {
   generation: number;
 }
 
-const entrySchema = z.object({ v: z.literal(1), hits: z.array(hitSchema) });
+/** An L2 entry: hits with their texts (v 1), or without, restored through `chunkText` (v 2). */
+const entrySchema = z.discriminatedUnion('v', [
+  z.object({ v: z.literal(1), hits: z.array(hitSchema) }),
+  z.object({ v: z.literal(2), hits: z.array(hitSchema.omit({ text: true })) }),
+]);
 
 /** Deep-freezes hits (their arrays included) for sharing through L1. */
 function freezeHits(hits: Hit[]): readonly Hit[] {
@@ -69,8 +79,9 @@ function levelStats(hits: number, misses: number): CacheLevelStats {
  * Two-level search cache (SPEC.md 1): L1 an in-process LRU, L2 Redis shared by every process. Keys are the
  * hashed normalised query and parameters (see cacheKey) under a generation number; `invalidate()` (called
  * after every ingest) increments the generation in Redis, so every process stops reading older entries,
- * which then age out. Entries are JSON `{ v: 1, hits }` with string ids; what comes back from Redis is
- * validated with zod and a corrupt entry counts as a miss. Redis errors never fail a search: they count
+ * which then age out. Entries are JSON `{ v, hits }` with string ids (without the chunk texts when
+ * `chunkText` can restore them); what comes back from Redis is validated with zod and a corrupt entry
+ * counts as a miss. Redis errors never fail a search: they count
  * as L2 misses (and `errors`) and the last known generation is used.
  */
 export class SearchCache {
@@ -133,7 +144,11 @@ export class SearchCache {
     const serialisable = hits.map(serialisableHit);
     this.l1.set(key, freezeHits(serialisable));
     try {
-      const value = JSON.stringify({ v: 1, hits: serialisable });
+      const value = JSON.stringify(
+        this.options.chunkText
+          ? { v: 2, hits: serialisable.map(({ text: _text, ...rest }) => rest) }
+          : { v: 1, hits: serialisable },
+      );
       await this.options.redis?.set(this.options.keyPrefix + key, value, 'EX', this.options.l2TtlSeconds);
     } catch (error) {
       this.onRedisError(error, 'write');
@@ -196,12 +211,21 @@ export class SearchCache {
   }
 
   private parse(stored: string): Hit[] | undefined {
+    let entry;
     try {
-      const entry = entrySchema.safeParse(JSON.parse(stored));
-      return entry.success ? entry.data.hits : undefined;
+      entry = entrySchema.safeParse(JSON.parse(stored));
     } catch {
       return undefined;
     }
+    if (!entry.success) return undefined;
+    if (entry.data.v === 1) return entry.data.hits;
+    const hits: Hit[] = [];
+    for (const hit of entry.data.hits) {
+      const text = this.options.chunkText?.(hit.chunkId);
+      if (text === undefined) return undefined;
+      hits.push({ ...hit, text });
+    }
+    return hits;
   }
 
   private count(level: 'L1' | 'L2', hit: boolean): void {

@@ -85,6 +85,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     l1TtlMs: config.BRAIN_CACHE_MEMORY_TTL_SECONDS * 1000,
     l2TtlSeconds: config.BRAIN_CACHE_REDIS_TTL_SECONDS,
     logger,
+    chunkText: (chunkId) => fullText.get(chunkId)?.text,
     onForeignInvalidation: async () => {
       await follower.catchUp();
     },

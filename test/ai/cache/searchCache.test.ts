@@ -68,6 +68,22 @@ describe('SearchCache', () => {
     expect(reader.stats().l1.hits).toBe(1);
   });
 
+  it('leaves chunk texts out of L2 when it can restore them, and misses on a chunk it does not know', async () => {
+    const texts = new Map([['chunk-1', 'The brain answers questions.']]);
+    const writer = new SearchCache({ redis, keyPrefix, chunkText: (id) => texts.get(id) });
+    const reader = new SearchCache({ redis, keyPrefix, chunkText: (id) => texts.get(id) });
+    await writer.set(params, [buildHit()]);
+
+    const stored = JSON.parse((await redis.get(`${keyPrefix}g0:${searchCacheKey(params)}`))!);
+    expect(stored).toEqual({ v: 2, hits: [expect.not.objectContaining({ text: expect.anything() })] });
+    expect(await reader.get(params)).toEqual([buildHit()]);
+
+    const forgetful = new SearchCache({ redis, keyPrefix, chunkText: () => undefined });
+    expect(await forgetful.get(params)).toBeUndefined();
+    expect(forgetful.stats().l2).toMatchObject({ hits: 0, misses: 1 });
+    expect(await new SearchCache({ redis, keyPrefix }).get(params)).toBeUndefined();
+  });
+
   it('invalidates every process through the shared generation', async () => {
     const ingester = new SearchCache({ redis, keyPrefix });
     const other = new SearchCache({ redis, keyPrefix });
