@@ -38,6 +38,10 @@ export class QdrantVectorIndex implements VectorIndex {
   private collection = '';
   private dimensions = new Map<string, number>();
   private counts?: { at: number; spaces: VectorSpaceStats[] };
+  /** The count in flight, shared by concurrent callers, and the write epoch it started in. */
+  private counting?: { epoch: number; spaces: Promise<VectorSpaceStats[]> };
+  /** Bumped by every write of this process: counts taken before a write are never kept. */
+  private epoch = 0;
 
   constructor(
     private readonly client: QdrantClient,
@@ -63,7 +67,7 @@ export class QdrantVectorIndex implements VectorIndex {
     );
     this.collection = opened.name;
     this.dimensions = opened.spaces;
-    this.counts = undefined;
+    this.forgetCounts();
   }
 
   /** The Qdrant collection in use (`<prefix>_v<n>`). */
@@ -78,7 +82,7 @@ export class QdrantVectorIndex implements VectorIndex {
   }
 
   async upsert(model: string, points: readonly ChunkVector[]): Promise<void> {
-    this.counts = undefined;
+    this.forgetCounts();
     for (let start = 0; start < points.length; start += this.options.batchSize) {
       const batch = points.slice(start, start + this.options.batchSize).map((p) => ({
         id: pointIdFor(model, p.chunkId),
@@ -116,11 +120,30 @@ export class QdrantVectorIndex implements VectorIndex {
     await this.deleteWhere({ must: [matchValue('documentId', documentId)] });
   }
 
-  /** Spaces with exact counts; reused for `countsTtlMs` unless this process wrote in between. */
+  /**
+   * Spaces with exact counts; reused for `countsTtlMs` unless this process wrote in between. Concurrent
+   * callers share one count (a count scans the collection; every semantic search asks).
+   */
   async spaces(): Promise<VectorSpaceStats[]> {
     const now = this.options.clock.now();
     if (this.counts && now - this.counts.at < this.options.countsTtlMs) return this.counts.spaces;
-    const spaces = await Promise.all(
+    if (this.counting?.epoch !== this.epoch) {
+      const epoch = this.epoch;
+      const spaces = this.countSpaces().then((counted) => {
+        if (this.epoch === epoch) this.counts = { at: now, spaces: counted };
+        return counted;
+      });
+      this.counting = { epoch, spaces };
+      const forget = () => {
+        if (this.counting?.spaces === spaces) this.counting = undefined;
+      };
+      spaces.then(forget, forget);
+    }
+    return this.counting!.spaces;
+  }
+
+  private countSpaces(): Promise<VectorSpaceStats[]> {
+    return Promise.all(
       [...this.dimensions].map(async ([model, dimensions]) => {
         const { count } = await this.client.count(this.collection, {
           filter: { must: [matchValue('model', model)] },
@@ -129,12 +152,15 @@ export class QdrantVectorIndex implements VectorIndex {
         return { model, dimensions, count };
       }),
     );
-    this.counts = { at: now, spaces };
-    return spaces;
+  }
+
+  private forgetCounts(): void {
+    this.counts = undefined;
+    this.epoch++;
   }
 
   private async deleteWhere(filter: Filter): Promise<void> {
-    this.counts = undefined;
+    this.forgetCounts();
     await this.client.delete(this.collection, { wait: true, filter });
   }
 }

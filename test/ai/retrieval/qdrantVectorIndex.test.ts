@@ -109,6 +109,22 @@ describe('QdrantVectorIndex (embedded Qdrant, or QDRANT_TEST_URL)', () => {
     expect((await index.spaces())[0].count).toBe(2);
   });
 
+  it('shares one count between concurrent callers and never keeps a count taken before its own write', async () => {
+    const index = await openIndex();
+    const count = jest.spyOn(target.client, 'count');
+
+    const concurrent = await Promise.all(Array.from({ length: 8 }, () => index.spaces()));
+    expect(concurrent.map((spaces) => spaces[0].count)).toEqual(Array(8).fill(0));
+    expect(count).toHaveBeenCalledTimes(2);
+
+    clock.advance(5_000);
+    const beforeWrite = index.spaces();
+    await index.upsert('small-3', [buildPoint('c1', [1, 0, 0])]);
+    expect((await beforeWrite)[0].count).toBe(0);
+    expect((await index.spaces())[0].count).toBe(1);
+    count.mockRestore();
+  });
+
   it('moves the points to a new version when a model is added, keeping every space', async () => {
     const first = await openIndex([SMALL]);
     await first.upsert('small-3', [buildPoint('c1', [1, 0, 0])]);
