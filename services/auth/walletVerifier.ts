@@ -1,8 +1,8 @@
 import type { Provider } from 'ethers';
-import { SiweMessage } from 'siwe';
 import { AppError } from '../../platform/errors';
 import { contractWalletAccepts } from './contractWallet';
 import { recoverPersonalSigner } from './signatureRecovery';
+import { parseSiweMessage, type SiweFields } from './siweMessage';
 
 /** A rejected wallet sign-in: always 401, with a code naming the failed check (SPEC 7 diagnostics). */
 export class WalletSignInError extends AppError {
@@ -32,12 +32,12 @@ export interface WalletExpectations {
 export interface VerifiedWallet {
   address: string;
   chainId: number;
-  message: SiweMessage;
+  message: SiweFields;
 }
 
-function parse(text: string): SiweMessage {
+function parse(text: string): SiweFields {
   try {
-    return new SiweMessage(text);
+    return parseSiweMessage(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new WalletSignInError(
