@@ -7,50 +7,8 @@
  * the stale questions otherwise.
  * Run: npx tsx bench/brainEval.ts [--verbose]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Hit } from '../ai/retrieval/hit';
 import { buildInMemoryBrain, ingestRepository } from './brainCorpus';
-
-const ROOT = join(__dirname, '..');
-
-interface Answer {
-  source: string;
-  anchor: string;
-}
-
-interface Question extends Answer {
-  id: string;
-  question: string;
-  index: string;
-  /** The same fact stated elsewhere (the README documenting the SPEC, a second test doing the same). */
-  also?: Answer[];
-}
-
-const answersOf = (q: Question): Answer[] => [q, ...(q.also ?? [])];
-
-const questions = (
-  JSON.parse(readFileSync(join(__dirname, 'brainEval/questions.json'), 'utf8')) as { questions: Question[] }
-).questions;
-
-function firstRelevantRank(hits: Hit[], q: Question): number | undefined {
-  const at = hits.findIndex((h) =>
-    answersOf(q).some((a) => h.source === a.source && h.text.includes(a.anchor)),
-  );
-  return at === -1 ? undefined : at + 1;
-}
-
-/** Answers whose file is gone or no longer holds the anchor. */
-function staleAnswers(): string[] {
-  return questions.flatMap((q) =>
-    answersOf(q)
-      .filter(
-        (a) =>
-          !existsSync(join(ROOT, a.source)) || !readFileSync(join(ROOT, a.source), 'utf8').includes(a.anchor),
-      )
-      .map((a) => `${q.id} (${a.source}: ${JSON.stringify(a.anchor)})`),
-  );
-}
+import { questions, scoreRanking, staleAnswers } from './brainEval/evalSet';
 
 async function main(): Promise<void> {
   const verbose = process.argv.includes('--verbose');
@@ -61,7 +19,6 @@ async function main(): Promise<void> {
   }
   const brain = buildInMemoryBrain();
   const corpus = await ingestRepository(brain);
-  const strategies = brain.strategies;
   const perIndex = questions.reduce<Record<string, number>>(
     (n, q) => ({ ...n, [q.index]: (n[q.index] ?? 0) + 1 }),
     {},
@@ -73,19 +30,14 @@ async function main(): Promise<void> {
         .join(', ')})`,
   );
   console.log('strategy   recall@5  MRR@10');
-  for (const [name, strategy] of Object.entries(strategies)) {
-    let found = 0;
-    let reciprocal = 0;
-    for (const q of questions) {
-      const rank = firstRelevantRank(await strategy(q.question, { limit: 10 }), q);
-      if (rank !== undefined && rank <= 5) found++;
-      reciprocal += rank ? 1 / rank : 0;
-      if (verbose && (rank === undefined || rank > 5))
-        console.log(`  ${name} miss ${q.id} (rank ${rank ?? '-'}): ${q.question}`);
-    }
-    console.log(
-      `${name.padEnd(10)} ${(found / questions.length).toFixed(3).padStart(8)}  ${(reciprocal / questions.length).toFixed(3).padStart(6)}`,
+  for (const [name, strategy] of Object.entries(brain.strategies)) {
+    const { recallAt5, mrr } = await scoreRanking(
+      (question) => strategy(question, { limit: 10 }),
+      (q, rank) => {
+        if (verbose) console.log(`  ${name} miss ${q.id} (rank ${rank ?? '-'}): ${q.question}`);
+      },
     );
+    console.log(`${name.padEnd(10)} ${recallAt5.toFixed(3).padStart(8)}  ${mrr.toFixed(3).padStart(6)}`);
   }
 }
 
