@@ -1,14 +1,14 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import pino, { type Logger } from 'pino';
-import { z } from 'zod';
 import { cacheHits, cacheMisses } from '../../platform/metrics';
 import type { Hit } from '../retrieval/hit';
-import { hitSchema, serialisableHit } from '../retrieval/hitSchema';
+import { serialisableHit } from '../retrieval/hitSchema';
+import { decodeEntry, encodeEntry } from './cacheEntry';
 import { searchCacheKey, type SearchCacheKeyParams } from './cacheKey';
 
 /** The Redis commands the L2 level uses (an ioredis client satisfies it). */
-export type CacheRedis = Pick<Redis, 'get' | 'set' | 'incr'>;
+export type CacheRedis = Pick<Redis, 'get' | 'mget' | 'set' | 'incr'>;
 
 /** Cache settings. Defaults: L1 1000 entries for 5 min, L2 entries for 1 h under `brain:search:`. */
 export interface SearchCacheOptions {
@@ -54,11 +54,11 @@ export interface SearchCacheStats {
   generation: number;
 }
 
-/** An L2 entry: hits with their texts (v 1), or without, restored through `chunkText` (v 2). */
-const entrySchema = z.discriminatedUnion('v', [
-  z.object({ v: z.literal(1), hits: z.array(hitSchema) }),
-  z.object({ v: z.literal(2), hits: z.array(hitSchema.omit({ text: true })) }),
-]);
+/** Where `store` keeps a result: the hashed parameters and the generation the lookup saw. */
+export interface CacheSlot {
+  hash: string;
+  generation: number;
+}
 
 /** Deep-freezes hits (their arrays included) for sharing through L1. */
 function freezeHits(hits: Hit[]): readonly Hit[] {
@@ -77,17 +77,18 @@ function levelStats(hits: number, misses: number): CacheLevelStats {
 
 /**
  * Two-level search cache (SPEC.md 1): L1 an in-process LRU, L2 Redis shared by every process. Keys are the
- * hashed normalised query and parameters (see cacheKey) under a generation number; `invalidate()` (called
- * after every ingest) increments the generation in Redis, so every process stops reading older entries,
- * which then age out. Entries are JSON `{ v, hits }` with string ids (without the chunk texts when
- * `chunkText` can restore them); what comes back from Redis is validated with zod and a corrupt entry
- * counts as a miss. Redis errors never fail a search: they count
- * as L2 misses (and `errors`) and the last known generation is used.
+ * hashed normalised query and parameters (see cacheKey); each entry holds the generation it was computed
+ * under, and `invalidate()` (called after every ingest) increments the generation in Redis, so every process
+ * stops using older entries at once (the next store of the same search replaces them). A lookup reads the
+ * generation, and on an L1 miss the L2 entry with it, in one round trip. L2 entries are JSON with string ids
+ * (see cacheEntry; without the chunk texts when `chunkText` can restore them); what comes back from Redis is
+ * validated with zod and a corrupt entry counts as a miss. Redis errors never fail a search: they count as
+ * L2 misses (and `errors`) and the last known generation is used.
  */
 export class SearchCache {
   private readonly options: SearchCacheOptions;
   /** Frozen hits, so a caller can never change what later lookups get. */
-  private readonly l1: LRUCache<string, readonly Hit[]>;
+  private readonly l1: LRUCache<string, { generation: number; hits: readonly Hit[] }>;
   private readonly logger: Logger;
   private generation = 0;
   /** The shared generation this process is known to be up to date with (for `onForeignInvalidation`). */
@@ -107,49 +108,45 @@ export class SearchCache {
 
   /** Stores hits at both levels under the current generation. */
   async set(params: SearchCacheKeyParams, hits: readonly Hit[]): Promise<void> {
-    await this.store(await this.keyFor(params), hits);
+    const hash = searchCacheKey(params);
+    await this.readShared();
+    await this.store({ hash, generation: this.generation }, hits);
   }
 
   /**
-   * Looks up L1, then L2, and returns the key under which `store` should keep a freshly computed result,
-   * so a search reads the shared generation once.
+   * Looks up L1, then L2, and returns the slot where `store` should keep a freshly computed result. One
+   * round trip to Redis reads the shared generation and, unless L1 holds an entry to check first, the L2 one.
    */
-  async lookup(params: SearchCacheKeyParams): Promise<{ key: string; hits?: readonly Hit[] }> {
-    const key = await this.keyFor(params);
-    const local = this.l1.get(key);
-    if (local !== undefined) {
+  async lookup(params: SearchCacheKeyParams): Promise<{ key: CacheSlot; hits?: readonly Hit[] }> {
+    const hash = searchCacheKey(params);
+    const local = this.l1.get(hash);
+    let stored = await this.readShared(local ? undefined : hash);
+    const key = { hash, generation: this.generation };
+    if (local?.generation === this.generation) {
       this.count('L1', true);
-      return { key, hits: local };
+      return { key, hits: local.hits };
     }
     this.count('L1', false);
-    const redis = this.options.redis;
-    if (!redis) return { key };
-    try {
-      const stored = await redis.get(this.options.keyPrefix + key);
-      const parsed = stored === null ? undefined : this.parse(stored);
-      this.count('L2', parsed !== undefined);
-      if (!parsed) return { key };
-      const hits = freezeHits(parsed);
-      this.l1.set(key, hits);
-      return { key, hits };
-    } catch (error) {
-      this.onRedisError(error, 'read');
-      this.count('L2', false);
-      return { key };
-    }
+    if (!this.options.redis) return { key };
+    // L1 held a result of an older generation: the L2 entry was not read with the generation.
+    if (local) stored = await this.readEntry(hash);
+    const parsed = stored ? decodeEntry(stored, this.generation, this.options.chunkText) : undefined;
+    this.count('L2', parsed !== undefined);
+    if (!parsed) return { key };
+    const hits = freezeHits(parsed);
+    this.l1.set(hash, { generation: this.generation, hits });
+    return { key, hits };
   }
 
-  /** Stores hits under a key from `lookup`: frozen in L1, as JSON with string ids in L2. */
-  async store(key: string, hits: readonly Hit[]): Promise<void> {
+  /** Stores hits in the slot from `lookup`: frozen in L1, as JSON with string ids in L2. */
+  async store(slot: CacheSlot, hits: readonly Hit[]): Promise<void> {
     const serialisable = hits.map(serialisableHit);
-    this.l1.set(key, freezeHits(serialisable));
+    this.l1.set(slot.hash, { generation: slot.generation, hits: freezeHits(serialisable) });
+    const redis = this.options.redis;
+    if (!redis) return;
     try {
-      const value = JSON.stringify(
-        this.options.chunkText
-          ? { v: 2, hits: serialisable.map(({ text: _text, ...rest }) => rest) }
-          : { v: 1, hits: serialisable },
-      );
-      await this.options.redis?.set(this.options.keyPrefix + key, value, 'EX', this.options.l2TtlSeconds);
+      const value = encodeEntry(slot.generation, serialisable, this.options.chunkText === undefined);
+      await redis.set(this.entryKey(slot.hash), value, 'EX', this.options.l2TtlSeconds);
     } catch (error) {
       this.onRedisError(error, 'write');
     }
@@ -189,16 +186,37 @@ export class SearchCache {
     return `${this.options.keyPrefix}generation`;
   }
 
-  private async keyFor(params: SearchCacheKeyParams): Promise<string> {
-    if (this.options.redis) {
-      try {
-        this.generation = Number((await this.options.redis.get(this.generationKey())) ?? 0);
-      } catch (error) {
-        this.onRedisError(error, 'generation read');
-      }
-      if (this.generation !== this.followed) await this.follow(this.generation);
+  private entryKey(hash: string): string {
+    return `${this.options.keyPrefix}q:${hash}`;
+  }
+
+  /**
+   * Reads the shared generation (catching up when another process moved it) and, with `hash`, that L2 entry
+   * in the same round trip. Null when there is no entry, undefined when it was not read or Redis failed.
+   */
+  private async readShared(hash?: string): Promise<string | null | undefined> {
+    const redis = this.options.redis;
+    if (!redis) return undefined;
+    let entry: string | null | undefined;
+    try {
+      let generation: string | null;
+      if (hash) [generation, entry] = await redis.mget(this.generationKey(), this.entryKey(hash));
+      else generation = await redis.get(this.generationKey());
+      this.generation = Number(generation ?? 0);
+    } catch (error) {
+      this.onRedisError(error, 'read');
     }
-    return `g${this.generation}:${searchCacheKey(params)}`;
+    if (this.generation !== this.followed) await this.follow(this.generation);
+    return entry;
+  }
+
+  private async readEntry(hash: string): Promise<string | null | undefined> {
+    try {
+      return await this.options.redis!.get(this.entryKey(hash));
+    } catch (error) {
+      this.onRedisError(error, 'read');
+      return undefined;
+    }
   }
 
   private async follow(generation: number): Promise<void> {
@@ -208,24 +226,6 @@ export class SearchCache {
     } catch (error) {
       this.logger.warn({ err: error }, 'search cache: catching up with another process failed');
     }
-  }
-
-  private parse(stored: string): Hit[] | undefined {
-    let entry;
-    try {
-      entry = entrySchema.safeParse(JSON.parse(stored));
-    } catch {
-      return undefined;
-    }
-    if (!entry.success) return undefined;
-    if (entry.data.v === 1) return entry.data.hits;
-    const hits: Hit[] = [];
-    for (const hit of entry.data.hits) {
-      const text = this.options.chunkText?.(hit.chunkId);
-      if (text === undefined) return undefined;
-      hits.push({ ...hit, text });
-    }
-    return hits;
   }
 
   private count(level: 'L1' | 'L2', hit: boolean): void {

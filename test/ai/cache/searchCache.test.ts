@@ -74,14 +74,50 @@ describe('SearchCache', () => {
     const reader = new SearchCache({ redis, keyPrefix, chunkText: (id) => texts.get(id) });
     await writer.set(params, [buildHit()]);
 
-    const stored = JSON.parse((await redis.get(`${keyPrefix}g0:${searchCacheKey(params)}`))!);
-    expect(stored).toEqual({ v: 2, hits: [expect.not.objectContaining({ text: expect.anything() })] });
+    const stored = JSON.parse((await redis.get(`${keyPrefix}q:${searchCacheKey(params)}`))!);
+    expect(stored).toEqual({
+      v: 1,
+      generation: 0,
+      hits: [expect.not.objectContaining({ text: expect.anything() })],
+    });
     expect(await reader.get(params)).toEqual([buildHit()]);
 
     const forgetful = new SearchCache({ redis, keyPrefix, chunkText: () => undefined });
     expect(await forgetful.get(params)).toBeUndefined();
     expect(forgetful.stats().l2).toMatchObject({ hits: 0, misses: 1 });
     expect(await new SearchCache({ redis, keyPrefix }).get(params)).toBeUndefined();
+  });
+
+  it('reads the generation and, on an L1 miss, the L2 entry in one round trip', async () => {
+    const calls: string[] = [];
+    const counting = {
+      get: (key: string) => (calls.push('get'), redis.get(key)),
+      mget: (...keys: string[]) => (calls.push('mget'), redis.mget(...keys)),
+      set: redis.set.bind(redis),
+      incr: redis.incr.bind(redis),
+    };
+    const writer = new SearchCache({ redis, keyPrefix });
+    const reader = new SearchCache({ redis: counting as never, keyPrefix });
+    await writer.set(params, [buildHit()]);
+
+    expect(await reader.get(params)).toEqual([buildHit()]);
+    expect(calls).toEqual(['mget']);
+    expect(await reader.get(params)).toEqual([buildHit()]);
+    expect(calls).toEqual(['mget', 'get']);
+  });
+
+  it('keeps one L2 entry per search, stale after an invalidation until stored again', async () => {
+    const cache = new SearchCache({ redis, keyPrefix });
+    const other = new SearchCache({ redis, keyPrefix });
+    await cache.set(params, [buildHit({ score: 1 })]);
+    await cache.invalidate();
+
+    expect(await other.get(params)).toBeUndefined();
+    await other.set(params, [buildHit({ score: 2 })]);
+
+    expect(await redis.keys(`${keyPrefix}q:*`)).toHaveLength(1);
+    expect(await cache.get(params)).toEqual([buildHit({ score: 2 })]);
+    expect(cache.stats()).toMatchObject({ l1: { hits: 0, misses: 1 }, l2: { hits: 1 }, generation: 1 });
   });
 
   it('invalidates every process through the shared generation', async () => {
@@ -144,8 +180,8 @@ describe('SearchCache', () => {
   it('counts a corrupt L2 entry as a miss', async () => {
     const cache = new SearchCache({ redis, keyPrefix });
     await redis.set(
-      `${keyPrefix}g0:${searchCacheKey(params)}`,
-      JSON.stringify({ v: 1, hits: [{ chunkId: 7 }] }),
+      `${keyPrefix}q:${searchCacheKey(params)}`,
+      JSON.stringify({ v: 1, generation: 0, hits: [{ chunkId: 7 }] }),
     );
 
     expect(await cache.get(params)).toBeUndefined();
@@ -166,6 +202,7 @@ describe('SearchCache', () => {
   it('treats a Redis failure as an L2 miss instead of failing the search', async () => {
     const broken = {
       get: () => Promise.reject(new Error('ECONNREFUSED')),
+      mget: () => Promise.reject(new Error('ECONNREFUSED')),
       set: () => Promise.reject(new Error('ECONNREFUSED')),
       incr: () => Promise.reject(new Error('ECONNREFUSED')),
     };
@@ -175,6 +212,6 @@ describe('SearchCache', () => {
     expect(await cache.get(params)).toHaveLength(1);
     expect(await cache.get({ ...params, limit: 9 })).toBeUndefined();
 
-    expect(cache.stats().l2).toEqual({ hits: 0, misses: 1, hitRate: 0, enabled: true, errors: 5 });
+    expect(cache.stats().l2).toEqual({ hits: 0, misses: 1, hitRate: 0, enabled: true, errors: 4 });
   });
 });
