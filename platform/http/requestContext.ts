@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pinoHttp } from 'pino-http';
+import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** The request id: a valid incoming X-Request-Id, or a generated UUID. */
+    id: string;
+    /** Logger whose lines carry `reqId`. */
+    log: Logger;
+  }
+}
 
 /** An incoming X-Request-Id is honoured when it is 1-128 visible ASCII characters; otherwise a UUID is made. */
 const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -9,30 +17,56 @@ const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** Paths probed every few seconds by orchestrators; they are not logged per request. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** Query parameters that carry credentials (sign-in codes and links, tokens): their values are not logged. */
+const SECRET_QUERY_VALUES =
+  /([?&](?:code|token|access_token|id_token|refresh_token|state|password|secret|api_?key)=)[^&#]*/gi;
+
+/** The URL as logged: query values of credential parameters replaced by `[redacted]`. */
+export function loggableUrl(url: string): string {
+  return url.includes('?') ? url.replace(SECRET_QUERY_VALUES, '$1[redacted]') : url;
+}
+
+/** 500 is a fault; other 5xx (501 feature off, 503 not ready) and 4xx are deliberate answers. */
+function levelOf(status: number): 'error' | 'warn' | 'info' {
+  return status === 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+}
+
 /**
- * pino-http middleware: gives each request an id (`req.id`, echoed as `X-Request-Id`) and a child logger
- * (`req.log`), and logs one line per completed request (warn for 4xx, error for 5xx).
+ * Request context: gives each request an id (`req.id`, echoed as `X-Request-Id`) and a logger carrying it
+ * (`req.log`), and writes one access line per request once its response is done: "request completed" (info; warn
+ * for 4xx and deliberate 5xx, error for 500; "request errored" from 500 up) or "request aborted" (warn) when the
+ * connection closed first. The line holds `reqId`, `req` (id, method, URL with credentials redacted, remote
+ * address), `res.statusCode` and `responseTime` in milliseconds; no headers, so it costs little and leaks nothing.
+ * Health probes are not logged.
  */
 export function requestContext(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId(req: IncomingMessage, res: ServerResponse) {
-      const incoming = req.headers['x-request-id'];
-      const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    autoLogging: { ignore: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
-    // 500 is a fault; other 5xx (501 feature off, 503 not ready) are deliberate answers.
-    customLogLevel(_req, res, error) {
-      if (error || res.statusCode === 500) return 'error';
-      if (res.statusCode > 500) return 'warn';
-      if (res.statusCode >= 400) return 'warn';
-      return 'info';
-    },
-    // Handler logs carry just `reqId`; the completion line also has the (redacted) request and response.
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'reqId' },
-    customProps: () => ({ component: 'http' }),
-  });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    req.id = id;
+    const log = logger.child({ reqId: id });
+    req.log = log;
+    const url = req.url;
+    const query = url.indexOf('?');
+    if (!QUIET_PATHS.has(query === -1 ? url : url.slice(0, query))) {
+      const started = performance.now();
+      // 'close' follows 'finish' for a completed response, and comes alone when the client went away first.
+      res.once('close', () => {
+        const status = res.statusCode;
+        const aborted = !res.writableFinished;
+        const level = aborted ? 'warn' : levelOf(status);
+        if (!log.isLevelEnabled(level)) return;
+        const line = {
+          component: 'http',
+          req: { id, method: req.method, url: loggableUrl(url), remoteAddress: req.socket.remoteAddress },
+          res: { statusCode: status },
+          responseTime: Math.round((performance.now() - started) * 10) / 10,
+        };
+        const message = aborted ? 'request aborted' : status >= 500 ? 'request errored' : 'request completed';
+        log[level](line, message);
+      });
+    }
+    next();
+  };
 }
