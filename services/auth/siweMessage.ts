@@ -1,5 +1,5 @@
-import { getAddress } from 'ethers';
 import { isValidISO8601Date, SiweMessage } from 'siwe';
+import { checksumAddress } from './ethereumHashes';
 
 /** The fields of an EIP-4361 message, as `siwe`'s SiweMessage holds them after parsing. */
 export type SiweFields = Pick<
@@ -66,14 +66,6 @@ const NONCE = /^[A-Za-z0-9]{8,}$/;
 const DATE_TIME =
   /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
 const REQUEST_ID = new RegExp(`^[${PCHAR}]*$`);
-
-function isEip55(address: string): boolean {
-  try {
-    return getAddress(address) === address;
-  } catch {
-    return false;
-  }
-}
 
 function dateTime(value: string | undefined): string | undefined {
   return value !== undefined && DATE_TIME.test(value) && isValidISO8601Date(value) ? value : undefined;
@@ -155,5 +147,5 @@ export function parseCommonForm(text: string): SiweFields | undefined {
     }
   }
   // Everything must have been read; the EIP-55 check (a keccak) comes last, for messages that are otherwise valid.
-  return at === lines.length && isEip55(address) ? fields : undefined;
+  return at === lines.length && checksumAddress(address) === address ? fields : undefined;
 }

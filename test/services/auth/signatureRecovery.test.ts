@@ -5,7 +5,7 @@ describe('recoverPersonalSigner', () => {
   it('agrees with ethers on random wallets and messages', async () => {
     for (let i = 0; i < 20; i++) {
       const wallet = Wallet.createRandom();
-      const message = `Sign in ${i} ${'x'.repeat(i * 7)}\nnonce ${i}`;
+      const message = `Sign in ${i} ${'x'.repeat(i * 7)} ${'é🔥'.repeat(i % 3)}\nnonce ${i}`;
       const signature = await wallet.signMessage(message);
       expect(recoverPersonalSigner(message, signature)).toBe(wallet.address.toLowerCase());
       expect(recoverPersonalSigner(message, signature)).toBe(verifyMessage(message, signature).toLowerCase());
