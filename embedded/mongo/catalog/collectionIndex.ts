@@ -16,7 +16,11 @@ type Postings = string | Set<string>;
 function compareKeys(a: IndexKey, b: IndexKey): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
-    const order = compareBson(a[i], b[i]);
+    const x = a[i];
+    const y = b[i];
+    // Two strings (the commonest key) compare as compareBson would compare them, without its type dispatch.
+    const order =
+      typeof x === 'string' && typeof y === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : compareBson(x, y);
     if (order !== 0) return order;
   }
   return a.length - b.length;
@@ -74,11 +78,11 @@ export class CollectionIndex {
 
   add(keys: IndexKey[], id: string): void {
     for (const key of keys) {
-      const holder = this.tree.get(key);
-      if (holder === undefined) this.tree.set(key, id);
-      else if (typeof holder === 'string') {
-        if (holder !== id) this.tree.set(key, new Set([holder, id]));
-      } else holder.add(id);
+      // A new key (the usual case) costs one descent of the tree instead of a lookup and an insert.
+      if (this.tree.setIfNotPresent(key, id)) continue;
+      const holder = this.tree.get(key) as Postings;
+      if (typeof holder !== 'string') holder.add(id);
+      else if (holder !== id) this.tree.set(key, new Set([holder, id]));
     }
   }
 
