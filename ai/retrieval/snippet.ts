@@ -1,5 +1,5 @@
-import { termsOfWord } from '../text/terms';
-import { candidatePattern, wordAround, wordEndAt, wordStartBefore } from './wordScan';
+import { termsOfWord, WORD_PATTERN } from '../text/terms';
+import { candidatesOf, wordAround, wordEndAt, wordStartBefore } from './wordScan';
 
 /** Snippet options. Defaults: about 240 characters, `<mark>` / `</mark>` around matched words. */
 export interface SnippetOptions {
@@ -29,23 +29,41 @@ interface Match {
   terms: string[];
 }
 
+/** The matches of one word, if its terms meet `terms`. */
+function matchOf(text: string, start: number, end: number, terms: ReadonlySet<string>): Match | undefined {
+  let matched: string[] | undefined;
+  for (const term of termsOfWord(text.slice(start, end))) if (terms.has(term)) (matched ??= []).push(term);
+  return matched && { start, end, terms: matched };
+}
+
 /**
- * The words of `text` whose terms (ai/text/terms) meet `terms`, in order. Only the words around the
- * candidate substrings of `candidatePattern` are analysed, so the cost follows the number of near-misses,
- * not the length of the text.
+ * The words of `text` whose terms (ai/text/terms) meet `terms`, in order. Only the words holding a
+ * candidate of a term (`termCandidate`, found with `indexOf` in the lower-cased text) are analysed, so the
+ * cost follows the number of near-misses, not the length of the text. Text whose lower-casing changes its
+ * length (a few letters such as `İ`) is analysed word by word.
  */
 function findMatches(text: string, terms: ReadonlySet<string>): Match[] {
   const matches: Match[] = [];
-  const pattern = candidatePattern(terms);
-  if (!pattern) return matches;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const [start, end] = wordAround(text, m.index, m.index + m[0].length);
-    pattern.lastIndex = end;
-    let matched: string[] | undefined;
-    for (const term of termsOfWord(text.slice(start, end))) if (terms.has(term)) (matched ??= []).push(term);
-    if (matched) matches.push({ start, end, terms: matched });
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) {
+    for (const word of text.matchAll(new RegExp(WORD_PATTERN.source, WORD_PATTERN.flags))) {
+      const match = matchOf(text, word.index, word.index + word[0].length, terms);
+      if (match) matches.push(match);
+    }
+    return matches;
   }
-  return matches;
+  const analysed = new Set<number>();
+  for (const candidate of candidatesOf(terms)) {
+    for (let at = lower.indexOf(candidate); at !== -1; at = lower.indexOf(candidate, at)) {
+      const [start, end] = wordAround(text, at, at + candidate.length);
+      at = end;
+      if (analysed.has(start)) continue;
+      analysed.add(start);
+      const match = matchOf(text, start, end, terms);
+      if (match) matches.push(match);
+    }
+  }
+  return matches.sort((a, b) => a.start - b.start);
 }
 
 /**

@@ -51,21 +51,14 @@ export function termCandidate(term: string): string {
   return term.slice(0, Math.max(1, term.length - 2));
 }
 
-const patterns = new WeakMap<ReadonlySet<string>, RegExp | null>();
+const candidates = new WeakMap<ReadonlySet<string>, string[]>();
 
-/**
- * A global, case-insensitive pattern finding every place a word carrying one of `terms` can be (a superset:
- * each candidate word is then analysed), or null for no terms. Compiled once per term set.
- */
-export function candidatePattern(terms: ReadonlySet<string>): RegExp | null {
-  let pattern = patterns.get(terms);
-  if (pattern === undefined) {
-    const parts = [...new Set([...terms].map(termCandidate))].map((p) =>
-      p.replace(/[\^$\\.*+?()[\]{}|/]/g, '\\$&'),
-    );
-    pattern = parts.length > 0 ? new RegExp(parts.join('|'), 'giu') : null;
-    patterns.set(terms, pattern);
+/** The distinct `termCandidate`s of a term set (memoised per set: one query's snippets share it). */
+export function candidatesOf(terms: ReadonlySet<string>): string[] {
+  let found = candidates.get(terms);
+  if (!found) {
+    found = [...new Set([...terms].map(termCandidate))];
+    candidates.set(terms, found);
   }
-  if (pattern) pattern.lastIndex = 0;
-  return pattern;
+  return found;
 }
