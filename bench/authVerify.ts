@@ -6,15 +6,18 @@
  * signs the messages, warms the server up with 500 verifies (all untimed), then sends the timed verifies. The timed
  * part is verification (message parsing, ecrecover, nonce consumption, identity lookup, session write) plus HTTP.
  * Printed: wall-clock throughput and latency percentiles, and the platform process's CPU time per verify with the
- * throughput one fully available core gives at that cost (the figure that depends least on the machine's load).
+ * throughput one fully available core gives at that cost (the figure that depends least on the machine's load), the
+ * event-loop thread's share (which bounds one process) and the GC pauses.
  *
  * Usage: npx tsx bench/authVerify.ts [verifies=2000] [concurrency=32]   Target: >= 1,000 verifies/s per process.
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { loadConfig } from '../platform/config';
@@ -107,6 +110,18 @@ async function runLoad(port: number, domain: string, total: number, concurrency:
   process.send?.({ kind: 'done', latencies, failures, seconds } satisfies ChildMessage);
 }
 
+/**
+ * CPU time of this process's main thread (the event loop, which bounds one process's throughput) in ms, from Linux's
+ * per-thread schedstat; undefined elsewhere. Process CPU also counts GC helper and libuv threads.
+ */
+function eventLoopCpuMs(): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
@@ -143,10 +158,18 @@ async function main(total: number, concurrency: number): Promise<void> {
     });
 
   await message('ready');
+  let gcPauseMs = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPauseMs += entry.duration;
+  });
+  gc.observe({ entryTypes: ['gc'] });
   const cpuBefore = process.cpuUsage();
+  const loopBefore = eventLoopCpuMs();
   child.send('go');
   const result = (await message('done')) as LoadResult;
   const cpu = process.cpuUsage(cpuBefore);
+  const loopAfter = eventLoopCpuMs();
+  gc.disconnect();
   const timed = result.latencies.length;
   const cpuMsPerVerify = (cpu.user + cpu.system) / 1000 / timed;
   const latencies = result.latencies.sort((a, b) => a - b);
@@ -160,6 +183,15 @@ async function main(total: number, concurrency: number): Promise<void> {
   );
   console.log(
     `  platform CPU ${cpuMsPerVerify.toFixed(2)} ms per verify: ${(1000 / cpuMsPerVerify).toFixed(0)} verifies/s on one free core`,
+  );
+  if (loopBefore !== undefined && loopAfter !== undefined) {
+    const loopMs = (loopAfter - loopBefore) / timed;
+    console.log(
+      `  event-loop thread ${loopMs.toFixed(2)} ms per verify: at most ${(1000 / loopMs).toFixed(0)} verifies/s per process`,
+    );
+  }
+  console.log(
+    `  GC pauses ${(gcPauseMs / timed).toFixed(3)} ms per verify (main thread; helpers not counted)`,
   );
   console.log(`  failures ${result.failures}`);
   child.kill();
