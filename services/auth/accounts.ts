@@ -3,6 +3,7 @@ import { identityModel, type IdentityKind, type IdentityRecord } from '../../mod
 import { userModel, type UserRecord, type UserRole } from '../../models/User';
 import { ConflictError, NotFoundError } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
+import { findOneDocument } from './documentReads';
 import { tierOf } from './tiers';
 
 /** Identities granted the admin role on sign-in (bootstrap, from ADMIN_ADDRESSES / ADMIN_EMAILS). */
@@ -76,8 +77,8 @@ export class Accounts {
     proof: IdentityProof,
     linkTo?: Types.ObjectId,
   ): Promise<Types.ObjectId> {
-    // The driver directly: mongoose's query layer costs more than the lookup itself here.
-    const existing = await this.identities.collection.findOne<IdentityRecord>({ kind, subject });
+    // One find command: mongoose's query layer, and the driver's cursor, cost more than the lookup itself here.
+    const existing = await findOneDocument<IdentityRecord>(this.identities, { kind, subject });
     if (!existing) return this.createIdentity(kind, subject, proof, linkTo);
     if (linkTo && !existing.userId.equals(linkTo)) {
       throw new ConflictError(

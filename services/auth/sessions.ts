@@ -2,6 +2,7 @@ import { Types, type Connection } from 'mongoose';
 import { sessionModel, type SessionMethod, type SessionRecord } from '../../models/Session';
 import { userModel, type UserRecord } from '../../models/User';
 import type { Clock } from '../../platform/clock';
+import { findOneDocument } from './documentReads';
 import type { Principal } from './principal';
 import { hashSecret, newSessionToken } from './tokens';
 
@@ -58,13 +59,13 @@ export class Sessions {
 
   /** The principal behind a bearer token, or null when the token is unknown, expired or revoked. */
   async authenticate(token: string): Promise<Extract<Principal, { kind: 'user' }> | null> {
-    const session = await this.sessions.collection.findOne<SessionRecord>({
+    const session = await findOneDocument<SessionRecord>(this.sessions, {
       tokenHash: hashSecret(token),
       revokedAt: null,
       expiresAt: { $gt: new Date(this.clock.now()) },
     });
     if (!session) return null;
-    const user = await this.users.collection.findOne<UserRecord>({ _id: session.userId });
+    const user = await findOneDocument<UserRecord>(this.users, { _id: session.userId });
     if (!user) return null;
     return {
       kind: 'user',
