@@ -47,7 +47,7 @@ export function createApp(deps: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(app, deps.logger));
   app.use(httpMetrics);
   const gatewayLimiter = createLimiter({
     redis: deps.stores.redis,

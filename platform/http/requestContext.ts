@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
 declare module 'http' {
@@ -33,20 +33,40 @@ function levelOf(status: number): 'error' | 'warn' | 'info' {
 
 /**
  * Request context: gives each request an id (`req.id`, echoed as `X-Request-Id`) and a logger carrying it
- * (`req.log`), and writes one access line per request once its response is done: "request completed" (info; warn
- * for 4xx and deliberate 5xx, error for 500; "request errored" from 500 up) or "request aborted" (warn) when the
- * connection closed first. The line holds `reqId`, `req` (id, method, URL with credentials redacted, remote
- * address), `res.statusCode` and `responseTime` in milliseconds; no headers, so it costs little and leaks nothing.
- * Health probes are not logged.
+ * (`req.log`, made on first use: most requests never log), and writes one access line per request once its response
+ * is done: "request completed" (info; warn for 4xx), "request errored" for 5xx (error for 500, warn for deliberate
+ * ones such as 501 and 503) or "request aborted" (warn) when the connection closed first. The line holds `reqId`,
+ * `req` (id, method, URL with credentials redacted, remote address), `res.statusCode` and `responseTime` in
+ * milliseconds; no headers, so it costs little and leaks nothing. Health probes are not logged. `app` is the
+ * Express application whose request prototype gets `log`.
  */
-export function requestContext(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+export function requestContext(app: Express, logger: Logger): RequestHandler {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request): Logger {
+      const log = logger.child({ reqId: this.id });
+      Object.defineProperty(this, 'log', {
+        value: log,
+        writable: true,
+        configurable: true,
+        enumerable: true,
+      });
+      return log;
+    },
+    set(this: Request, log: Logger) {
+      Object.defineProperty(this, 'log', {
+        value: log,
+        writable: true,
+        configurable: true,
+        enumerable: true,
+      });
+    },
+  });
+  return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', id);
     req.id = id;
-    const log = logger.child({ reqId: id });
-    req.log = log;
     const url = req.url;
     const query = url.indexOf('?');
     if (!QUIET_PATHS.has(query === -1 ? url : url.slice(0, query))) {
@@ -56,15 +76,17 @@ export function requestContext(logger: Logger) {
         const status = res.statusCode;
         const aborted = !res.writableFinished;
         const level = aborted ? 'warn' : levelOf(status);
-        if (!log.isLevelEnabled(level)) return;
+        if (!logger.isLevelEnabled(level)) return;
+        // The base logger with reqId first writes the same line a child logger would, without making one.
         const line = {
+          reqId: id,
           component: 'http',
           req: { id, method: req.method, url: loggableUrl(url), remoteAddress: req.socket.remoteAddress },
           res: { statusCode: status },
           responseTime: Math.round((performance.now() - started) * 10) / 10,
         };
         const message = aborted ? 'request aborted' : status >= 500 ? 'request errored' : 'request completed';
-        log[level](line, message);
+        logger[level](line, message);
       });
     }
     next();
