@@ -54,6 +54,7 @@ export function createApp(deps: AppDependencies): express.Express {
     keyPrefix: 'ratelimit:gateway:',
     points: config.GATEWAY_RATE_LIMIT_PER_SECOND,
     durationSeconds: 1,
+    blockOverLimitInMemory: true,
   });
   app.use(rateLimit(gatewayLimiter, { skip: (req) => PROBE_PATHS.has(req.path) }));
 

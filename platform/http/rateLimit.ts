@@ -32,6 +32,12 @@ export interface LimiterOptions {
   keyPrefix: string;
   points: number;
   durationSeconds: number;
+  /**
+   * With Redis: once a key is over the limit, refuse it from process memory for the rest of its window instead of
+   * asking Redis again (a client hammering the API then costs no Redis round trips). The decisions are the same;
+   * `consumed` is not counted further for the refused requests. Default false.
+   */
+  blockOverLimitInMemory?: boolean;
 }
 
 /**
@@ -45,6 +51,8 @@ export function createLimiter(options: LimiterOptions): Limiter {
         ...base,
         storeClient: options.redis,
         insuranceLimiter: new RateLimiterMemory(base),
+        // Without inMemoryBlockDuration the block lasts exactly what is left of the key's window.
+        ...(options.blockOverLimitInMemory ? { inMemoryBlockOnConsumed: options.points + 1 } : {}),
       })
     : new RateLimiterMemory(base);
   return {
