@@ -56,7 +56,7 @@ function findMatches(text: string, terms: ReadonlySet<string>): Match[] {
   for (const candidate of candidatesOf(terms)) {
     for (let at = lower.indexOf(candidate); at !== -1; at = lower.indexOf(candidate, at)) {
       const [start, end] = wordAround(text, at, at + candidate.length);
-      at = end;
+      at = Math.max(end, at + 1);
       if (analysed.has(start)) continue;
       analysed.add(start);
       const match = matchOf(text, start, end, terms);

@@ -57,7 +57,7 @@ const candidates = new WeakMap<ReadonlySet<string>, string[]>();
 export function candidatesOf(terms: ReadonlySet<string>): string[] {
   let found = candidates.get(terms);
   if (!found) {
-    found = [...new Set([...terms].map(termCandidate))];
+    found = [...new Set([...terms].filter((term) => term !== '').map(termCandidate))];
     candidates.set(terms, found);
   }
   return found;

@@ -57,6 +57,7 @@ describe('buildSnippet highlighting', () => {
     expect(snippet).toContain('<mark>naïve</mark> <mark>café</mark>');
     expect(snippet).toMatch(/^…(Ärger|𝒳ylophon) .* (Ärger|𝒳ylophon)…$/u);
     expect(buildSnippet('subquery queryable', queryTerms('queries'))).toBe('subquery queryable');
+    expect(buildSnippet('A text, then more.', new Set(['', '.']))).toBe('A text, then more.');
     // Lower-casing İ adds a character: the offsets of what follows must still be those of the text.
     expect(buildSnippet('İSTANBUL İİİİİİİİ: kebabs & other words.', queryTerms('kebab İstanbul'))).toBe(
       '<mark>İSTANBUL</mark> İİİİİİİİ: <mark>kebabs</mark> &amp; other words.',
