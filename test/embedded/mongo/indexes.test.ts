@@ -1,4 +1,4 @@
-import { MongoServerError, type Collection, type Document } from 'mongodb';
+import { MongoServerError, ObjectId, type Collection, type Document } from 'mongodb';
 import { ManualClock } from '../../../platform/clock';
 import { startMongoTarget, type MongoTarget } from './mongoTarget';
 
@@ -181,6 +181,34 @@ describe('query planning', () => {
       .sort({ age: 1 })
       .toArray();
     expect(found.map((doc) => doc.age)).toEqual([12, 17, 22, 27, 32, 37, 42, 47]);
+  });
+});
+
+describe('ObjectId keys', () => {
+  it('sort, range and match in byte order, with ids differing in every byte', async () => {
+    const refs = target.db.collection<{ ref: ObjectId; n: number }>(`refs_${++counter}`);
+    await refs.createIndex({ ref: 1 });
+    // A middle id, and ids below and above it at each of the 12 byte positions.
+    const base = Buffer.alloc(12, 0x80);
+    const ids = [new ObjectId(base)];
+    for (let position = 0; position < 12; position++) {
+      for (const value of [0x00, 0x7f, 0x81, 0xff]) {
+        const bytes = Buffer.from(base);
+        bytes[position] = value;
+        ids.push(new ObjectId(bytes));
+      }
+    }
+    await refs.insertMany(ids.map((ref, n) => ({ ref, n })));
+    const byBytes = [...ids].sort((a, b) => Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+    const hex = (docs: { ref: ObjectId }[]) => docs.map((doc) => doc.ref.toHexString());
+    expect(hex(await refs.find().sort({ ref: 1 }).toArray())).toEqual(byBytes.map((id) => id.toHexString()));
+    const middle = ids[0] as ObjectId;
+    const above = await refs
+      .find({ ref: { $gt: middle } })
+      .sort({ ref: 1 })
+      .toArray();
+    expect(hex(above)).toEqual(byBytes.slice(byBytes.indexOf(middle) + 1).map((id) => id.toHexString()));
+    for (const id of ids) expect((await refs.findOne({ ref: id }))?.ref).toEqual(id);
   });
 });
 
