@@ -60,6 +60,15 @@ describe('route replies', () => {
     expect(again.text).toBe('');
   });
 
+  it('answers HEAD with the headers of the GET answer and no body', async () => {
+    const get = await request(server.url).get('/replies/json');
+    const head = await request(server.url).head('/replies/json');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.headers.etag).toBe(get.headers.etag);
+    expect(head.text).toBeUndefined();
+  });
+
   it('sends no body with a 204', async () => {
     const res = await request(server.url).post('/replies/empty').send({});
     expect(res.status).toBe(204);
