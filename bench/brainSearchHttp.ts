@@ -8,10 +8,13 @@
  * JSON): the HTTP stack's own cost on the machine at that moment. On a shared machine, read the rest
  * against it. Then the issue's targets as stated, a rate and a p95 together: fulltext sent at 1,000 and hybrid
  * at 300 queries/s on a fixed schedule (open loop), latency counted from each request's due time, so a
- * server falling behind shows in the p95. The load average is printed before and after.
+ * server falling behind shows in the p95. The load average is printed before and after, and each line ends
+ * with the server process's CPU time per request (from /proc on Linux): unlike rates and latencies, it
+ * hardly moves with what else runs on the machine, and 1 s divided by it is what one free core could serve.
  * Run: npx tsx bench/brainSearchHttp.ts [chunks=20000] [concurrency=8]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -74,6 +77,27 @@ function buildDocuments(corpus: SyntheticCorpus): { source: string; index: strin
   });
 }
 
+let serverPid: number | undefined;
+
+/** CPU time (user + system) the server process has used, in ms; undefined where /proc is missing. */
+function serverCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${serverPid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks of 10 ms (USER_HZ 100).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** ` server CPU N µs/request` for the requests since `before`, or nothing without /proc. */
+function cpuPerRequest(before: number | undefined, requests: number): string {
+  const after = serverCpuMs();
+  if (before === undefined || after === undefined) return '';
+  return `  | server CPU ${(((after - before) * 1000) / requests).toFixed(0)} µs/request`;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -112,6 +136,7 @@ async function drive(url: string, probes: Probe[], inFlight: number) {
  */
 async function measure(name: string, url: string, probes: Probe[]): Promise<void> {
   const half = Math.floor(probes.length / 2);
+  const cpu = serverCpuMs();
   const alone = await drive(url, probes.slice(0, half), 1);
   const loaded = await drive(url, probes.slice(half), CONCURRENCY);
   const f = (ms: number) => `${ms.toFixed(2)} ms`;
@@ -119,6 +144,7 @@ async function measure(name: string, url: string, probes: Probe[]): Promise<void
   console.log(
     `${name.padEnd(10)} 1 in flight: p50 ${f(percentile(alone.times, 50))}  p95 ${f(percentile(alone.times, 95))}` +
       `  | ${CONCURRENCY} in flight: ${loaded.perSecond.toFixed(0)} q/s, p95 ${f(percentile(loaded.times, 95))}` +
+      cpuPerRequest(cpu, probes.length) +
       (wrong ? `  (${wrong} answers with the wrong cached flag)` : ''),
   );
 }
@@ -130,6 +156,7 @@ async function measure(name: string, url: string, probes: Probe[]): Promise<void
 async function measureAtRate(name: string, url: string, probes: Probe[], perSecond: number): Promise<void> {
   const times: number[] = [];
   let wrongCache = 0;
+  const cpu = serverCpuMs();
   const started = performance.now();
   await Promise.all(
     probes.map(async (probe, i) => {
@@ -148,6 +175,7 @@ async function measureAtRate(name: string, url: string, probes: Probe[], perSeco
   console.log(
     `${name.padEnd(10)} sent at ${perSecond}/s: ${achieved.toFixed(0)} q/s, p50 ${f(percentile(times, 50))}` +
       `  p95 ${f(percentile(times, 95))}` +
+      cpuPerRequest(cpu, probes.length) +
       (wrongCache ? `  (${wrongCache} answers with the wrong cached flag)` : ''),
   );
 }
@@ -171,6 +199,7 @@ async function main(): Promise<void> {
   const redis = await redisUrl();
   console.log(`load average (1, 5, 15 min) at start: ${load()}`);
   const { url, child } = await startServer(redis);
+  serverPid = child.pid;
   try {
     const corpus = new SyntheticCorpus();
     const documents = buildDocuments(corpus);
