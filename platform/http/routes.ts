@@ -104,7 +104,8 @@ export class ApiRoutes {
       if (res.headersSent) return;
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       if (reply.body === undefined) res.status(reply.status).end();
-      else if (req.method === 'GET' || req.method === 'HEAD') res.status(reply.status).json(reply.body);
+      else if (req.method === 'GET' || req.method === 'HEAD' || res.hasHeader('Content-Type'))
+        res.status(reply.status).json(reply.body);
       else sendJson(res, reply.status, reply.body);
     };
     const handler = (req: Request, res: Response, next: NextFunction) => run(req, res).catch(next);
@@ -163,7 +164,7 @@ export class ApiRoutes {
  * A JSON answer to a request that changes something (POST, PUT, PATCH, DELETE), written as one string: Node then
  * sends the head and the body in one write. Express's `res.json` turns the body into a Buffer to hash an ETag, which
  * only a conditional GET can use, and a Buffer body makes Node write head and body separately; GET and HEAD answers
- * keep going through it. 204 and 304 carry no body.
+ * keep going through it, and so do answers whose handler chose a Content-Type. 204 and 304 carry no body.
  */
 function sendJson(res: Response, status: number, body: unknown): void {
   if (status === 204 || status === 304) {

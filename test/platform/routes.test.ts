@@ -18,6 +18,14 @@ function replyService(routes: ApiRoutes) {
   }
   routes.add({
     method: 'post',
+    path: '/replies/typed',
+    summary: 'JSON with its own media type',
+    tags: ['test'],
+    responses: { 200: { description: 'Typed JSON' } },
+    handler: () => ({ status: 200, body, headers: { 'Content-Type': 'application/vnd.forge+json' } }),
+  });
+  routes.add({
+    method: 'post',
     path: '/replies/empty',
     summary: 'No content',
     tags: ['test'],
@@ -67,6 +75,13 @@ describe('route replies', () => {
     expect(head.headers['content-length']).toBe(get.headers['content-length']);
     expect(head.headers.etag).toBe(get.headers.etag);
     expect(head.text).toBeUndefined();
+  });
+
+  it('keeps a media type the handler chose', async () => {
+    const res = await request(server.url).post('/replies/typed');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.forge+json; charset=utf-8');
+    expect(JSON.parse(res.text)).toEqual({ name: 'Forgé', items: [1, 2, 3] });
   });
 
   it('sends no body with a 204', async () => {
