@@ -7,7 +7,7 @@
  * part is verification (message parsing, ecrecover, nonce consumption, identity lookup, session write) plus HTTP.
  * Printed: wall-clock throughput and latency percentiles, and the platform process's CPU time per verify with the
  * throughput one fully available core gives at that cost (the figure that depends least on the machine's load), the
- * event-loop thread's share (which bounds one process) and the GC pauses.
+ * event-loop thread's share (which bounds one process), the GC pauses and the load process's own CPU.
  *
  * Usage: npx tsx bench/authVerify.ts [verifies=2000] [concurrency=32]   Target: >= 1,000 verifies/s per process.
  */
@@ -29,6 +29,8 @@ interface LoadResult {
   latencies: number[];
   failures: number;
   seconds: number;
+  /** CPU the load process spent per verify (ms): it shares the machine with the platform. */
+  loadCpuMs: number;
 }
 
 type ChildMessage = { kind: 'ready' } | ({ kind: 'done' } & LoadResult);
@@ -94,6 +96,7 @@ async function runLoad(port: number, domain: string, total: number, concurrency:
   let failures = 0;
   let next = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < proofs.length) {
@@ -106,8 +109,10 @@ async function runLoad(port: number, domain: string, total: number, concurrency:
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const loadCpuMs = (cpu.user + cpu.system) / 1000 / latencies.length;
   agent.destroy();
-  process.send?.({ kind: 'done', latencies, failures, seconds } satisfies ChildMessage);
+  process.send?.({ kind: 'done', latencies, failures, seconds, loadCpuMs } satisfies ChildMessage);
 }
 
 /**
@@ -193,6 +198,7 @@ async function main(total: number, concurrency: number): Promise<void> {
   console.log(
     `  GC pauses ${(gcPauseMs / timed).toFixed(3)} ms per verify (main thread; helpers not counted)`,
   );
+  console.log(`  load process CPU ${result.loadCpuMs.toFixed(2)} ms per verify (on the same machine)`);
   console.log(`  failures ${result.failures}`);
   child.kill();
   await platform.stop();
