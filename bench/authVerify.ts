@@ -10,6 +10,7 @@
  * event-loop thread's share (which bounds one process), the GC pauses and the load process's own CPU.
  *
  * Usage: npx tsx bench/authVerify.ts [verifies=2000] [concurrency=32]   Target: >= 1,000 verifies/s per process.
+ * BENCH_PROFILE=file.cpuprofile writes a CPU profile of the platform process over the timed part only.
  */
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
@@ -168,10 +170,21 @@ async function main(total: number, concurrency: number): Promise<void> {
     for (const entry of list.getEntries()) gcPauseMs += entry.duration;
   });
   gc.observe({ entryTypes: ['gc'] });
+  const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const cpuBefore = process.cpuUsage();
   const loopBefore = eventLoopCpuMs();
   child.send('go');
   const result = (await message('done')) as LoadResult;
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    await fs.writeFile(String(process.env.BENCH_PROFILE), JSON.stringify(profile));
+    profiler.disconnect();
+  }
   const cpu = process.cpuUsage(cpuBefore);
   const loopAfter = eventLoopCpuMs();
   gc.disconnect();
