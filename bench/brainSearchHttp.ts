@@ -91,6 +91,16 @@ function serverCpuMs(): number | undefined {
   }
 }
 
+/** Resolves once the server process used under 5 % of a core over a whole second (at once without /proc). */
+async function serverIdle(): Promise<void> {
+  for (let before = serverCpuMs(); before !== undefined;) {
+    await sleep(1000);
+    const after = serverCpuMs();
+    if (after === undefined || after - before < 50) return;
+    before = after;
+  }
+}
+
 /** ` server CPU N µs/request` for the requests since `before`, or nothing without /proc. */
 function cpuPerRequest(before: number | undefined, requests: number): string {
   const after = serverCpuMs();
@@ -213,6 +223,14 @@ async function main(): Promise<void> {
       `corpus: ${stats.total_chunks} chunks in ${documents.length} documents, ingested over HTTP in ` +
         `${ingestSeconds.toFixed(1)} s (${(stats.total_chunks / ingestSeconds).toFixed(0)} chunks/s); ` +
         `cache L2: ${redis ? 'Redis' : 'off'}`,
+    );
+
+    // The embedded Qdrant builds its HNSW graph on the server's event loop after the ingest (as a Qdrant server's
+    // optimizer would in the background): measure the steady state, once that work is done.
+    started = performance.now();
+    await serverIdle();
+    console.log(
+      `server background work (HNSW build) settled after ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
 
     const taken = new Set<string>();
