@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { BaseWallet } from 'ethers';
+import request from 'supertest';
 import { issuedSignatureModel, type IssuedSignatureRecord } from '../../models/IssuedSignature';
 import { ManualClock } from '../../platform/clock';
 import { combineParts } from '../../productParts';
@@ -105,4 +106,36 @@ export async function startSignerChain(accounts = 6): Promise<{ chain: TestChain
   const chain = await startTestChain({ chainId: 84532, accounts });
   const deployment = await deployContracts(chain, signerAddress(84532));
   return { chain, deployment };
+}
+
+/** What `useSignerPlatform` gives a test file; its fields are set once `beforeAll` has run. */
+export interface SignerFixture {
+  chain: TestChain;
+  deployment: Deployment;
+  signer: SignerPlatform;
+  /** POSTs `body` as JSON to the signer platform, with `token` as bearer, or anonymously without one. */
+  post(path: string, body: unknown, token?: string): request.Test;
+}
+
+/**
+ * Registers the `beforeAll`/`afterAll` of a test file that drives one signer platform on its own test chain
+ * (`accounts` funded wallets), and returns the fixture those hooks fill in.
+ */
+export function useSignerPlatform(accounts = 6): SignerFixture {
+  const fixture = {
+    post: (path: string, body: unknown, token?: string) => {
+      const req = request(fixture.signer.server.url).post(path);
+      if (token) void req.set('Authorization', `Bearer ${token}`);
+      return req.send(body as object);
+    },
+  } as SignerFixture;
+  beforeAll(async () => {
+    ({ chain: fixture.chain, deployment: fixture.deployment } = await startSignerChain(accounts));
+    fixture.signer = await startSignerPlatform(fixture.chain, fixture.deployment);
+  });
+  afterAll(async () => {
+    await fixture.signer?.stop();
+    await fixture.chain?.close();
+  });
+  return fixture;
 }

@@ -1,39 +1,16 @@
 import { Wallet } from 'ethers';
 import request from 'supertest';
-import type { Deployment, TestChain } from '../../helpers/evm';
-import {
-  SIGNER_SERVICE_TOKEN,
-  startSignerChain,
-  startSignerPlatform,
-  type SignerPlatform,
-} from '../../helpers/signerPlatform';
+import { SIGNER_SERVICE_TOKEN, useSignerPlatform } from '../../helpers/signerPlatform';
 import { signInWithWallet } from '../../helpers/siwe';
 
-let chain: TestChain;
-let deployment: Deployment;
-let signer: SignerPlatform;
-
-beforeAll(async () => {
-  ({ chain, deployment } = await startSignerChain(3));
-  signer = await startSignerPlatform(chain, deployment);
-});
-
-afterAll(async () => {
-  await signer.stop();
-  await chain.close();
-});
-
-function post(path: string, body: unknown, token?: string) {
-  const req = request(signer.server.url).post(path);
-  if (token) req.set('Authorization', `Bearer ${token}`);
-  return req.send(body as object);
-}
+const fixture = useSignerPlatform(3);
+const { post } = fixture;
 
 /** Runs `act` and checks that no signature was stored meanwhile. */
 async function storesNothing<T>(act: () => Promise<T>): Promise<T> {
-  const before = await signer.storedSignatures();
+  const before = await fixture.signer.storedSignatures();
   const result = await act();
-  expect(await signer.storedSignatures()).toEqual(before);
+  expect(await fixture.signer.storedSignatures()).toEqual(before);
   return result;
 }
 
@@ -59,7 +36,7 @@ describe('signature routes: who may ask', () => {
 
   it("answer 403 for another user's address, without using up that address's request limit", async () => {
     const owner = Wallet.createRandom();
-    const intruderToken = await signer.signIn(Wallet.createRandom());
+    const intruderToken = await fixture.signer.signIn(Wallet.createRandom());
     await storesNothing(async () => {
       for (const [path, body] of ROUTES) {
         const res = await post(path, body(owner.address), intruderToken);
@@ -72,16 +49,16 @@ describe('signature routes: who may ask', () => {
       for (let i = 0; i < 10; i += 1)
         await post('/api/punk-seed/mint', { address: owner.address }, intruderToken);
     });
-    const ownerToken = await signer.signIn(owner);
+    const ownerToken = await fixture.signer.signIn(owner);
     expect((await post('/api/punk-seed/mint', { address: owner.address }, ownerToken)).status).toBe(200);
   });
 
   it('let a user ask for any wallet linked to their account, and the service token for any address', async () => {
     const first = Wallet.createRandom();
     const second = Wallet.createRandom();
-    const token = await signer.signIn(first);
+    const token = await fixture.signer.signIn(first);
     // Signing in with a second wallet while signed in links it to the same account.
-    expect((await signInWithWallet(signer.server.url, second, token)).status).toBe(202);
+    expect((await signInWithWallet(fixture.signer.server.url, second, token)).status).toBe(202);
     expect((await post('/api/punk-seed/mint', { address: second.address }, token)).status).toBe(200);
     const serviceMint = await post(
       '/api/punk-seed/mint',
@@ -89,7 +66,7 @@ describe('signature routes: who may ask', () => {
       SIGNER_SERVICE_TOKEN,
     );
     expect(serviceMint.status).toBe(200);
-    const stored = await signer.storedSignatures();
+    const stored = await fixture.signer.storedSignatures();
     expect(stored.at(-1)?.requestedBy).toBe('service');
     expect(stored.at(-2)?.requestedBy).toMatch(/^user:/);
   });
@@ -173,13 +150,13 @@ describe('signature routes: bad input', () => {
 
   it('answer 415 for a body that is not JSON and 400 for malformed JSON', async () => {
     await storesNothing(async () => {
-      const text = await request(signer.server.url)
+      const text = await request(fixture.signer.server.url)
         .post('/api/punk-seed/mint')
         .set('Authorization', `Bearer ${SIGNER_SERVICE_TOKEN}`)
         .set('Content-Type', 'text/plain')
         .send('address=0x0');
       expect([text.status, text.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
-      const broken = await request(signer.server.url)
+      const broken = await request(fixture.signer.server.url)
         .post('/api/punk-seed/mint')
         .set('Authorization', `Bearer ${SIGNER_SERVICE_TOKEN}`)
         .set('Content-Type', 'application/json')
@@ -192,7 +169,7 @@ describe('signature routes: bad input', () => {
 describe('signature routes: rules before signing', () => {
   it('refuse a start the soft-currency balance does not cover (409), then issue once it does', async () => {
     const forger = Wallet.createRandom().address;
-    await signer.ledger.credit({
+    await fixture.signer.ledger.credit({
       idempotencyKey: `short-${forger}`,
       address: forger,
       amount: 99n,
@@ -208,7 +185,7 @@ describe('signature routes: rules before signing', () => {
       balance: '99',
       required: '100',
     });
-    await signer.ledger.credit({
+    await fixture.signer.ledger.credit({
       idempotencyKey: `top-up-${forger}`,
       address: forger,
       amount: 1n,
@@ -221,7 +198,7 @@ describe('signature routes: rules before signing', () => {
 
   it('refuse a second start within the cooldown (429 with Retry-After), and issue after it', async () => {
     const forger = Wallet.createRandom().address;
-    await signer.ledger.credit({
+    await fixture.signer.ledger.credit({
       idempotencyKey: `cooldown-${forger}`,
       address: forger,
       amount: 10n,
@@ -229,12 +206,12 @@ describe('signature routes: rules before signing', () => {
     });
     const body = { forger, path: 0, zenCommitted: '5' };
     expect((await post('/api/forge/start', body, SIGNER_SERVICE_TOKEN)).status).toBe(200);
-    signer.clock.advance(15_000);
+    fixture.signer.clock.advance(15_000);
     const early = await storesNothing(() => post('/api/forge/start', body, SIGNER_SERVICE_TOKEN));
     expect(early.status).toBe(429);
     expect(early.headers['retry-after']).toBe('45');
     expect(early.body).toMatchObject({ code: 'SIGNER_FORGE_COOLDOWN', retryAfter: 45 });
-    signer.clock.advance(45_000);
+    fixture.signer.clock.advance(45_000);
     expect((await post('/api/forge/start', body, SIGNER_SERVICE_TOKEN)).status).toBe(200);
   });
 
@@ -242,7 +219,7 @@ describe('signature routes: rules before signing', () => {
     const address = Wallet.createRandom().address;
     for (let i = 0; i < 10; i += 1) {
       expect((await post('/api/punk-seed/mint', { address }, SIGNER_SERVICE_TOKEN)).status).toBe(200);
-      signer.clock.advance(1_000);
+      fixture.signer.clock.advance(1_000);
     }
     const limited = await storesNothing(() => post('/api/punk-seed/mint', { address }, SIGNER_SERVICE_TOKEN));
     expect(limited.status).toBe(429);
@@ -251,13 +228,13 @@ describe('signature routes: rules before signing', () => {
       detail: 'At most 10 signature requests per 60 s per address',
     });
     expect(limited.headers['retry-after']).toBe('50');
-    signer.clock.advance(50_000);
+    fixture.signer.clock.advance(50_000);
     expect((await post('/api/punk-seed/mint', { address }, SIGNER_SERVICE_TOKEN)).status).toBe(200);
   });
 
   it('refuse claims for a forge that is not on chain (404) or belongs to another forger (403)', async () => {
-    const [, owner, other] = chain.wallets;
-    await signer.ledger.credit({
+    const [, owner, other] = fixture.chain.wallets;
+    await fixture.signer.ledger.credit({
       idempotencyKey: 'claim-owner',
       address: owner.address,
       amount: 10n,
@@ -272,9 +249,9 @@ describe('signature routes: rules before signing', () => {
       post('/api/forge/claim', { forgeId: start.body.forgeId, forger: owner.address }, SIGNER_SERVICE_TOKEN),
     );
     expect([missing.status, missing.body.code]).toEqual([404, 'SIGNER_FORGE_NOT_FOUND']);
-    await chain.setNextBlockTimestamp(start.body.expiresAt);
+    await fixture.chain.setNextBlockTimestamp(start.body.expiresAt);
     await (
-      await deployment.forge.connect(owner).getFunction('startForge')(4, 10n, start.body.signature)
+      await fixture.deployment.forge.connect(owner).getFunction('startForge')(4, 10n, start.body.signature)
     ).wait();
     const foreign = await storesNothing(() =>
       post('/api/forge/claim', { forgeId: start.body.forgeId, forger: other.address }, SIGNER_SERVICE_TOKEN),
