@@ -12,20 +12,17 @@
  * Usage: npx tsx bench/authVerify.ts [verifies=2000] [concurrency=32]   Target: >= 1,000 verifies/s per process.
  * BENCH_PROFILE=file.cpuprofile writes a CPU profile of the platform process over the timed part only.
  */
-import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Wallet } from 'ethers';
-import { SiweMessage } from 'siwe';
-import { loadConfig } from '../platform/config';
-import { createLogger } from '../platform/logger';
-import { Platform } from '../platform/platform';
-import { productParts } from '../productParts';
+import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
+import { postJson } from './support/postJson';
+import { percentile } from './support/stats';
+import { walletProof, type WalletProof } from './support/walletProof';
 
 interface LoadResult {
   latencies: number[];
@@ -37,57 +34,22 @@ interface LoadResult {
 
 type ChildMessage = { kind: 'ready' } | ({ kind: 'done' } & LoadResult);
 
-function post(agent: http.Agent, port: number, route: string, body: unknown) {
-  const payload = JSON.stringify(body);
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: route,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 /** The load generator (child process): prepares signed proofs, waits for "go", then runs the verifies. */
 async function runLoad(port: number, domain: string, total: number, concurrency: number): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const wallets = Array.from({ length: 100 }, () => Wallet.createRandom());
-  const proofs: { address: string; nonce: string; message: string; signature: string }[] = [];
+  const proofs: WalletProof[] = [];
   const warmup = Math.min(500, total);
   for (let i = 0; i < total + warmup; i++) {
     const wallet = wallets[i % wallets.length] as (typeof wallets)[number];
-    const { nonce } = JSON.parse((await post(agent, port, '/auth/wallet/nonce', {})).body) as {
-      nonce: string;
-    };
-    const message = new SiweMessage({
-      domain,
-      address: wallet.address,
-      uri: `http://${domain}/login`,
-      version: '1',
-      chainId: 8453,
-      nonce,
-      issuedAt: new Date().toISOString(),
-    }).prepareMessage();
-    proofs.push({ address: wallet.address, nonce, message, signature: await wallet.signMessage(message) });
+    proofs.push(await walletProof(agent, port, domain, wallet));
   }
   // Warm-up outside the timing, at the same concurrency: JIT compilation and connection pools settle first.
   const warming = proofs.splice(0, warmup);
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let proof = warming.pop(); proof; proof = warming.pop()) {
-        await post(agent, port, '/auth/wallet/verify', proof);
+        await postJson(agent, port, '/auth/wallet/verify', proof);
       }
     }),
   );
@@ -104,7 +66,7 @@ async function runLoad(port: number, domain: string, total: number, concurrency:
       while (next < proofs.length) {
         const proof = proofs[next++];
         const t0 = performance.now();
-        const res = await post(agent, port, '/auth/wallet/verify', proof);
+        const res = await postJson(agent, port, '/auth/wallet/verify', proof);
         latencies.push(performance.now() - t0);
         if (res.status !== 202) failures++;
       }
@@ -129,40 +91,17 @@ function eventLoopCpuMs(): number | undefined {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
 /** The platform process: starts the platform, drives a load child, measures its own CPU during the timed part. */
 async function main(total: number, concurrency: number): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-bench-auth-'));
-  const config = loadConfig({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ROLES: 'api',
-    SIWE_ENABLED: '1',
-    LOG_LEVEL: 'warn',
-    GATEWAY_RATE_LIMIT_PER_SECOND: '1000000',
-  });
-  const platform = await Platform.start({
-    config,
-    logger: createLogger({ level: 'warn' }),
-    parts: productParts,
-  });
-  const child = fork(
-    __filename,
-    ['--load', String(platform.port), config.SIWE_DOMAIN, String(total), String(concurrency)],
-    {
-      execArgv: process.execArgv,
-    },
-  );
-  const message = (kind: ChildMessage['kind']) =>
-    new Promise<ChildMessage>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`load process exited with ${code}`)));
-      child.on('message', (m: ChildMessage) => m.kind === kind && resolve(m));
-    });
+  const bench = await startBenchPlatform('auth', { ROLES: 'api' });
+  const { platform, config } = bench;
+  const { child, message } = forkLoadChild<ChildMessage>(__filename, [
+    '--load',
+    String(platform.port),
+    config.SIWE_DOMAIN,
+    String(total),
+    String(concurrency),
+  ]);
 
   await message('ready');
   let gcPauseMs = 0;
@@ -179,7 +118,7 @@ async function main(total: number, concurrency: number): Promise<void> {
   const cpuBefore = process.cpuUsage();
   const loopBefore = eventLoopCpuMs();
   child.send('go');
-  const result = (await message('done')) as LoadResult;
+  const result = await message('done');
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     await fs.writeFile(String(process.env.BENCH_PROFILE), JSON.stringify(profile));
@@ -214,8 +153,7 @@ async function main(total: number, concurrency: number): Promise<void> {
   console.log(`  load process CPU ${result.loadCpuMs.toFixed(2)} ms per verify (on the same machine)`);
   console.log(`  failures ${result.failures}`);
   child.kill();
-  await platform.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await bench.stop();
 }
 
 const [mode, ...args] = process.argv.slice(2);

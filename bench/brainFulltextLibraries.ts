@@ -17,14 +17,11 @@ import type { Hit } from '../ai/retrieval/hit';
 import { buildInMemoryBrain, ingestRepository } from './brainCorpus';
 import { scoreRanking } from './brainEval/evalSet';
 import { loadEngines, type FulltextEngine, type Ranked } from './brainSearch/fulltextEngines';
+import { percentile } from './support/stats';
 import { SyntheticCorpus } from './syntheticCorpus';
 
 const QUERIES = 2_000;
 const CHUNKS = 20_000;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 async function timeQueries(run: (query: string) => Promise<unknown>, queries: string[]): Promise<string> {
   const times: number[] = [];

@@ -10,14 +10,11 @@ import { SearchCache } from '../ai/cache/searchCache';
 import type { SearchStrategy } from '../ai/retrieval/hit';
 import { SearchService } from '../ai/retrieval/searchService';
 import { buildInMemoryBrain, loadChunks } from './brainCorpus';
+import { percentile } from './support/stats';
 import { SyntheticCorpus } from './syntheticCorpus';
 
 const CHUNKS = Number(process.argv[2] ?? 20_000);
 const QUERIES = Number(process.argv[3] ?? 2_000);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 async function measure(
   name: string,

@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { percentile } from './support/stats';
 import { SyntheticCorpus } from './syntheticCorpus';
 
 const CHUNKS = Number(process.argv[2] ?? 20_000);
@@ -106,10 +107,6 @@ function cpuPerRequest(before: number | undefined, requests: number): string {
   const after = serverCpuMs();
   if (before === undefined || after === undefined) return '';
   return `  | server CPU ${(((after - before) * 1000) / requests).toFixed(0)} µs/request`;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /** A request of the bench: a search (expecting a cache hit or miss) or the floor route. */

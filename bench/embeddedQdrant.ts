@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { startQdrantEngine, type QdrantEngine } from '../embedded/qdrant';
+import { percentile } from './support/stats';
 
 const POINTS = Number(process.argv[2] ?? process.env.QDRANT_BENCH_POINTS ?? 100_000);
 const DIM = Number(process.argv[3] ?? process.env.QDRANT_BENCH_DIM ?? 384);
@@ -35,10 +36,6 @@ const sample = () => {
   const centre = centroids[Math.floor(random() * CLUSTERS)];
   return centre.map((value) => value + 0.6 * gaussian());
 };
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 

@@ -9,16 +9,12 @@
  *
  * Usage: npx tsx bench/httpFloor.ts ["METHOD /path" ...] [--requests=20000] [--concurrency=8]
  */
-import { fork } from 'node:child_process';
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
-import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/logger';
-import { Platform } from '../platform/platform';
-import { productParts } from '../productParts';
+import type { Platform } from '../platform/platform';
+import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
 
 const WARM_UP = 3000;
 
@@ -65,22 +61,17 @@ async function runLoad(port: number, route: string, total: number, concurrency: 
 }
 
 async function measure(platform: Platform, route: string, total: number, concurrency: number): Promise<void> {
-  const child = fork(
-    __filename,
-    ['--load', String(platform.port), route, String(total), String(concurrency)],
-    {
-      execArgv: process.execArgv,
-    },
-  );
-  const message = (kind: ChildMessage['kind']) =>
-    new Promise<ChildMessage>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`load process exited with ${code}`)));
-      child.on('message', (m: ChildMessage) => m.kind === kind && resolve(m));
-    });
+  const { child, message } = forkLoadChild<ChildMessage>(__filename, [
+    '--load',
+    String(platform.port),
+    route,
+    String(total),
+    String(concurrency),
+  ]);
   await message('ready');
   const before = process.cpuUsage();
   child.send('go');
-  const done = (await message('done')) as Extract<ChildMessage, { kind: 'done' }>;
+  const done = await message('done');
   const cpu = process.cpuUsage(before);
   const cpuMs = (cpu.user + cpu.system) / 1000 / total;
   console.log(
@@ -90,30 +81,19 @@ async function measure(platform: Platform, route: string, total: number, concurr
 }
 
 async function main(routes: string[], total: number, concurrency: number): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-bench-floor-'));
-  const config = loadConfig({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ROLES: 'api',
-    SIWE_ENABLED: '1',
-    LOG_LEVEL: 'info',
-    GATEWAY_RATE_LIMIT_PER_SECOND: '1000000',
-  });
   const logger = createLogger({
     level: 'info',
     destination: pino.destination({ dest: '/dev/null', sync: false }),
   });
-  const platform = await Platform.start({ config, logger, parts: productParts });
+  const bench = await startBenchPlatform('floor', { ROLES: 'api', LOG_LEVEL: 'info' }, logger);
+  const { platform, config } = bench;
   console.log(
     `HTTP floor: ${total} requests per route at ${concurrency} in flight, Redis ${config.REDIS_URL ? 'yes' : 'no'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}`,
   );
   try {
     for (const route of routes) await measure(platform, route, total, concurrency);
   } finally {
-    await platform.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await bench.stop();
   }
 }
 

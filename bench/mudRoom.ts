@@ -14,21 +14,17 @@
  *
  * Usage: npx tsx bench/mudRoom.ts [clients=500] [actions=20]   Target: 500 clients, p95 < 50 ms.
  */
-import { fork } from 'node:child_process';
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { matchMaker } from '@colyseus/core';
 import { Client, type Room } from '@colyseus/sdk';
 import { Wallet } from 'ethers';
-import { SiweMessage } from 'siwe';
-import { loadConfig } from '../platform/config';
-import { createLogger } from '../platform/logger';
-import { Platform } from '../platform/platform';
-import { productParts } from '../productParts';
 import type { AreaRoom } from '../rooms/AreaRoom';
+import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
+import { postJson } from './support/postJson';
+import { percentile } from './support/stats';
+import { walletProof } from './support/walletProof';
 
 type ChildMessage =
   | { kind: 'joined'; joinSeconds: number }
@@ -43,53 +39,12 @@ type ChildMessage =
 
 type ActionKind = 'look' | 'say' | 'move';
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function post(port: number, route: string, body: unknown, agent: http.Agent): Promise<unknown> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: route,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => resolve(JSON.parse(text)));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 /** One player's session token, through the public wallet sign-in. */
 async function signIn(port: number, domain: string, agent: http.Agent): Promise<string> {
-  const wallet = Wallet.createRandom();
-  const { nonce } = (await post(port, '/auth/wallet/nonce', {}, agent)) as { nonce: string };
-  const message = new SiweMessage({
-    domain,
-    address: wallet.address,
-    uri: `http://${domain}/login`,
-    version: '1',
-    chainId: 8453,
-    nonce,
-    issuedAt: new Date().toISOString(),
-  }).prepareMessage();
-  const signature = await wallet.signMessage(message);
-  const session = (await post(
-    port,
-    '/auth/wallet/verify',
-    { address: wallet.address, signature, nonce, message },
-    agent,
-  )) as { token: string };
+  const proof = await walletProof(agent, port, domain, Wallet.createRandom());
+  const session = JSON.parse((await postJson(agent, port, '/auth/wallet/verify', proof)).body) as {
+    token: string;
+  };
   return session.token;
 }
 
@@ -167,38 +122,13 @@ async function runClients(port: number, domain: string, clients: number, actions
 
 /** The platform process: starts the platform, drives the client child, measures tick rate and its own CPU. */
 async function main(clients: number, actions: number): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-bench-mud-'));
-  const config = loadConfig({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ROLES: 'api,game,worker',
-    SIWE_ENABLED: '1',
-    LOG_LEVEL: 'warn',
-    GATEWAY_RATE_LIMIT_PER_SECOND: '1000000',
-    MUD_TICK_MS: '100',
-  });
-  const platform = await Platform.start({
-    config,
-    logger: createLogger({ level: 'warn' }),
-    parts: productParts,
-  });
-  const child = fork(
+  const bench = await startBenchPlatform('mud', { ROLES: 'api,game,worker', MUD_TICK_MS: '100' });
+  const { platform, config } = bench;
+  const { child, message } = forkLoadChild<ChildMessage>(
     __filename,
     ['--clients', String(platform.port), config.SIWE_DOMAIN, String(clients), String(actions)],
-    {
-      execArgv: process.execArgv,
-    },
+    'client process',
   );
-  const message = <K extends ChildMessage['kind']>(kind: K) =>
-    new Promise<Extract<ChildMessage, { kind: K }>>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
-      child.on(
-        'message',
-        (m: ChildMessage) => m.kind === kind && resolve(m as Extract<ChildMessage, { kind: K }>),
-      );
-    });
 
   const joined = await message('joined');
   const room = matchMaker.getLocalRoomById('area_village') as AreaRoom;
@@ -247,8 +177,7 @@ async function main(clients: number, actions: number): Promise<void> {
     `  server CPU ${((cpu.user + cpu.system) / 1000 / latencies.length).toFixed(2)} ms per action (ticks, patches and saves included); rss ${Math.round(memory.rss / 2 ** 20)} MB, heap ${Math.round(memory.heapUsed / 2 ** 20)} MB`,
   );
   await new Promise((resolve) => child.once('exit', resolve));
-  await platform.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await bench.stop();
   process.exit(0);
 }
 

@@ -60,6 +60,7 @@ async function timed<T>(items: T[], task: (item: T) => Promise<unknown>, inFligh
   return { latencies, wallMs: performance.now() - started };
 }
 
+/** Nearest-rank percentile (index ceil(p% of n) - 1): one rank lower than bench/support/stats.ts's at times. */
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
