@@ -15,12 +15,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { sendJson } from './support/postJson';
 import { percentile } from './support/stats';
 import { SyntheticCorpus } from './syntheticCorpus';
 
@@ -55,16 +57,19 @@ async function startServer(redis: string | undefined): Promise<{ url: string; ch
   return { url, child };
 }
 
-async function post(url: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(json)}`);
-  return json;
+/** Keep-alive connections of the load (as many as the requests in flight, like a browser's or fetch's pool). */
+const agent = new http.Agent({ keepAlive: true });
+
+/** Sends a request to a URL of the bench server; answers the parsed JSON body, throwing on an error status. */
+async function call(url: string, body?: unknown, token?: string): Promise<Record<string, unknown>> {
+  const target = new URL(url);
+  const method = body === undefined ? 'GET' : 'POST';
+  const response = await sendJson(agent, Number(target.port), method, target.pathname, body, token);
+  if (response.status >= 400) throw new Error(`${url} answered ${response.status}: ${response.body}`);
+  return JSON.parse(response.body) as Record<string, unknown>;
 }
+
+const post = (url: string, body: unknown, token?: string) => call(url, body, token);
 
 /** Markdown documents of 4 sections, each section one synthetic chunk (~240 tokens), so one chunk each. */
 function buildDocuments(corpus: SyntheticCorpus): { source: string; index: string; text: string }[] {
@@ -124,8 +129,7 @@ async function drive(url: string, probes: Probe[], inFlight: number) {
         const probe = probes[next++];
         const t = performance.now();
         if ('get' in probe) {
-          const response = await fetch(`${url}${probe.get}`);
-          await response.arrayBuffer();
+          await call(`${url}${probe.get}`);
         } else if ((await post(`${url}/brain/search`, probe.search)).cached !== probe.cached) {
           wrongCache++;
         }
@@ -214,7 +218,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < documents.length; i += DOCUMENTS_PER_REQUEST) {
       await post(`${url}/brain/ingest`, { documents: documents.slice(i, i + DOCUMENTS_PER_REQUEST) }, TOKEN);
     }
-    const stats = (await (await fetch(`${url}/brain/stats`)).json()) as { total_chunks: number };
+    const stats = (await call(`${url}/brain/stats`)) as { total_chunks: number };
     const ingestSeconds = (performance.now() - started) / 1000;
     console.log(
       `corpus: ${stats.total_chunks} chunks in ${documents.length} documents, ingested over HTTP in ` +
@@ -257,6 +261,7 @@ async function main(): Promise<void> {
     await measureAtRate('hybrid', url, searches(900, 'hybrid'), 300);
     console.log(`load average (1, 5, 15 min) at the end: ${load()}`);
   } finally {
+    agent.destroy();
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
     if (redis) await deleteKeys(redis, `bench:brain:${child.pid}:`);
