@@ -139,7 +139,7 @@ async function main(total: number, concurrency: number): Promise<void> {
     `  latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
   );
   console.log(
-    `  platform CPU ${cpuMsPerVerify.toFixed(2)} ms per verify: ${(1000 / cpuMsPerVerify).toFixed(0)} verifies/s on one free core`,
+    `  platform CPU ${cpuMsPerVerify.toFixed(2)} ms per verify (user ${(cpu.user / 1000 / timed).toFixed(2)}, kernel ${(cpu.system / 1000 / timed).toFixed(2)}): ${(1000 / cpuMsPerVerify).toFixed(0)} verifies/s on one free core`,
   );
   if (loopBefore !== undefined && loopAfter !== undefined) {
     const loopMs = (loopAfter - loopBefore) / timed;
