@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { startQdrantEngine, type QdrantEngine } from '../embedded/qdrant';
+import { seededRandom } from '../platform/seededRandom';
 import { percentile } from './support/stats';
 
 const POINTS = Number(process.argv[2] ?? process.env.QDRANT_BENCH_POINTS ?? 100_000);
@@ -19,17 +20,7 @@ const QUERIES = Number(process.env.QDRANT_BENCH_QUERIES ?? 300);
 const BATCH = 500;
 const COLLECTION = 'bench';
 
-function mulberry32(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = mulberry32(42);
+const random = seededRandom(42);
 const gaussian = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
 const centroids = Array.from({ length: CLUSTERS }, () => Array.from({ length: DIM }, gaussian));
 const sample = () => {

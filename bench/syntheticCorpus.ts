@@ -1,5 +1,6 @@
 import { chunkIdFor, contentHash, documentIdFor } from '../ai/chunking/contentHash';
 import { INDEX_NAMES, type ChunkRecord } from '../ai/chunking/records';
+import { seededRandom } from '../platform/seededRandom';
 
 /**
  * A deterministic synthetic corpus that behaves like text: words follow Zipf's law (rank r drawn with
@@ -8,7 +9,8 @@ import { INDEX_NAMES, type ChunkRecord } from '../ai/chunking/records';
  * never from the 100 most frequent words (those play the stop words the analyzer would drop).
  */
 export class SyntheticCorpus {
-  private seed = 42;
+  /** mulberry32 (platform/seededRandom): small, fast and deterministic, so runs are comparable. */
+  private readonly random = seededRandom(42);
   private readonly vocabulary: string[];
   private readonly globalCumulative: number[];
   private readonly topicCumulative: number[];
@@ -99,14 +101,6 @@ export class SyntheticCorpus {
       const word = this.globalWord();
       if (!this.stopWords.has(word)) return word;
     }
-  }
-
-  /** mulberry32: small, fast and deterministic, so runs are comparable. */
-  private random(): number {
-    this.seed = (this.seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(this.seed ^ (this.seed >>> 15), 1 | this.seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 }
 

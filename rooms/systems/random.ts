@@ -1,5 +1,7 @@
+import { seededRandom } from '../../platform/seededRandom';
+
 /**
- * Seedable pseudo-random numbers (mulberry32). Every random choice in the simulation draws from one `Rng`
+ * Seedable pseudo-random numbers (mulberry32, platform/seededRandom). Every random choice in the simulation draws from one `Rng`
  * per area room, so a fixed seed replays the same combat rolls, loot and fleeing in tests.
  */
 export interface Rng {
@@ -25,14 +27,7 @@ export function hashSeed(seed: string): number {
 
 /** A deterministic generator for `seed` (number or string). */
 export function createRng(seed: number | string): Rng {
-  let state = typeof seed === 'number' ? seed >>> 0 : hashSeed(seed);
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(typeof seed === 'number' ? seed : hashSeed(seed));
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),

@@ -50,17 +50,6 @@ export async function openQdrantTarget(): Promise<QdrantTarget> {
   };
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so vector fixtures are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A random vector with components in [-1, 1). */
 export function randomVector(random: () => number, dim: number): number[] {
   return Array.from({ length: dim }, () => random() * 2 - 1);

@@ -1,4 +1,5 @@
-import { openQdrantTarget, qdrantError, randomVector, seededRandom, type QdrantTarget } from './qdrantTarget';
+import { seededRandom } from '../../../platform/seededRandom';
+import { openQdrantTarget, qdrantError, randomVector, type QdrantTarget } from './qdrantTarget';
 
 type Metric = 'Cosine' | 'Dot' | 'Euclid';
 

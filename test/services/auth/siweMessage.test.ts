@@ -1,5 +1,6 @@
 import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
+import { seededRandom } from '../../../platform/seededRandom';
 import { parseCommonForm, parseSiweMessage } from '../../../services/auth/siweMessage';
 
 /** What `siwe` itself makes of a text: its fields, or the message of the error it throws. */
@@ -36,17 +37,6 @@ function ours(text: string): { fields: Record<string, unknown> } | { error: stri
   } catch (error) {
     return { error: (error as Error).message };
   }
-}
-
-/** A small deterministic PRNG (mulberry32), so every run checks the same texts. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const address = new Wallet('0x' + '11'.repeat(32)).address;
@@ -174,7 +164,7 @@ describe('SIWE message parsing', () => {
   });
 
   it('gives the same fields or the same error as siwe for edge cases and thousands of mutated messages', () => {
-    const next = random(4361);
+    const next = seededRandom(4361);
     const texts = [...edgeCases(valid[0] as string)];
     for (let i = 0; i < 3000; i++) {
       let text = valid[i % valid.length] as string;
