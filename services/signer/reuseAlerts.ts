@@ -29,7 +29,15 @@ export function reportReuseAttempt(attempt: ReuseAttempt, logger: Logger): void 
   );
 }
 
+/** One signature nonce of a user on a contract of a chain. */
+export interface ContractNonce {
+  chainId: number;
+  contract: string;
+  user: string;
+  nonce: bigint;
+}
+
 /** Tells whether a nonce was already consumed on chain (from stored signatures marked used, or watched events). */
 export interface ConsumedNonceLookup {
-  isConsumed(query: { chainId: number; contract: string; user: string; nonce: bigint }): Promise<boolean>;
+  isConsumed(query: ContractNonce): Promise<boolean>;
 }

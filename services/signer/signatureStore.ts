@@ -1,7 +1,7 @@
 import { getAddress } from 'ethers';
 import type { Connection, Model } from 'mongoose';
 import { issuedSignatureModel, type IssuedSignatureRecord } from '../../models/IssuedSignature';
-import type { ConsumedNonceLookup } from './reuseAlerts';
+import type { ConsumedNonceLookup, ContractNonce } from './reuseAlerts';
 import type { SignatureRecord } from './signatureRecord';
 import type { ConsumedSignature } from './usageTracker';
 
@@ -59,12 +59,7 @@ export class MongoSignatureStore implements ConsumedNonceLookup {
     }
   }
 
-  async isConsumed(query: {
-    chainId: number;
-    contract: string;
-    user: string;
-    nonce: bigint;
-  }): Promise<boolean> {
+  async isConsumed(query: ContractNonce): Promise<boolean> {
     const found = await this.model.exists({
       chainId: query.chainId,
       contract: getAddress(query.contract),

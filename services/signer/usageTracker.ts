@@ -2,7 +2,7 @@ import { id, Interface, type Log } from 'ethers';
 import pino, { type Logger } from 'pino';
 import { THE_FORGE_ABI } from './chainContracts';
 import { ChainUnavailableError } from './errors';
-import type { ConsumedNonceLookup } from './reuseAlerts';
+import type { ConsumedNonceLookup, ContractNonce } from './reuseAlerts';
 
 /** A signature the chain accepted, from a SignatureConsumed event (emitted by both contracts). */
 export interface ConsumedSignature {
@@ -136,16 +136,11 @@ export class InMemoryConsumedNonces implements ConsumedNonceLookup {
     this.consumed.add(InMemoryConsumedNonces.key(event));
   }
 
-  async isConsumed(query: {
-    chainId: number;
-    contract: string;
-    user: string;
-    nonce: bigint;
-  }): Promise<boolean> {
+  async isConsumed(query: ContractNonce): Promise<boolean> {
     return this.consumed.has(InMemoryConsumedNonces.key(query));
   }
 
-  private static key(entry: { chainId: number; contract: string; user: string; nonce: bigint }): string {
+  private static key(entry: ContractNonce): string {
     return `${entry.chainId}:${entry.contract.toLowerCase()}:${entry.user.toLowerCase()}:${entry.nonce}`;
   }
 }
