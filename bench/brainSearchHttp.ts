@@ -60,7 +60,7 @@ async function startServer(redis: string | undefined): Promise<{ url: string; ch
 /** Keep-alive connections of the load (as many as the requests in flight, like a browser's or fetch's pool). */
 const agent = new http.Agent({ keepAlive: true });
 
-/** Sends a request to a URL of the bench server; answers the parsed JSON body, throwing on an error status. */
+/** GETs a URL of the bench server, or POSTs `body` to it; answers the parsed JSON, throwing on an error status. */
 async function call(url: string, body?: unknown, token?: string): Promise<Record<string, unknown>> {
   const target = new URL(url);
   const method = body === undefined ? 'GET' : 'POST';
@@ -68,8 +68,6 @@ async function call(url: string, body?: unknown, token?: string): Promise<Record
   if (response.status >= 400) throw new Error(`${url} answered ${response.status}: ${response.body}`);
   return JSON.parse(response.body) as Record<string, unknown>;
 }
-
-const post = (url: string, body: unknown, token?: string) => call(url, body, token);
 
 /** Markdown documents of 4 sections, each section one synthetic chunk (~240 tokens), so one chunk each. */
 function buildDocuments(corpus: SyntheticCorpus): { source: string; index: string; text: string }[] {
@@ -130,7 +128,7 @@ async function drive(url: string, probes: Probe[], inFlight: number) {
         const t = performance.now();
         if ('get' in probe) {
           await call(`${url}${probe.get}`);
-        } else if ((await post(`${url}/brain/search`, probe.search)).cached !== probe.cached) {
+        } else if ((await call(`${url}/brain/search`, probe.search)).cached !== probe.cached) {
           wrongCache++;
         }
         times.push(performance.now() - t);
@@ -174,7 +172,7 @@ async function measureAtRate(name: string, url: string, probes: Probe[], perSeco
       const due = started + (i * 1000) / perSecond;
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
-      if ('search' in probe && (await post(`${url}/brain/search`, probe.search)).cached !== probe.cached) {
+      if ('search' in probe && (await call(`${url}/brain/search`, probe.search)).cached !== probe.cached) {
         wrongCache++;
       }
       times.push(performance.now() - due);
@@ -216,7 +214,7 @@ async function main(): Promise<void> {
     const documents = buildDocuments(corpus);
     let started = performance.now();
     for (let i = 0; i < documents.length; i += DOCUMENTS_PER_REQUEST) {
-      await post(`${url}/brain/ingest`, { documents: documents.slice(i, i + DOCUMENTS_PER_REQUEST) }, TOKEN);
+      await call(`${url}/brain/ingest`, { documents: documents.slice(i, i + DOCUMENTS_PER_REQUEST) }, TOKEN);
     }
     const stats = (await call(`${url}/brain/stats`)) as { total_chunks: number };
     const ingestSeconds = (performance.now() - started) / 1000;
@@ -237,7 +235,7 @@ async function main(): Promise<void> {
     const taken = new Set<string>();
     const warm = distinctQueries(corpus, 200, taken);
     started = performance.now();
-    for (const query of warm) await post(`${url}/brain/search`, { query, strategy: 'hybrid' });
+    for (const query of warm) await call(`${url}/brain/search`, { query, strategy: 'hybrid' });
     console.log(`warm-up: 200 hybrid queries in ${(performance.now() - started).toFixed(0)} ms`);
 
     const searches = (count: number, strategy: string): Probe[] =>
