@@ -11,6 +11,7 @@ import { buy, drop, equip, give, inventory, take, use } from './items';
 import { type Handoff, look, move } from './movement';
 import { acceptQuest, completeQuest, reportQuests } from './quests';
 import { rest } from './vitals';
+import { parseCommandLine } from './commandLine';
 import { requireAlive, requirePlayer } from './context';
 import { reject } from './errors';
 
@@ -49,6 +50,7 @@ export const MudAction = z.discriminatedUnion('action', [
     op: z.enum(['talk', 'presence']),
     presence: CompanionPresence.optional(),
   }),
+  z.strictObject({ action: z.literal('command'), line: z.string().trim().min(1).max(300) }),
 ]);
 export type MudAction = z.infer<typeof MudAction>;
 export type ActionName = MudAction['action'];
@@ -96,6 +98,8 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   quest: (ctx, userId, a) => onQuest(ctx, userId, a.op, a.quest),
   buy: (ctx, userId, a) => buy(ctx, userId, a.item, a.from),
   companion: (ctx, userId, a) => commandCompanion(ctx, userId, a.op, a.presence),
+  // A typed line: parsed into one of the actions above and run as that action.
+  command: (ctx, userId, a) => runAction(ctx, userId, parseCommandLine(a.line)),
 };
 
 /** Runs an already-parsed action. Throws an `AppError` when the world refuses it (nothing changed). */
