@@ -1,6 +1,7 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
+import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
 
@@ -14,9 +15,14 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
   const areas: ProductParts[] = [{ services: [auth.register], close: () => auth.close() }];
   try {
     // Product areas (each adds one line).
-    areas.push(await createBrainArea(context, auth));
-    areas.push(await createWorldArea(context, auth));
-    areas.push(await createSignerArea(context, auth));
+    const brain = await createBrainArea(context, auth);
+    areas.push(brain);
+    const world = await createWorldArea(context, auth);
+    areas.push(world);
+    const signer = await createSignerArea(context, auth);
+    areas.push(signer);
+    // The MCP gateway last: its workers call the areas above through their service interfaces.
+    areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer }));
   } catch (error) {
     // The platform never sees parts that failed to build, so release the ones already built here.
     await combineParts(areas).close?.();

@@ -191,6 +191,14 @@ export const envSchema = z.object({
   ECONOMY_HARD_CURRENCY_CAP: int(21_000_000, 1),
   ECONOMY_SOFT_DECAY_MONTHLY_PERCENT: decimal(1, 0, 100),
   ECONOMY_CREATOR_FEE_PERCENT: decimal(5, 0, 100),
+
+  // MCP tool gateway (SPEC 1, 4.3): sessions, origins, per-caller and per-tool call limits
+  MCP_SESSION_IDLE_SECONDS: int(1800, 10, 7 * 24 * 3600),
+  MCP_MAX_SESSIONS: int(1000, 1, 1_000_000),
+  MCP_MAX_SESSIONS_PER_CALLER: int(32, 1, 1_000_000),
+  MCP_ALLOWED_ORIGINS: z.string().min(1).optional(),
+  MCP_CALLS_PER_MINUTE: int(600, 1),
+  MCP_TOOL_CALLS_PER_MINUTE: int(120, 1),
 });
 
 export type Env = z.infer<typeof envSchema>;

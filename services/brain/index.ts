@@ -2,12 +2,53 @@ import type { Sleep } from '../../ai/embeddings/retry';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
-import { openBrainCore } from './brainCore';
+import { openBrainCore, type BrainCore } from './brainCore';
+import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
 import { registerBrainRoutes } from './router';
+import type { IngestRequest, SearchRequestBody } from './schemas';
+
+export {
+  BrainStatsSchema,
+  CacheStatsSchema,
+  IngestRequestSchema,
+  IngestResponseSchema,
+  SearchRequestSchema,
+  SearchResponseSchema,
+} from './schemas';
 
 /** Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers). */
 export interface BrainAreaOptions {
   sleep?: Sleep;
+}
+
+/**
+ * The brain's operations as other areas (the MCP gateway) call them: the same commands and presenters as the
+ * /brain routes, so both interfaces answer the same shapes.
+ */
+export interface BrainService {
+  search(request: SearchRequestBody): Promise<ReturnType<typeof presentSearch>>;
+  stats(): Promise<ReturnType<typeof presentStats>>;
+  cacheStats(): ReturnType<typeof presentCacheStats>;
+  ingest(documents: IngestRequest['documents']): Promise<ReturnType<typeof presentIngest>>;
+  /** Circuit-breaker state of each embedding provider (a health probe; no store round trip). */
+  providerStates(): Array<{ provider: string; state: string }>;
+}
+
+/** The brain's parts, plus its service interface when this process serves the brain (api role). */
+export interface BrainArea extends ProductParts {
+  service?: BrainService;
+}
+
+/** The service interface over an opened core. */
+export function brainService(core: BrainCore): BrainService {
+  return {
+    search: async (request) => presentSearch(request.query, await core.search.search(request)),
+    stats: async () => presentStats(await core.stats()),
+    cacheStats: () => presentCacheStats(core.cache.stats()),
+    ingest: async (documents) => presentIngest(await core.ingestor.ingest(documents)),
+    providerStates: () =>
+      core.embeddings.breakerStates().map(({ provider, state }) => ({ provider, state })),
+  };
 }
 
 /**
@@ -19,10 +60,11 @@ export async function createBrainArea(
   context: PlatformContext,
   auth: Pick<AuthService, 'guard'>,
   options: BrainAreaOptions = {},
-): Promise<ProductParts> {
+): Promise<BrainArea> {
   if (!hasRole(context.config, 'api')) return {};
   const core = await openBrainCore({ ...context, sleep: options.sleep });
   return {
+    service: brainService(core),
     services: [
       (routes) =>
         registerBrainRoutes(routes, {

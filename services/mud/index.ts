@@ -3,15 +3,41 @@ import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
+import type { Types } from 'mongoose';
 import { ActionGateway } from '../../rooms/actionGateway';
 import { areaRoomDefinitions } from '../../rooms/areaRooms';
 import { loadWorld } from '../../rooms/content/loader';
 import type { AuthService } from '../auth';
+import type { World } from '../../rooms/content/world';
+import type { MudAction } from '../../rooms/systems/actions';
 import { MongoPlayerStore } from './characterStore';
 import { PlayerIdentities } from './playerIdentities';
+import { presentOutcome } from './presenters';
+import type { ActionResult, SpawnStatusBody } from './schemas';
 import { registerMudRoutes } from './router';
 import { SocketChannel } from './socketChannel';
 import { WorldAccess } from './worldAccess';
+
+export { ActionResultSchema, SpawnStatusSchema, type ActionResult } from './schemas';
+
+/**
+ * The world's operations as other areas (the MCP gateway) call them: the same action gateway and presenters as
+ * the /mud routes. Every call throws the world's refusals (409), 400 for a bad action, 503 when unreachable.
+ */
+export interface WorldService {
+  /** The loaded world data (areas, rooms, creatures, items). */
+  readonly world: World;
+  /** Whether this process reaches the area rooms (game role, or presence shared through Redis). */
+  readonly reachable: boolean;
+  /** Performs `action` as the character of the signed-in user `userId`. */
+  act(userId: Types.ObjectId, action: MudAction): Promise<ActionResult>;
+  spawnStatus(): Promise<SpawnStatusBody>;
+}
+
+/** The world's parts plus its service interface. */
+export interface WorldArea extends ProductParts {
+  service: WorldService;
+}
 
 /**
  * The MUD world as a product area: one Colyseus room type per area (game role), characters in MongoDB,
@@ -21,7 +47,7 @@ import { WorldAccess } from './worldAccess';
  * An api-only process reaches the rooms of game processes through Redis (`REDIS_URL`); without Redis and
  * without the game role, the world's routes answer 503 `WORLD_UNAVAILABLE`.
  */
-export async function createWorldArea(context: PlatformContext, auth: AuthService): Promise<ProductParts> {
+export async function createWorldArea(context: PlatformContext, auth: AuthService): Promise<WorldArea> {
   const { config, stores, clock, logger } = context;
   if (!stores.mongo) throw new Error('The world needs MongoDB for its characters');
   const log = logger.child({ component: 'mud' });
@@ -36,14 +62,21 @@ export async function createWorldArea(context: PlatformContext, auth: AuthServic
     await matchMaker.setup(presence, driver);
     await matchMaker.accept(true);
   }
+  const reachable = hasRole(config, 'game') || sharesRemoteRooms;
   const access = new WorldAccess({
     world,
     gateway: new ActionGateway({ world, store, presence }),
     identities,
-    reachable: hasRole(config, 'game') || sharesRemoteRooms,
+    reachable,
   });
   const channels = hasRole(config, 'api') ? [new SocketChannel({ access, logger: log, clock })] : [];
   return {
+    service: {
+      world,
+      reachable,
+      act: async (userId, action) => presentOutcome(await access.perform(await access.player(userId), action)),
+      spawnStatus: () => access.spawnStatus(),
+    },
     services: [(routes) => registerMudRoutes(routes, access, auth.guard)],
     rooms: areaRoomDefinitions({
       world,

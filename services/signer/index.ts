@@ -11,7 +11,7 @@ import { signerSettings } from './settings';
 import { SignatureAccess } from './signatureAccess';
 import { createSignatureCommands } from './signatureCommands';
 import { MongoSignatureStore } from './signatureStore';
-import { SignerAvailability } from './signerAvailability';
+import { SignerAvailability, type SignerAvailabilitySnapshot } from './signerAvailability';
 import { rpcChainId } from './signerCheck';
 import { createSignerCore } from './signerCore';
 import type { SecretSource } from './signerKeys';
@@ -26,9 +26,16 @@ export interface SignerAreaOptions {
   secrets?: SecretSource;
 }
 
+/** What the signer reports about itself (status tools, health probes); no secrets. */
+export type SignerStatus =
+  | { enabled: false }
+  | ({ enabled: true; chainId: number; forgeAddress: string; seedAddress: string } & SignerAvailabilitySnapshot);
+
 /** The signer's product parts, plus one run of the usage tracking (what its job runs) when the signer is on. */
 export interface SignerArea extends ProductParts {
   trackUsage?: () => Promise<number>;
+  /** The signer's configuration state and the outcome of its latest signer check. */
+  status(): SignerStatus;
 }
 
 /**
@@ -61,7 +68,10 @@ export async function createSignerArea(
   const logger = context.logger.child({ component: 'signer' });
   const settings = signerSettings(config, options.secrets !== undefined);
   if (!settings.enabled) {
-    return { services: [(routes) => registerSignerRoutes(routes, auth.guard, undefined)] };
+    return {
+      services: [(routes) => registerSignerRoutes(routes, auth.guard, undefined)],
+      status: () => ({ enabled: false }),
+    };
   }
   const { chainId } = settings;
   const provider = rpcProvider(settings.rpcUrl, chainId);
@@ -123,6 +133,13 @@ export async function createSignerArea(
     services: [(routes) => registerSignerRoutes(routes, auth.guard, runtime)],
     jobs: [(agenda) => tracking.registerJob(agenda)],
     trackUsage: () => tracking.track(),
+    status: () => ({
+      enabled: true,
+      chainId,
+      forgeAddress: settings.forgeAddress,
+      seedAddress: settings.seedAddress,
+      ...availability.snapshot(),
+    }),
     close: async () => provider.destroy(),
   };
 }

@@ -19,6 +19,11 @@ export interface SignerAvailabilityOptions {
   logger: Logger;
 }
 
+/** What SignerAvailability.snapshot reports (read by status tools and health probes). */
+export type SignerAvailabilitySnapshot =
+  | { ready: true; checkedAt: string; signer: string }
+  | { ready: false; checkedAt: string | null; code: string; reason: string };
+
 type State =
   | { ready: true; signer: string; checkedAt: number }
   | { ready: false; error: SignerStoppedError; checkedAt: number };
@@ -55,6 +60,15 @@ export class SignerAvailability {
       state?.ready === true && (await this.options.currentSigner().catch(() => '')) !== state.signer;
     if (due || keyChanged) state = await this.recheck();
     if (!state?.ready) throw (state as { error: SignerStoppedError }).error;
+  }
+
+  /** The outcome of the latest check without running one: ready with the signer, or stopped with the reason. */
+  snapshot(): SignerAvailabilitySnapshot {
+    const state = this.state;
+    if (!state) return { ready: false, checkedAt: null, code: 'SIGNER_NOT_CHECKED', reason: 'not checked yet' };
+    const checkedAt = new Date(state.checkedAt).toISOString();
+    if (state.ready) return { ready: true, checkedAt, signer: state.signer };
+    return { ready: false, checkedAt, code: state.error.code, reason: state.error.reason };
   }
 
   private recheck(): Promise<State> {

@@ -1,0 +1,148 @@
+import type { Request } from 'express';
+import { originMatcher } from '../auth/corsPolicy';
+import { createLimiter, type Limiter } from '../../platform/http/rateLimit';
+import { hasRole, type Config } from '../../platform/config';
+import type { PlatformContext, ProductParts } from '../../platform/platform';
+import type { AuthService } from '../auth';
+import { AgentContent } from './agentContent';
+import { MongoAuditSink } from './auditSink';
+import { createGatewayServer } from './gatewayServer';
+import { McpEndpoint } from './mcpEndpoint';
+import { registerMcpRoutes } from './router';
+import { SessionRegistry } from './sessionRegistry';
+import { ToolCalls } from './toolCalls';
+import { ToolCatalogue } from './toolCatalogue';
+import type { Worker } from './toolDefinition';
+import { WorkerHealth } from './workerHealth';
+import { gatewayWorker } from './workers/gateway';
+import { productWorkers, type WorkerSources } from './workers';
+
+export type { WorkerSources } from './workers';
+
+/** The gateway's version, reported in `initialize`. */
+const GATEWAY_VERSION = '0.1.0';
+
+/** What the MCP area is built from: the identity service and the other areas' service interfaces. */
+export interface McpAreaSources extends Omit<WorkerSources, 'auth' | 'maxDocumentsPerIngest'> {
+  auth: Pick<AuthService, 'accounts' | 'sessions' | 'guard'>;
+}
+
+/**
+ * The MCP tool gateway (SPEC 1, 4.3): `/mcp` (Streamable HTTP, sessions), the RFC 9728 metadata, `GET /health` and
+ * `GET /health/workers`. Its tools come from the workers the areas contribute (`workers/index.ts`) plus its own;
+ * every call is checked, limited, audited to `audit_events` and counted.
+ */
+export async function createMcpArea(context: PlatformContext, sources: McpAreaSources): Promise<ProductParts> {
+  const { config, stores, clock, logger } = context;
+  if (!hasRole(config, 'api')) return {};
+  if (!stores.mongo) throw new Error('The MCP gateway needs MongoDB for its audit log');
+  const log = logger.child({ component: 'mcp' });
+  const audit = await MongoAuditSink.open(stores.mongo, log);
+  let catalogue: ToolCatalogue | undefined;
+  let health: WorkerHealth | undefined;
+  let sessions: SessionRegistry | undefined;
+  const sessionFigures = () => ({
+    open: sessions?.size ?? 0,
+    max: config.MCP_MAX_SESSIONS,
+    idleSeconds: config.MCP_SESSION_IDLE_SECONDS,
+  });
+  const workers: Worker[] = [
+    ...productWorkers({ ...sources, maxDocumentsPerIngest: config.BRAIN_INGEST_MAX_DOCUMENTS }),
+    gatewayWorker({
+      catalogue: () => catalogue as ToolCatalogue,
+      health: () => health as WorkerHealth,
+      audit,
+      sessions: sessionFigures,
+    }),
+  ];
+  catalogue = new ToolCatalogue(workers);
+  health = new WorkerHealth({ workers, checks: stores.checks, clock, checkTimeoutMs: config.READINESS_TIMEOUT_MS });
+  const calls = new ToolCalls({
+    catalogue,
+    health,
+    audit,
+    callerLimiter: createLimiter({
+      redis: stores.redis,
+      keyPrefix: 'mcp:caller:',
+      points: config.MCP_CALLS_PER_MINUTE,
+      durationSeconds: 60,
+    }),
+    toolLimiter: toolLimiters(catalogue, config, stores.redis),
+    clock,
+  });
+  const content = new AgentContent(workers);
+  const registry = new SessionRegistry({
+    idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000,
+    maxSessions: config.MCP_MAX_SESSIONS,
+    maxPerCaller: config.MCP_MAX_SESSIONS_PER_CALLER,
+    clock,
+    logger: log,
+    createServer: () => createGatewayServer({ catalogue, calls, content, version: GATEWAY_VERSION }),
+  });
+  sessions = registry;
+  const endpoint = new McpEndpoint({
+    sessions: registry,
+    authenticate: sources.auth.guard.authenticate(),
+    originAllowed: originPolicy(config),
+    resourceMetadataUrl: (req) => `${baseUrlOf(config, req)}/.well-known/oauth-protected-resource/mcp`,
+  });
+  log.info({ tools: catalogue.size, workers: workers.map((worker) => worker.name) }, 'MCP gateway ready');
+  return {
+    services: [
+      (routes) =>
+        registerMcpRoutes(routes, {
+          endpoint,
+          health,
+          sessions: sessionFigures,
+          guard: sources.auth.guard,
+          baseUrl: (req) => baseUrlOf(config, req),
+        }),
+    ],
+    close: async () => {
+      await registry.closeAll();
+      await audit.close();
+    },
+  };
+}
+
+/** One limiter per tool (its own calls per minute, or MCP_TOOL_CALLS_PER_MINUTE), keyed by caller. */
+function toolLimiters(catalogue: ToolCatalogue, config: Config, redis: PlatformContext['stores']['redis']) {
+  const limiters = new Map<string, Limiter>();
+  for (const worker of catalogue.workers) {
+    for (const tool of worker.tools) {
+      limiters.set(
+        tool.name,
+        createLimiter({
+          redis,
+          keyPrefix: `mcp:tool:${tool.name}:`,
+          points: tool.callsPerMinute ?? config.MCP_TOOL_CALLS_PER_MINUTE,
+          durationSeconds: 60,
+        }),
+      );
+    }
+  }
+  return (tool: string) => limiters.get(tool) as Limiter;
+}
+
+/**
+ * Whether a request's Origin may call `/mcp`: requests without one (agents, CLIs) may; browsers only from
+ * MCP_ALLOWED_ORIGINS, or by default from PUBLIC_BASE_URL's origin or the request's own host (DNS rebinding
+ * protection: a page on another origin cannot drive a local gateway).
+ */
+function originPolicy(config: Config): (req: Request) => boolean {
+  const listed = config.MCP_ALLOWED_ORIGINS?.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const matches = listed ? originMatcher(listed) : undefined;
+  const publicOrigin = config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : undefined;
+  return (req) => {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    if (matches) return matches(origin);
+    if (origin === publicOrigin) return true;
+    return URL.canParse(origin) && new URL(origin).host === req.headers.host;
+  };
+}
+
+/** PUBLIC_BASE_URL, or the URL the request came in on. */
+function baseUrlOf(config: Config, req: Request): string {
+  return (config.PUBLIC_BASE_URL ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/$/, '');
+}

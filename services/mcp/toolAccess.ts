@@ -1,0 +1,51 @@
+import type { RequestHandler } from 'express';
+import { USER_ROLES } from '../../models/User';
+import { ForbiddenError, UnauthorizedError } from '../../platform/errors';
+import type { AuthGuard } from '../auth/authGuard';
+import type { Principal } from '../auth/principal';
+import { tierName } from '../auth/tiers';
+import type { ToolAccess } from './toolDefinition';
+
+/**
+ * Why `caller` may not call a tool with `access`, or undefined when it may. The reason is written for the agent
+ * (it is the tool error's message): it names the tier, role or credential the tool needs.
+ */
+export function accessDenial(access: ToolAccess, caller: Principal): string | undefined {
+  if (caller.kind === 'service') {
+    return access.service ? undefined : 'it acts as a signed-in user, and the service token is not one';
+  }
+  const rule = access.user;
+  if (!rule) return 'it is for the service token only';
+  const tier = rule.tier ?? 0;
+  if (caller.tier < tier) {
+    return `it needs identity tier ${tier} (${tierName(tier)}) or above; you are at tier ${caller.tier} (${tierName(caller.tier)})`;
+  }
+  if (rule.role && !holdsRole(caller.roles, rule.role)) return `it needs the ${rule.role} role`;
+  return undefined;
+}
+
+/** Whether `roles` include `role` or a higher one (player < operator < admin). */
+function holdsRole(roles: readonly string[], role: (typeof USER_ROLES)[number]): boolean {
+  const needed = USER_ROLES.indexOf(role);
+  return roles.some((held) => USER_ROLES.indexOf(held as (typeof USER_ROLES)[number]) >= needed);
+}
+
+/** The key a caller's limits and sessions are counted under: `user:<id>` or `service`. */
+export function callerKey(caller: Principal): string {
+  return caller.kind === 'service' ? 'service' : `user:${caller.userId.toHexString()}`;
+}
+
+/**
+ * HTTP middleware admitting the callers `access` admits (the same rules as tools): 401 without a credential, 403
+ * `ACCESS_REQUIRED` with the reason otherwise.
+ */
+export function requireAccess(guard: AuthGuard, access: ToolAccess): RequestHandler[] {
+  return [
+    guard.authenticate(),
+    (req, _res, next) => {
+      if (!req.principal) return next(new UnauthorizedError('Authentication required'));
+      const denial = accessDenial(access, req.principal);
+      next(denial ? new ForbiddenError(`Not allowed: ${denial}`, 'ACCESS_REQUIRED') : undefined);
+    },
+  ];
+}

@@ -1,0 +1,153 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { AppError } from '../../platform/errors';
+import type { Limiter } from '../../platform/http/rateLimit';
+import type { Clock } from '../../platform/clock';
+import type { Principal } from '../auth/principal';
+import { redactArguments, type AuditSink } from './auditSink';
+import { ToolCallError, type ToolOutcome } from './errors';
+import { mcpToolCalls, mcpToolErrors, mcpToolLatency } from './metrics';
+import { accessDenial, callerKey } from './toolAccess';
+import type { CatalogueEntry, ToolCatalogue } from './toolCatalogue';
+import type { WorkerHealth } from './workerHealth';
+
+/** Who is calling and from where (one HTTP request of an MCP session). */
+export interface CallContext {
+  caller: Principal;
+  ip: string | null;
+  requestId: string | null;
+  sessionId: string | null;
+  logger: Logger;
+}
+
+/** What ToolCalls needs. */
+export interface ToolCallsDependencies {
+  catalogue: ToolCatalogue;
+  health: WorkerHealth;
+  audit: AuditSink;
+  /** Calls per caller over all tools. */
+  callerLimiter: Limiter;
+  /** Calls per caller of one tool. */
+  toolLimiter: (tool: string) => Limiter;
+  clock: Clock;
+}
+
+/**
+ * Runs `tools/call`: access (TOOL_FORBIDDEN) → the caller's limits (TOOL_RATE_LIMITED) → arguments
+ * (TOOL_INVALID_ARGUMENTS) → the worker's state (TOOL_WORKER_DOWN) → the handler, acting as the caller → the
+ * output schema. Every outcome becomes a tool result (errors with `isError`, the code and retry advice in
+ * `_meta["forge/error"]`), and every call is audited and counted. An unknown tool is a JSON-RPC error.
+ */
+export class ToolCalls {
+  constructor(private readonly deps: ToolCallsDependencies) {}
+
+  async call(name: string, args: unknown, context: CallContext): Promise<CallToolResult> {
+    const entry = this.deps.catalogue.find(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const started = performance.now();
+    let outcome: ToolOutcome = 'ok';
+    let failure: ToolCallError | undefined;
+    let result: CallToolResult;
+    try {
+      result = await this.run(entry, args, context);
+    } catch (error) {
+      failure = toToolError(error, context.logger, name);
+      outcome = failure.outcome;
+      result = errorResult(failure);
+    }
+    const durationMs = performance.now() - started;
+    this.account(entry, outcome, durationMs, args, context, failure);
+    return result;
+  }
+
+  private async run(entry: CatalogueEntry, args: unknown, context: CallContext): Promise<CallToolResult> {
+    const { tool, worker } = entry;
+    const denial = accessDenial(tool.access, context.caller);
+    if (denial) throw ToolCallError.forbidden(tool.name, denial);
+    const key = callerKey(context.caller);
+    const [overall, own] = await Promise.all([
+      this.deps.callerLimiter.hit(key),
+      this.deps.toolLimiter(tool.name).hit(key),
+    ]);
+    if (!overall.allowed) throw ToolCallError.rateLimited('calls per minute of this caller', overall.resetSeconds);
+    if (!own.allowed) throw ToolCallError.rateLimited(`calls per minute of ${tool.name}`, own.resetSeconds);
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) {
+      throw ToolCallError.invalidArguments(
+        tool.name,
+        parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`),
+      );
+    }
+    if (!tool.whileDown) {
+      const state = await this.deps.health.state(worker);
+      if (state.state === 'down') throw ToolCallError.workerDown(worker.name, state.reason ?? 'unavailable');
+    }
+    const raw = await tool.handler(parsed.data, { caller: context.caller, logger: context.logger });
+    const output = tool.output.parse(raw);
+    return { content: [{ type: 'text', text: tool.summarise(output) }], structuredContent: output };
+  }
+
+  private account(
+    entry: CatalogueEntry,
+    outcome: ToolOutcome,
+    durationMs: number,
+    args: unknown,
+    context: CallContext,
+    failure: ToolCallError | undefined,
+  ): void {
+    const tool = entry.tool.name;
+    mcpToolCalls.inc({ tool, worker: entry.worker.name, outcome });
+    if (outcome !== 'ok') mcpToolErrors.inc({ tool, outcome });
+    mcpToolLatency.observe({ tool }, durationMs / 1000);
+    const at = new Date(this.deps.clock.now());
+    this.deps.health.recordCall(
+      entry.worker.name,
+      outcome,
+      durationMs,
+      failure && { at: at.toISOString(), tool, code: failure.code, message: failure.message },
+    );
+    this.deps.audit.record({
+      at,
+      actor: callerKey(context.caller),
+      kind: 'mcp.tool_call',
+      target: tool,
+      outcome,
+      ip: context.ip,
+      request_id: context.requestId,
+      details: {
+        worker: entry.worker.name,
+        arguments: redactArguments(args ?? {}),
+        duration_ms: Math.round(durationMs * 100) / 100,
+        session_id: context.sessionId,
+        ...(failure ? { code: failure.code } : {}),
+      },
+    });
+  }
+}
+
+/** An error of a call as a tool error: the area's AppErrors keep their code and detail. */
+function toToolError(error: unknown, logger: Logger, tool: string): ToolCallError {
+  if (error instanceof ToolCallError) return error;
+  if (error instanceof AppError) {
+    const retry = Number(error.headers?.['Retry-After']) || undefined;
+    const outcome: ToolOutcome =
+      error.status === 429 ? 'rate_limited' : error.status === 503 ? 'unavailable' : error.status >= 500 ? 'error' : 'refused';
+    return new ToolCallError(error.code, error.detail ?? error.title, outcome, retry);
+  }
+  logger.error({ err: error, tool }, 'MCP tool failed');
+  return new ToolCallError('TOOL_INTERNAL_ERROR', 'The tool failed unexpectedly; the failure is logged.', 'error');
+}
+
+function errorResult(error: ToolCallError): CallToolResult {
+  return {
+    content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
+    isError: true,
+    _meta: {
+      'forge/error': {
+        code: error.code,
+        ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+      },
+    },
+  };
+}

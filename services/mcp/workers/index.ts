@@ -1,0 +1,33 @@
+import type { AuthService } from '../../auth';
+import type { BrainService } from '../../brain';
+import type { WorldService } from '../../mud';
+import type { SignerArea } from '../../signer';
+import type { Worker } from '../toolDefinition';
+import { brainWorker } from './brain';
+import { identityWorker } from './identity';
+import { signerWorker } from './signer';
+import { worldWorker } from './world';
+
+/**
+ * The service areas whose tools the gateway offers: each area's service interface, absent when this process does
+ * not serve the area. A new area adds its field here and one line below.
+ */
+export interface WorkerSources {
+  auth: Pick<AuthService, 'accounts' | 'sessions'>;
+  brain?: BrainService;
+  world?: WorldService;
+  signer?: Pick<SignerArea, 'status'>;
+  /** BRAIN_INGEST_MAX_DOCUMENTS. */
+  maxDocumentsPerIngest: number;
+}
+
+/** The product's workers (one per service area), in the order `tools/list` shows them. */
+export function productWorkers(sources: WorkerSources): Worker[] {
+  const workers: Worker[] = [identityWorker(sources.auth)];
+  if (sources.brain) {
+    workers.push(brainWorker({ brain: sources.brain, maxDocumentsPerIngest: sources.maxDocumentsPerIngest }));
+  }
+  if (sources.world) workers.push(worldWorker(sources.world));
+  if (sources.signer) workers.push(signerWorker(sources.signer));
+  return workers;
+}
