@@ -98,7 +98,7 @@ export class MongoAuditSink implements AuditSink {
     return this.connection
       .collection<AuditEvent>('audit_events')
       .find(query, { projection: { _id: 0 } })
-      .sort({ at: -1 })
+      .sort({ at: -1, _id: -1 })
       .limit(limit)
       .toArray();
   }

@@ -84,7 +84,7 @@ export async function createMcpArea(context: PlatformContext, sources: McpAreaSo
     sessions: registry,
     authenticate: sources.auth.guard.authenticate(),
     originAllowed: originPolicy(config),
-    resourceMetadataUrl: (req) => `${baseUrlOf(config, req)}/.well-known/oauth-protected-resource/mcp`,
+    resourceMetadataUrl: () => `${baseUrlOf(config)}/.well-known/oauth-protected-resource/mcp`,
   });
   log.info({ tools: catalogue.size, workers: workers.map((worker) => worker.name) }, 'MCP gateway ready');
   return {
@@ -95,7 +95,7 @@ export async function createMcpArea(context: PlatformContext, sources: McpAreaSo
           health,
           sessions: sessionFigures,
           guard: sources.auth.guard,
-          baseUrl: (req) => baseUrlOf(config, req),
+          baseUrl: () => baseUrlOf(config),
         }),
     ],
     close: async () => {
@@ -132,7 +132,7 @@ function toolLimiters(catalogue: ToolCatalogue, config: Config, redis: PlatformC
 function originPolicy(config: Config): (req: Request) => boolean {
   const listed = config.MCP_ALLOWED_ORIGINS?.split(',').map((entry) => entry.trim()).filter(Boolean);
   const matches = listed ? originMatcher(listed) : undefined;
-  const publicOrigin = config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : undefined;
+  const publicOrigin = new URL(config.PUBLIC_BASE_URL).origin;
   return (req) => {
     const origin = req.headers.origin;
     if (origin === undefined) return true;
@@ -142,7 +142,7 @@ function originPolicy(config: Config): (req: Request) => boolean {
   };
 }
 
-/** PUBLIC_BASE_URL, or the URL the request came in on. */
-function baseUrlOf(config: Config, req: Request): string {
-  return (config.PUBLIC_BASE_URL ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/$/, '');
+/** PUBLIC_BASE_URL without a trailing slash: the URL agents reach this server on. */
+function baseUrlOf(config: Config): string {
+  return config.PUBLIC_BASE_URL.replace(/\/$/, '');
 }
