@@ -327,8 +327,9 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'forge://world/areas/{area_id}' })]);
       const village = await client.readResource({ uri: 'forge://world/areas/village' });
       expect(village.contents[0]).toMatchObject({ uri: 'forge://world/areas/village', mimeType: 'text/markdown' });
-      expect(village.contents[0].text).toMatch(/^# .+\n\n/);
-      expect(village.contents[0].text).toContain('(`village:square`)');
+      const text = String((village.contents[0] as { text: string }).text);
+      expect(text).toMatch(/^# .+\n\n/);
+      expect(text).toContain('(`village:square`)');
       const missing = await client.readResource({ uri: 'forge://world/areas/atlantis' }).catch((error) => error);
       expect(missing).toMatchObject({ code: -32002 });
       const prompt = await client.getPrompt({ name: 'explore_world', arguments: { goal: 'find the smithy' } });
