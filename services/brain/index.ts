@@ -46,8 +46,7 @@ export function brainService(core: BrainCore): BrainService {
     stats: async () => presentStats(await core.stats()),
     cacheStats: () => presentCacheStats(core.cache.stats()),
     ingest: async (documents) => presentIngest(await core.ingestor.ingest(documents)),
-    providerStates: () =>
-      core.embeddings.breakerStates().map(({ provider, state }) => ({ provider, state })),
+    providerStates: () => core.embeddings.breakerStates().map(({ provider, state }) => ({ provider, state })),
   };
 }
 

@@ -30,7 +30,8 @@ export class AgentContent {
   listResources(caller: Principal) {
     return this.visible(caller).flatMap(({ definition, template }) => {
       const base = { mimeType: definition.mimeType, description: definition.description };
-      if (!template) return [{ uri: definition.uri, name: definition.name, title: definition.title, ...base }];
+      if (!template)
+        return [{ uri: definition.uri, name: definition.name, title: definition.title, ...base }];
       return (definition.list?.() ?? []).map((entry) => ({ ...entry, ...base }));
     });
   }
@@ -70,7 +71,12 @@ export class AgentContent {
   listPrompts(caller: Principal) {
     return this.prompts
       .filter((prompt) => accessDenial(prompt.access, caller) === undefined)
-      .map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args }));
+      .map(({ name, title, description, arguments: args }) => ({
+        name,
+        title,
+        description,
+        arguments: args,
+      }));
   }
 
   getPrompt(name: string, args: Record<string, string>, caller: Principal) {
@@ -92,7 +98,9 @@ export class AgentContent {
   }
 
   private visible(caller: Principal): CompiledResource[] {
-    return this.resources.filter((resource) => accessDenial(resource.definition.access, caller) === undefined);
+    return this.resources.filter(
+      (resource) => accessDenial(resource.definition.access, caller) === undefined,
+    );
   }
 }
 

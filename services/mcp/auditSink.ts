@@ -105,16 +105,20 @@ export class MongoAuditSink implements AuditSink {
 
   private async write(batch: AuditEvent[]): Promise<void> {
     try {
-      await this.connection.collection('audit_events').insertMany(batch.map((event) => ({ ...event })), {
-        ordered: false,
-      });
+      await this.connection.collection('audit_events').insertMany(
+        batch.map((event) => ({ ...event })),
+        {
+          ordered: false,
+        },
+      );
     } catch (error) {
       this.logger.error({ err: error, lost: batch.length }, 'audit events could not be written');
     }
   }
 }
 
-const SECRET_KEY = /token|secret|password|passphrase|private|mnemonic|api[-_]?key|authorization|cookie|signature/i;
+const SECRET_KEY =
+  /token|secret|password|passphrase|private|mnemonic|api[-_]?key|authorization|cookie|signature/i;
 const MAX_STRING = 256;
 const MAX_DEPTH = 4;
 const MAX_ITEMS = 20;

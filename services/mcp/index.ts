@@ -32,31 +32,39 @@ export interface McpAreaSources extends Omit<WorkerSources, 'auth' | 'maxDocumen
  * `GET /health/workers`. Its tools come from the workers the areas contribute (`workers/index.ts`) plus its own;
  * every call is checked, limited, audited to `audit_events` and counted.
  */
-export async function createMcpArea(context: PlatformContext, sources: McpAreaSources): Promise<ProductParts> {
+export async function createMcpArea(
+  context: PlatformContext,
+  sources: McpAreaSources,
+): Promise<ProductParts> {
   const { config, stores, clock, logger } = context;
   if (!hasRole(config, 'api')) return {};
   if (!stores.mongo) throw new Error('The MCP gateway needs MongoDB for its audit log');
   const log = logger.child({ component: 'mcp' });
   const audit = await MongoAuditSink.open(stores.mongo, log);
-  let catalogue: ToolCatalogue | undefined;
-  let health: WorkerHealth | undefined;
-  let sessions: SessionRegistry | undefined;
+  // The gateway's own worker reads the catalogue, health and sessions built from the full list of workers.
+  const late: { catalogue?: ToolCatalogue; health?: WorkerHealth; sessions?: SessionRegistry } = {};
   const sessionFigures = () => ({
-    open: sessions?.size ?? 0,
+    open: late.sessions?.size ?? 0,
     max: config.MCP_MAX_SESSIONS,
     idleSeconds: config.MCP_SESSION_IDLE_SECONDS,
   });
   const workers: Worker[] = [
     ...productWorkers({ ...sources, maxDocumentsPerIngest: config.BRAIN_INGEST_MAX_DOCUMENTS }),
     gatewayWorker({
-      catalogue: () => catalogue as ToolCatalogue,
-      health: () => health as WorkerHealth,
+      catalogue: () => late.catalogue as ToolCatalogue,
+      health: () => late.health as WorkerHealth,
       audit,
       sessions: sessionFigures,
     }),
   ];
-  catalogue = new ToolCatalogue(workers);
-  health = new WorkerHealth({ workers, checks: stores.checks, clock, checkTimeoutMs: config.READINESS_TIMEOUT_MS });
+  const catalogue = new ToolCatalogue(workers);
+  const health = new WorkerHealth({
+    workers,
+    checks: stores.checks,
+    clock,
+    checkTimeoutMs: config.READINESS_TIMEOUT_MS,
+  });
+  Object.assign(late, { catalogue, health });
   const calls = new ToolCalls({
     catalogue,
     health,
@@ -79,7 +87,7 @@ export async function createMcpArea(context: PlatformContext, sources: McpAreaSo
     logger: log,
     createServer: () => createGatewayServer({ catalogue, calls, content, version: GATEWAY_VERSION }),
   });
-  sessions = registry;
+  late.sessions = registry;
   const endpoint = new McpEndpoint({
     sessions: registry,
     authenticate: sources.auth.guard.authenticate(),
@@ -130,7 +138,9 @@ function toolLimiters(catalogue: ToolCatalogue, config: Config, redis: PlatformC
  * protection: a page on another origin cannot drive a local gateway).
  */
 function originPolicy(config: Config): (req: Request) => boolean {
-  const listed = config.MCP_ALLOWED_ORIGINS?.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const listed = config.MCP_ALLOWED_ORIGINS?.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const matches = listed ? originMatcher(listed) : undefined;
   const publicOrigin = new URL(config.PUBLIC_BASE_URL).origin;
   return (req) => {

@@ -31,7 +31,10 @@ export class McpEndpoint {
 
   async handle(req: Request, res: Response): Promise<void> {
     if (!this.deps.originAllowed(req)) {
-      throw new McpHttpError('MCP_ORIGIN_FORBIDDEN', `Origin ${req.headers.origin} may not call this gateway`);
+      throw new McpHttpError(
+        'MCP_ORIGIN_FORBIDDEN',
+        `Origin ${req.headers.origin} may not call this gateway`,
+      );
     }
     const caller = await this.authenticate(req);
     if (req.method === 'GET') {
@@ -53,13 +56,19 @@ export class McpEndpoint {
     if (typeof sessionId === 'string') {
       const session = this.deps.sessions.use(sessionId, owner);
       if (!session) {
-        throw new McpHttpError('MCP_SESSION_NOT_FOUND', 'Session not found: it expired or was closed; initialize again');
+        throw new McpHttpError(
+          'MCP_SESSION_NOT_FOUND',
+          'Session not found: it expired or was closed; initialize again',
+        );
       }
       await session.transport.handleRequest(Object.assign(req, { auth }), res, req.body);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-      throw new McpHttpError('MCP_SESSION_REQUIRED', 'No Mcp-Session-Id: send initialize first to open a session');
+      throw new McpHttpError(
+        'MCP_SESSION_REQUIRED',
+        'No Mcp-Session-Id: send initialize first to open a session',
+      );
     }
     const { transport, abandon } = await this.deps.sessions.open(owner);
     try {
@@ -78,7 +87,8 @@ export class McpEndpoint {
       if (error instanceof AppError && error.status === 401) throw this.challenge(req, error.detail, true);
       throw error;
     }
-    if (!req.principal) throw this.challenge(req, 'Present a session token or the service token as a bearer credential', false);
+    if (!req.principal)
+      throw this.challenge(req, 'Present a session token or the service token as a bearer credential', false);
     return req.principal;
   }
 

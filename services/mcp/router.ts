@@ -93,7 +93,8 @@ export function registerMcpRoutes(routes: ApiRoutes, deps: McpRouteDependencies)
   routes.add({
     method: 'get',
     path: '/health/workers',
-    summary: 'Worker status for operators: state and reason, tools, calls, errors, latency, last error, sessions',
+    summary:
+      'Worker status for operators: state and reason, tools, calls, errors, latency, last error, sessions',
     tags: ['mcp', 'health'],
     security: 'admin',
     middleware: requireAccess(deps.guard, ACCESS.operator),

@@ -65,7 +65,11 @@ export const GatewayHealthDetailSchema = z
   .object({
     status: GatewayHealthSchema.shape.status,
     tools: z.number().int(),
-    sessions: z.object({ open: z.number().int(), max: z.number().int(), idle_timeout_seconds: z.number().int() }),
+    sessions: z.object({
+      open: z.number().int(),
+      max: z.number().int(),
+      idle_timeout_seconds: z.number().int(),
+    }),
     workers: z.array(WorkerReportSchema),
   })
   .meta({ id: 'GatewayHealthDetail' });

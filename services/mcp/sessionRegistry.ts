@@ -66,12 +66,18 @@ export class SessionRegistry {
    * A transport for a new session of `owner`, connected to a fresh server. The session is registered when the
    * transport has answered `initialize` (`onsessioninitialized`); `abandon` releases it if that never happened.
    */
-  async open(owner: string): Promise<{ transport: StreamableHTTPServerTransport; abandon: () => Promise<void> }> {
+  async open(
+    owner: string,
+  ): Promise<{ transport: StreamableHTTPServerTransport; abandon: () => Promise<void> }> {
     this.sweep();
     if (this.sessions.size >= this.options.maxSessions) {
-      throw new McpHttpError('MCP_SESSION_LIMIT', 'Too many open MCP sessions on this server; try again later', {
-        'Retry-After': '30',
-      });
+      throw new McpHttpError(
+        'MCP_SESSION_LIMIT',
+        'Too many open MCP sessions on this server; try again later',
+        {
+          'Retry-After': '30',
+        },
+      );
     }
     const own = [...this.sessions.values()].filter((session) => session.owner === owner).length;
     if (own >= this.options.maxPerCaller) {

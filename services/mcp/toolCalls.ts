@@ -70,7 +70,8 @@ export class ToolCalls {
       this.deps.callerLimiter.hit(key),
       this.deps.toolLimiter(tool.name).hit(key),
     ]);
-    if (!overall.allowed) throw ToolCallError.rateLimited('calls per minute of this caller', overall.resetSeconds);
+    if (!overall.allowed)
+      throw ToolCallError.rateLimited('calls per minute of this caller', overall.resetSeconds);
     if (!own.allowed) throw ToolCallError.rateLimited(`calls per minute of ${tool.name}`, own.resetSeconds);
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) {
@@ -132,11 +133,21 @@ function toToolError(error: unknown, logger: Logger, tool: string): ToolCallErro
   if (error instanceof AppError) {
     const retry = Number(error.headers?.['Retry-After']) || undefined;
     const outcome: ToolOutcome =
-      error.status === 429 ? 'rate_limited' : error.status === 503 ? 'unavailable' : error.status >= 500 ? 'error' : 'refused';
+      error.status === 429
+        ? 'rate_limited'
+        : error.status === 503
+          ? 'unavailable'
+          : error.status >= 500
+            ? 'error'
+            : 'refused';
     return new ToolCallError(error.code, error.detail ?? error.title, outcome, retry);
   }
   logger.error({ err: error, tool }, 'MCP tool failed');
-  return new ToolCallError('TOOL_INTERNAL_ERROR', 'The tool failed unexpectedly; the failure is logged.', 'error');
+  return new ToolCallError(
+    'TOOL_INTERNAL_ERROR',
+    'The tool failed unexpectedly; the failure is logged.',
+    'error',
+  );
 }
 
 function errorResult(error: ToolCallError): CallToolResult {

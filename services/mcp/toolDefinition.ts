@@ -34,7 +34,10 @@ type ObjectSchema = z.ZodObject;
  * of its own, and the handler that acts as the caller. Handlers throw the area's `AppError`s (the gateway turns
  * them into tool errors with the area's code); they never check access themselves.
  */
-export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends ObjectSchema = ObjectSchema> {
+export interface ToolDefinition<
+  I extends ObjectSchema = ObjectSchema,
+  O extends ObjectSchema = ObjectSchema,
+> {
   /** snake_case, prefixed by its worker (e.g. `world_move`). */
   name: string;
   title: string;
@@ -57,7 +60,9 @@ export interface ToolDefinition<I extends ObjectSchema = ObjectSchema, O extends
 export type AnyTool = ToolDefinition<ObjectSchema, ObjectSchema>;
 
 /** Declares a tool with its handler and summary typed from its schemas. */
-export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(tool: ToolDefinition<I, O>): AnyTool {
+export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(
+  tool: ToolDefinition<I, O>,
+): AnyTool {
   return tool as unknown as AnyTool;
 }
 
@@ -123,6 +128,10 @@ export const ACCESS = {
 } as const satisfies Record<string, ToolAccess>;
 
 /** Annotation presets. */
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+};
 /** Changes state; repeating it repeats the effect. */
 export const ACTS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false };

@@ -133,6 +133,7 @@ export class WorkerHealth {
 function percentiles(durations: number[]): { p50: number | null; p95: number | null } {
   if (durations.length === 0) return { p50: null, p95: null };
   const sorted = [...durations].sort((a, b) => a - b);
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 100) / 100;
+  const at = (q: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 100) / 100;
   return { p50: at(0.5), p95: at(0.95) };
 }

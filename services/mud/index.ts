@@ -74,7 +74,8 @@ export async function createWorldArea(context: PlatformContext, auth: AuthServic
     service: {
       world,
       reachable,
-      act: async (userId, action) => presentOutcome(await access.perform(await access.player(userId), action)),
+      act: async (userId, action) =>
+        presentOutcome(await access.perform(await access.player(userId), action)),
       spawnStatus: () => access.spawnStatus(),
     },
     services: [(routes) => registerMudRoutes(routes, access, auth.guard)],

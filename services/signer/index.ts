@@ -29,7 +29,12 @@ export interface SignerAreaOptions {
 /** What the signer reports about itself (status tools, health probes); no secrets. */
 export type SignerStatus =
   | { enabled: false }
-  | ({ enabled: true; chainId: number; forgeAddress: string; seedAddress: string } & SignerAvailabilitySnapshot);
+  | ({
+      enabled: true;
+      chainId: number;
+      forgeAddress: string;
+      seedAddress: string;
+    } & SignerAvailabilitySnapshot);
 
 /** The signer's product parts, plus one run of the usage tracking (what its job runs) when the signer is on. */
 export interface SignerArea extends ProductParts {

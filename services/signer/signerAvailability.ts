@@ -65,7 +65,8 @@ export class SignerAvailability {
   /** The outcome of the latest check without running one: ready with the signer, or stopped with the reason. */
   snapshot(): SignerAvailabilitySnapshot {
     const state = this.state;
-    if (!state) return { ready: false, checkedAt: null, code: 'SIGNER_NOT_CHECKED', reason: 'not checked yet' };
+    if (!state)
+      return { ready: false, checkedAt: null, code: 'SIGNER_NOT_CHECKED', reason: 'not checked yet' };
     const checkedAt = new Date(state.checkedAt).toISOString();
     if (state.ready) return { ready: true, checkedAt, signer: state.signer };
     return { ready: false, checkedAt, code: state.error.code, reason: state.error.reason };

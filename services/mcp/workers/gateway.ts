@@ -30,7 +30,13 @@ const CallSchema = z.object({
   arguments: z.unknown().meta({ description: 'The arguments, secrets redacted' }),
 });
 const CallsSchema = z.object({ calls: z.array(CallSchema) });
-const limit = z.number().int().min(1).max(100).default(20).meta({ description: 'How many, newest first (1-100)' });
+const limit = z
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .default(20)
+  .meta({ description: 'How many, newest first (1-100)' });
 
 function presentCall(event: AuditEvent): z.infer<typeof CallSchema> {
   const details = event.details;
@@ -46,7 +52,9 @@ function presentCall(event: AuditEvent): z.infer<typeof CallSchema> {
 }
 
 const summariseCalls = ({ calls }: z.infer<typeof CallsSchema>) =>
-  calls.length === 0 ? 'No calls recorded.' : calls.map((call) => `${call.at} ${call.tool}: ${call.outcome}`).join('\n');
+  calls.length === 0
+    ? 'No calls recorded.'
+    : calls.map((call) => `${call.at} ${call.tool}: ${call.outcome}`).join('\n');
 
 /** The gateway's own worker: its health, what the caller may call, and the audited calls. */
 export function gatewayWorker(options: GatewayWorkerOptions): Worker {
@@ -58,7 +66,8 @@ export function gatewayWorker(options: GatewayWorkerOptions): Worker {
       defineTool({
         name: 'gateway_health',
         title: 'Worker health (operators)',
-        description: 'Each worker’s state (up, degraded, down) with the reason, tool count, calls, errors, latency and last error.',
+        description:
+          'Each worker’s state (up, degraded, down) with the reason, tool count, calls, errors, latency and last error.',
         input: z.strictObject({}),
         output: GatewayHealthDetailSchema,
         annotations: READ_ONLY,
@@ -75,7 +84,14 @@ export function gatewayWorker(options: GatewayWorkerOptions): Worker {
           'role, or a signed-in user instead of the service token).',
         input: z.strictObject({}),
         output: z.object({
-          tools: z.array(z.object({ name: z.string(), worker: z.string(), allowed: z.boolean(), reason: z.string().optional() })),
+          tools: z.array(
+            z.object({
+              name: z.string(),
+              worker: z.string(),
+              allowed: z.boolean(),
+              reason: z.string().optional(),
+            }),
+          ),
         }),
         annotations: READ_ONLY,
         access: ACCESS.anyone,
@@ -83,29 +99,39 @@ export function gatewayWorker(options: GatewayWorkerOptions): Worker {
           tools: options.catalogue().workers.flatMap((worker) =>
             worker.tools.map((tool) => {
               const reason = accessDenial(tool.access, caller);
-              return { name: tool.name, worker: worker.name, allowed: reason === undefined, ...(reason ? { reason } : {}) };
+              return {
+                name: tool.name,
+                worker: worker.name,
+                allowed: reason === undefined,
+                ...(reason ? { reason } : {}),
+              };
             }),
           ),
         }),
-        summarise: ({ tools }) => `You may call ${tools.filter((tool) => tool.allowed).length} of ${tools.length} tools.`,
+        summarise: ({ tools }) =>
+          `You may call ${tools.filter((tool) => tool.allowed).length} of ${tools.length} tools.`,
       }),
       defineTool({
         name: 'gateway_my_calls',
         title: 'Your recent tool calls',
-        description: 'Your own recent tool calls through this gateway (from the audit log): tool, outcome, duration.',
+        description:
+          'Your own recent tool calls through this gateway (from the audit log): tool, outcome, duration.',
         input: z.strictObject({ limit }),
         output: CallsSchema,
         annotations: READ_ONLY,
         access: ACCESS.anyone,
         handler: async (input, { caller }) => ({
-          calls: (await options.audit.recent({ actor: callerKey(caller), kind: 'mcp.tool_call' }, input.limit)).map(presentCall),
+          calls: (
+            await options.audit.recent({ actor: callerKey(caller), kind: 'mcp.tool_call' }, input.limit)
+          ).map(presentCall),
         }),
         summarise: summariseCalls,
       }),
       defineTool({
         name: 'gateway_audit_recent',
         title: 'Audit of tool calls (admins)',
-        description: 'Recent tool calls of every caller, optionally of one actor (user:<id> or service) or one tool.',
+        description:
+          'Recent tool calls of every caller, optionally of one actor (user:<id> or service) or one tool.',
         input: z.strictObject({
           actor: z.string().max(80).optional(),
           tool: z.string().max(80).optional(),
@@ -116,7 +142,10 @@ export function gatewayWorker(options: GatewayWorkerOptions): Worker {
         access: ACCESS.admin,
         handler: async (input) => ({
           calls: (
-            await options.audit.recent({ actor: input.actor, kind: 'mcp.tool_call', target: input.tool }, input.limit)
+            await options.audit.recent(
+              { actor: input.actor, kind: 'mcp.tool_call', target: input.tool },
+              input.limit,
+            )
           ).map(presentCall),
         }),
         summarise: summariseCalls,

@@ -18,7 +18,9 @@ const UserDetailSchema = z.object({
   roles: z.array(z.enum(USER_ROLES)),
   tier: z.number().int(),
   tier_name: z.enum(TIER_NAMES),
-  identities: z.array(z.object({ kind: z.string(), subject: z.string(), verified: z.boolean(), linked_at: z.string() })),
+  identities: z.array(
+    z.object({ kind: z.string(), subject: z.string(), verified: z.boolean(), linked_at: z.string() }),
+  ),
   created_at: z.string(),
 });
 
@@ -95,7 +97,8 @@ export function identityWorker(auth: Pick<AuthService, 'accounts' | 'sessions'>)
             created_at: user.createdAt.toISOString(),
           };
         },
-        summarise: (user) => `User ${user.id}: tier ${user.tier}, roles ${user.roles.join(', ')}, ${user.identities.length} identities.`,
+        summarise: (user) =>
+          `User ${user.id}: tier ${user.tier}, roles ${user.roles.join(', ')}, ${user.identities.length} identities.`,
       }),
       defineTool({
         name: 'identity_set_roles',

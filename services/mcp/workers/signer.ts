@@ -35,7 +35,8 @@ export function signerWorker(signer: Pick<SignerArea, 'status'>): Worker {
     stores: ['mongo'],
     probe: () => {
       const status = signer.status();
-      if (!status.enabled) return { state: 'down', reason: 'signature issuing is not configured (SIGNER_CHAIN_ID unset)' };
+      if (!status.enabled)
+        return { state: 'down', reason: 'signature issuing is not configured (SIGNER_CHAIN_ID unset)' };
       return status.ready ? { state: 'up' } : { state: 'down', reason: `${status.code}: ${status.reason}` };
     },
     tools: [

@@ -15,7 +15,9 @@ const AreasOutput = z.object({
       id: z.string(),
       name: z.string(),
       description: z.string(),
-      rooms: z.array(z.object({ ref: z.string(), name: z.string(), exits: z.record(z.string(), z.string()) })),
+      rooms: z.array(
+        z.object({ ref: z.string(), name: z.string(), exits: z.record(z.string(), z.string()) }),
+      ),
     }),
   ),
 });
@@ -63,7 +65,11 @@ function areasOf(world: World): z.input<typeof AreasOutput> {
 }
 
 const nameOf = (world: World, ref: string) =>
-  world.items.get(ref)?.name ?? world.creatures.get(ref)?.name ?? world.npcs.get(ref)?.name ?? world.rooms.get(ref)?.name ?? ref;
+  world.items.get(ref)?.name ??
+  world.creatures.get(ref)?.name ??
+  world.npcs.get(ref)?.name ??
+  world.rooms.get(ref)?.name ??
+  ref;
 
 /** An area as markdown: its description and every room with its description and exits. */
 function areaMarkdown(world: World, areaId: string): string {
@@ -97,7 +103,8 @@ export function worldWorker(world: WorldService): Worker {
   };
   return {
     name: 'world',
-    description: 'The text MUD world: act as your character (look, move, fight, trade, craft, quest) and read its map.',
+    description:
+      'The text MUD world: act as your character (look, move, fight, trade, craft, quest) and read its map.',
     stores: ['mongo'],
     probe: () =>
       world.reachable
@@ -108,7 +115,8 @@ export function worldWorker(world: WorldService): Worker {
       defineTool({
         name: 'world_spawn_status',
         title: 'Creature spawns per area',
-        description: 'Live and pending creature spawns per area and spawn point, and whether each area room is running.',
+        description:
+          'Live and pending creature spawns per area and spawn point, and whether each area room is running.',
         input: NoInput,
         output: SpawnStatusSchema,
         annotations: READ_ONLY,
@@ -127,12 +135,14 @@ export function worldWorker(world: WorldService): Worker {
         access: ACCESS.anyone,
         whileDown: true,
         handler: async () => areasOf(data),
-        summarise: (map) => map.areas.map((area) => `${area.name} (${area.id}): ${area.rooms.length} rooms`).join('\n'),
+        summarise: (map) =>
+          map.areas.map((area) => `${area.name} (${area.id}): ${area.rooms.length} rooms`).join('\n'),
       }),
       defineTool({
         name: 'world_recipes',
         title: 'Crafting recipes',
-        description: 'Every crafting recipe: ingredients, product and the station room it needs (for world_craft).',
+        description:
+          'Every crafting recipe: ingredients, product and the station room it needs (for world_craft).',
         input: NoInput,
         output: RecipesOutput,
         annotations: READ_ONLY,
@@ -142,7 +152,10 @@ export function worldWorker(world: WorldService): Worker {
           recipes: [...data.recipes.values()].map((recipe) => ({
             ref: recipe.ref,
             name: recipe.name,
-            ingredients: recipe.ingredients.map((entry) => ({ item: nameOf(data, entry.item), qty: entry.qty })),
+            ingredients: recipe.ingredients.map((entry) => ({
+              item: nameOf(data, entry.item),
+              qty: entry.qty,
+            })),
             produces: { item: nameOf(data, recipe.produces.item), qty: recipe.produces.qty },
             station: recipe.requiresTag ?? null,
           })),

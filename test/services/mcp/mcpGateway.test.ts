@@ -195,7 +195,10 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       expect(look.structuredContent).toMatchObject({ user_id: player.userId, room: 'village:square' });
       expect(textOf(look)).toMatch(/^Village Square\n/);
       const moved = await call(client, 'world_move', { direction: 'east' });
-      expect(moved.structuredContent).toMatchObject({ room: 'village:market', player: { room: 'village:market' } });
+      expect(moved.structuredContent).toMatchObject({
+        room: 'village:market',
+        player: { room: 'village:market' },
+      });
       const refused = await call(client, 'world_move', { direction: 'up' });
       expect(refused).toMatchObject({
         isError: true,
@@ -211,7 +214,11 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       const client = await connect(server.url, player.token);
       const ingested = await call(client, 'brain_ingest', {
         documents: [
-          { source: 'docs/mcp-test.md', index: 'docs', text: '# Lanterns\n\nThe lamplighter trims quillwick lanterns at dusk.' },
+          {
+            source: 'docs/mcp-test.md',
+            index: 'docs',
+            text: '# Lanterns\n\nThe lamplighter trims quillwick lanterns at dusk.',
+          },
         ],
       });
       expect(ingested.structuredContent).toMatchObject({ totals: { created: 1 } });
@@ -227,7 +234,12 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
     it('answers who the caller is', async () => {
       const client = await connect(server.url, player.token);
       const me = await call(client, 'identity_me');
-      expect(me.structuredContent).toMatchObject({ id: player.userId, tier: 2, tier_name: 'Verified', roles: ['player'] });
+      expect(me.structuredContent).toMatchObject({
+        id: player.userId,
+        tier: 2,
+        tier_name: 'Verified',
+        roles: ['player'],
+      });
       await client.close();
     });
 
@@ -257,8 +269,13 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         'TOOL_FORBIDDEN: You may not call identity_set_roles: it acts as a signed-in user, and the service token is not one.',
       );
       const asPlayer = await connect(server.url, player.token);
-      const promote = await call(asPlayer, 'identity_set_roles', { user_id: player.userId, roles: ['admin'] });
-      expect(textOf(promote)).toBe('TOOL_FORBIDDEN: You may not call identity_set_roles: it needs the admin role.');
+      const promote = await call(asPlayer, 'identity_set_roles', {
+        user_id: player.userId,
+        roles: ['admin'],
+      });
+      expect(textOf(promote)).toBe(
+        'TOOL_FORBIDDEN: You may not call identity_set_roles: it needs the admin role.',
+      );
       await asPlayer.close();
       await asService.close();
     });
@@ -290,7 +307,12 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       await call(client, 'world_inventory');
       const mine = await call(client, 'gateway_my_calls', { limit: 5 });
       expect((mine.structuredContent as { calls: unknown[] }).calls).toEqual([
-        expect.objectContaining({ actor: `user:${caller.userId}`, tool: 'world_inventory', outcome: 'ok', code: null }),
+        expect.objectContaining({
+          actor: `user:${caller.userId}`,
+          tool: 'world_inventory',
+          outcome: 'ok',
+          code: null,
+        }),
         expect.objectContaining({
           tool: 'world_look',
           outcome: 'invalid',
@@ -301,11 +323,9 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       await client.close();
       const admin = await connect(server.url, (await signInPlayer(server.url, ADMIN_WALLET)).token);
       const audit = await call(admin, 'gateway_audit_recent', { actor: `user:${caller.userId}`, limit: 10 });
-      expect((audit.structuredContent as { calls: Array<{ tool: string }> }).calls.map((c) => c.tool)).toEqual([
-        'gateway_my_calls',
-        'world_inventory',
-        'world_look',
-      ]);
+      expect(
+        (audit.structuredContent as { calls: Array<{ tool: string }> }).calls.map((c) => c.tool),
+      ).toEqual(['gateway_my_calls', 'world_inventory', 'world_look']);
       await admin.close();
     });
 
@@ -324,16 +344,29 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         expect.objectContaining({ uri: 'forge://world/areas/village', mimeType: 'text/markdown' }),
       );
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'forge://world/areas/{area_id}' })]);
+      expect(resourceTemplates).toEqual([
+        expect.objectContaining({ uriTemplate: 'forge://world/areas/{area_id}' }),
+      ]);
       const village = await client.readResource({ uri: 'forge://world/areas/village' });
-      expect(village.contents[0]).toMatchObject({ uri: 'forge://world/areas/village', mimeType: 'text/markdown' });
+      expect(village.contents[0]).toMatchObject({
+        uri: 'forge://world/areas/village',
+        mimeType: 'text/markdown',
+      });
       const text = String((village.contents[0] as { text: string }).text);
       expect(text).toMatch(/^# .+\n\n/);
       expect(text).toContain('(`village:square`)');
-      const missing = await client.readResource({ uri: 'forge://world/areas/atlantis' }).catch((error) => error);
+      const missing = await client
+        .readResource({ uri: 'forge://world/areas/atlantis' })
+        .catch((error) => error);
       expect(missing).toMatchObject({ code: -32002 });
-      const prompt = await client.getPrompt({ name: 'explore_world', arguments: { goal: 'find the smithy' } });
-      expect(prompt.messages[0].content).toMatchObject({ type: 'text', text: expect.stringContaining('Goal: find the smithy.') });
+      const prompt = await client.getPrompt({
+        name: 'explore_world',
+        arguments: { goal: 'find the smithy' },
+      });
+      expect(prompt.messages[0].content).toMatchObject({
+        type: 'text',
+        text: expect.stringContaining('Goal: find the smithy.'),
+      });
       await client.close();
     });
   });
@@ -359,19 +392,32 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         .get('/health/workers')
         .set('Authorization', `Bearer ${player.token}`)
         .expect(403);
-      expect(refused.body).toMatchObject({ code: 'ACCESS_REQUIRED', detail: 'Not allowed: it needs the operator role' });
+      expect(refused.body).toMatchObject({
+        code: 'ACCESS_REQUIRED',
+        detail: 'Not allowed: it needs the operator role',
+      });
       const res = await request(server.url)
         .get('/health/workers')
         .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
         .expect(200);
-      expect(res.body).toMatchObject({ status: 'degraded', tools: 40, sessions: { max: 1000, idle_timeout_seconds: 1800 } });
-      const byName = Object.fromEntries(res.body.workers.map((worker: { name: string }) => [worker.name, worker]));
+      expect(res.body).toMatchObject({
+        status: 'degraded',
+        tools: 40,
+        sessions: { max: 1000, idle_timeout_seconds: 1800 },
+      });
+      const byName = Object.fromEntries(
+        res.body.workers.map((worker: { name: string }) => [worker.name, worker]),
+      );
       expect(byName.signer).toMatchObject({
         state: 'down',
         reason: 'signature issuing is not configured (SIGNER_CHAIN_ID unset)',
         tools: 1,
       });
-      expect(byName.world).toMatchObject({ state: 'up', tools: 25, last_error: { tool: 'world_look', code: 'TOOL_INVALID_ARGUMENTS' } });
+      expect(byName.world).toMatchObject({
+        state: 'up',
+        tools: 25,
+        last_error: { tool: 'world_look', code: 'TOOL_INVALID_ARGUMENTS' },
+      });
       expect(byName.world.calls).toBeGreaterThan(3);
       expect(byName.world.latency_ms.p50).toEqual(expect.any(Number));
     });

@@ -91,7 +91,9 @@ describe('MCP sessions: expiry, DELETE, concurrency, caps, limits; a down worker
     const clients = await Promise.all(Array.from({ length: 20 }, () => connect(server.url, player.token)));
     const results = await Promise.all(clients.map((client) => call(client, 'world_recipes')));
     expect(results.every((result) => result.isError === undefined)).toBe(true);
-    const ids = new Set(clients.map((client) => (client.transport as unknown as { sessionId: string }).sessionId));
+    const ids = new Set(
+      clients.map((client) => (client.transport as unknown as { sessionId: string }).sessionId),
+    );
     expect(ids.size).toBe(20);
     const twentyFirst = await connect(server.url, player.token);
     const refused = await connect(server.url, player.token).catch((error) => error);
