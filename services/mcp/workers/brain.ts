@@ -81,6 +81,20 @@ export function brainWorker(options: BrainWorkerOptions): Worker {
       const reason = `embedding provider breaker open: ${open.map((provider) => provider.provider).join(', ')}`;
       return { state: 'degraded', reason };
     },
+    prompts: [
+      {
+        name: 'research_question',
+        title: 'Answer from the knowledge base',
+        description: 'Answer a question from the platform’s documents, citing the sources found.',
+        arguments: [{ name: 'question', description: 'The question to answer', required: true }],
+        access: ACCESS.anyone,
+        render: ({ question }) =>
+          `Answer this question from the Forge Platform knowledge base: ${question}\n` +
+          'Search with brain_search_hybrid first; use brain_search_fulltext for exact names, codes or paths. ' +
+          'Answer only from the hits, cite each claim as source:start_line-end_line, and say plainly when the ' +
+          'hits do not answer the question.',
+      },
+    ],
     tools: [
       ...searchTools,
       defineTool({

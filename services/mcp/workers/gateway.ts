@@ -62,6 +62,25 @@ export function gatewayWorker(options: GatewayWorkerOptions): Worker {
     name: 'gateway',
     description: 'The tool gateway itself: worker health, your access, and the audit of tool calls.',
     stores: [],
+    resources: [
+      {
+        uri: 'forge://gateway/workers',
+        name: 'gateway-workers',
+        title: 'Workers and your tools',
+        description: 'Each worker of the gateway with its description and the tools you may call (markdown).',
+        mimeType: 'text/markdown',
+        access: ACCESS.anyone,
+        read: (_variables, caller) =>
+          options
+            .catalogue()
+            .workers.map((worker) => {
+              const tools = worker.tools.filter((tool) => accessDenial(tool.access, caller) === undefined);
+              const lines = tools.map((tool) => `- \`${tool.name}\`: ${tool.title}`);
+              return `## ${worker.name}\n\n${worker.description}\n\n${lines.join('\n') || '(none for you)'}`;
+            })
+            .join('\n\n'),
+      },
+    ],
     tools: [
       defineTool({
         name: 'gateway_health',

@@ -359,6 +359,16 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         .readResource({ uri: 'forge://world/areas/atlantis' })
         .catch((error) => error);
       expect(missing).toMatchObject({ code: -32002 });
+      const workers = await client.readResource({ uri: 'forge://gateway/workers' });
+      const workersText = String((workers.contents[0] as { text: string }).text);
+      expect(workersText).toContain('- `world_look`: Look around');
+      expect(workersText).not.toContain('identity_set_roles');
+      const { prompts } = await client.listPrompts();
+      expect(prompts.map((entry) => entry.name)).toEqual(['research_question', 'explore_world']);
+      const research = await client
+        .getPrompt({ name: 'research_question', arguments: {} })
+        .catch((error) => error);
+      expect(research.message).toMatch(/Missing prompt arguments: question$/);
       const prompt = await client.getPrompt({
         name: 'explore_world',
         arguments: { goal: 'find the smithy' },
