@@ -5,21 +5,19 @@
  * JSON-RPC parsing, the caller's two rate-limit counters (Redis when 127.0.0.1:6379 answers), argument and output
  * validation, metrics and the (write-behind) audit record. Rounds alternate REST and MCP, one request in flight
  * over a keep-alive connection, and the figures are the medians over rounds (a shared machine's load moves both
- * alike). Then memory per open session: heap and RSS growth over N sessions opened with `initialize`.
+ * alike). The platform runs in its own process (bench/mcp/server.ts); each line also gives the server's CPU time per
+ * call from /proc, which hardly moves with the machine's load. Then memory per open session: the server's heap and
+ * RSS growth (after a full GC) over N sessions opened with `initialize`.
  * Run: npx tsx bench/mcp.ts [calls per round=1000] [rounds=5] [sessions=500]
  */
-import fs from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
-import pino from 'pino';
-import { loadConfig } from '../platform/config';
-import { Platform } from '../platform/platform';
-import { productParts } from '../productParts';
 import { percentile } from './support/stats';
 
 const CALLS = Number(process.argv[2] ?? 1000);
@@ -27,8 +25,6 @@ const ROUNDS = Number(process.argv[3] ?? 5);
 const SESSIONS = Number(process.argv[4] ?? 500);
 const TOKEN = 'bench-service-token-0123456789';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 interface Answer {
@@ -114,25 +110,51 @@ async function redisUrl(): Promise<string> {
   }
 }
 
-async function main(): Promise<void> {
-  const dataDir = await fs.mkdtemp(path.join(tmpdir(), 'forge-bench-mcp-'));
-  const redis = await redisUrl();
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ROLES: 'api,worker',
-    LOG_LEVEL: 'silent',
-    REDIS_URL: redis,
-    BRAIN_SERVICE_TOKEN: TOKEN,
-    GATEWAY_RATE_LIMIT_PER_SECOND: '1000000',
-    MCP_CALLS_PER_MINUTE: '100000000',
-    MCP_TOOL_CALLS_PER_MINUTE: '100000000',
-    MCP_MAX_SESSIONS: String(SESSIONS + 10),
-    MCP_MAX_SESSIONS_PER_CALLER: String(SESSIONS + 10),
+interface ServerProcess {
+  port: number;
+  child: ChildProcess;
+  /** The server's memory after a full garbage collection. */
+  memory(): Promise<NodeJS.MemoryUsage>;
+}
+
+async function startServer(redis: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'mcp/server.ts')], {
+    env: { ...process.env, BENCH_SESSIONS: String(SESSIONS), ...(redis ? { BENCH_REDIS_URL: redis } : {}) },
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const platform = await Platform.start({ config, logger: pino({ level: 'silent' }), parts: productParts });
-  const port = platform.port;
+  const lines = createInterface({ input: child.stdout! });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    });
+  const url = await nextLine();
+  return {
+    port: Number(new URL(url).port),
+    child,
+    memory: async () => {
+      const answer = nextLine();
+      child.stdin!.write('memory\n');
+      return JSON.parse(await answer) as NodeJS.MemoryUsage;
+    },
+  };
+}
+
+/** CPU time (user + system) the server process has used, in ms; undefined where /proc is missing. */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const redis = await redisUrl();
+  const server = await startServer(redis);
+  const { port } = server;
   try {
     console.log(`load average before: ${load()}  (Redis limiters: ${redis ? 'yes' : 'no, in memory'})`);
     const session = await openSession(port);
@@ -158,46 +180,58 @@ async function main(): Promise<void> {
     };
     await round(rest);
     await round(mcp);
-    const figures = {
-      rest: { p50: [] as number[], p95: [] as number[], rate: [] as number[] },
-      mcp: { p50: [] as number[], p95: [] as number[], rate: [] as number[] },
-    };
+    const empty = () => ({
+      p50: [] as number[],
+      p95: [] as number[],
+      rate: [] as number[],
+      cpu: [] as number[],
+    });
+    const figures = { rest: empty(), mcp: empty() };
     for (let r = 0; r < ROUNDS; r++) {
       for (const [name, run] of [
         ['rest', rest],
         ['mcp', mcp],
       ] as const) {
+        const cpuBefore = cpuMs(server.child.pid);
         const result = await round(run);
+        const cpuAfter = cpuMs(server.child.pid);
         figures[name].p50.push(percentile(result.times, 50));
         figures[name].p95.push(percentile(result.times, 95));
         figures[name].rate.push(result.perSecond);
+        if (cpuBefore !== undefined && cpuAfter !== undefined)
+          figures[name].cpu.push(((cpuAfter - cpuBefore) * 1000) / CALLS);
       }
     }
     const f = (ms: number) => `${ms.toFixed(3)} ms`;
     for (const name of ['rest', 'mcp'] as const) {
-      const label = name === 'rest' ? 'REST GET /brain/cache/stats ' : 'MCP  tools/call brain_cache_stats';
+      const label =
+        name === 'rest' ? 'REST GET /brain/cache/stats      ' : 'MCP  tools/call brain_cache_stats';
+      const cpu = figures[name].cpu.length
+        ? `, server CPU ${median(figures[name].cpu).toFixed(0)} µs/call`
+        : '';
       console.log(
-        `${label}: ${median(figures[name].rate).toFixed(0)} calls/s, p50 ${f(median(figures[name].p50))}, p95 ${f(median(figures[name].p95))}`,
+        `${label}: ${median(figures[name].rate).toFixed(0)} calls/s, p50 ${f(median(figures[name].p50))}, p95 ${f(median(figures[name].p95))}${cpu}`,
       );
     }
     const added = median(figures.mcp.p50) - median(figures.rest.p50);
+    const cpuAdded = figures.mcp.cpu.length
+      ? `, server CPU +${(median(figures.mcp.cpu) - median(figures.rest.cpu)).toFixed(0)} µs/call`
+      : '';
     console.log(
-      `gateway adds ${f(added)} at p50 (target < 1 ms); REST/MCP throughput ratio ${(median(figures.rest.rate) / median(figures.mcp.rate)).toFixed(2)}`,
+      `gateway adds ${f(added)} at p50 (target < 1 ms)${cpuAdded}; REST/MCP calls/s ratio ${(median(figures.rest.rate) / median(figures.mcp.rate)).toFixed(2)}`,
     );
 
-    gc();
-    const before = process.memoryUsage();
+    const before = await server.memory();
     for (let i = 0; i < SESSIONS; i++) await openSession(port);
-    gc();
-    const after = process.memoryUsage();
+    const after = await server.memory();
     const perSession = (key: 'heapUsed' | 'rss') => ((after[key] - before[key]) / SESSIONS / 1024).toFixed(1);
     console.log(
       `memory per open session (${SESSIONS} sessions): heap ${perSession('heapUsed')} KiB, RSS ${perSession('rss')} KiB`,
     );
     console.log(`load average after: ${load()}`);
   } finally {
-    await platform.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
   }
 }
 

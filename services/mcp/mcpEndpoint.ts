@@ -1,4 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../platform/errors';
 import { problemType } from '../../platform/http/problem';
@@ -20,6 +22,12 @@ export interface McpEndpointDependencies {
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+
+/**
+ * The request headers the SDK transport reads. Only these are handed over: the credential was checked here and
+ * never reaches the SDK (its handlers see request headers).
+ */
+const TRANSPORT_HEADERS = ['accept', 'content-type', SESSION_HEADER, 'mcp-protocol-version', 'last-event-id'];
 
 /**
  * `POST|GET|DELETE /mcp` (MCP Streamable HTTP): Origin (403) → bearer credential (401 with the resource-metadata
@@ -61,7 +69,7 @@ export class McpEndpoint {
           'Session not found: it expired or was closed; initialize again',
         );
       }
-      await session.transport.handleRequest(Object.assign(req, { auth }), res, req.body);
+      await relay(session.transport, req, res, auth);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -72,7 +80,7 @@ export class McpEndpoint {
     }
     const { transport, abandon } = await this.deps.sessions.open(owner);
     try {
-      await transport.handleRequest(Object.assign(req, { auth }), res, req.body);
+      await relay(transport, req, res, auth);
     } finally {
       await abandon();
     }
@@ -98,6 +106,34 @@ export class McpEndpoint {
       'WWW-Authenticate': invalid ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`,
     });
   }
+}
+
+/**
+ * Hands an Express request to the SDK's web-standard transport and writes its answer in one write. The body was
+ * parsed by the platform's JSON parser; answers are JSON (no streams), so the whole Response is read at once.
+ */
+async function relay(
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: Request,
+  res: Response,
+  authInfo: AuthInfo,
+): Promise<void> {
+  const headers = new Headers();
+  for (const name of TRANSPORT_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  const request = new globalThis.Request(`http://${req.headers.host ?? 'localhost'}${req.originalUrl}`, {
+    method: req.method,
+    headers,
+  });
+  const answer = await transport.handleRequest(request, { parsedBody: req.body, authInfo });
+  const body = await answer.text();
+  res.statusCode = answer.status;
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  // A known length: head and body leave in one write, never as chunks (a separate last chunk costs a round trip).
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** Renders an error of `/mcp` as a JSON-RPC error response, the problem details in `error.data`. */

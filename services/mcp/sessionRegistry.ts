@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock';
 import { McpHttpError } from './errors';
@@ -11,7 +11,7 @@ export interface McpSession {
   id: string;
   /** `user:<id>` or `service`: only the same caller may use the session. */
   owner: string;
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   openedAt: number;
   lastSeenAt: number;
@@ -68,7 +68,7 @@ export class SessionRegistry {
    */
   async open(
     owner: string,
-  ): Promise<{ transport: StreamableHTTPServerTransport; abandon: () => Promise<void> }> {
+  ): Promise<{ transport: WebStandardStreamableHTTPServerTransport; abandon: () => Promise<void> }> {
     this.sweep();
     if (this.sessions.size >= this.options.maxSessions) {
       throw new McpHttpError(
@@ -88,7 +88,7 @@ export class SessionRegistry {
       );
     }
     const server = this.options.createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
