@@ -46,7 +46,6 @@ export class McpEndpoint {
     }
     const caller = await this.authenticate(req);
     if (req.method === 'GET') {
-      res.setHeader('Allow', 'POST, DELETE');
       throw new AppError(405, 'MCP_SSE_NOT_OFFERED', 'Method Not Allowed', {
         detail: 'This gateway sends no server-initiated messages; POST requests and read the JSON answers',
         headers: { Allow: 'POST, DELETE' },

@@ -44,7 +44,11 @@ export class ToolCalls {
 
   async call(name: string, args: unknown, context: CallContext): Promise<CallToolResult> {
     const entry = this.deps.catalogue.find(name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!entry) {
+      // Audited, not counted: metric labels only ever name real tools.
+      this.audit(name, 'invalid', 0, args, context, { worker: null, code: 'TOOL_UNKNOWN' });
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
     const started = performance.now();
     let outcome: ToolOutcome = 'ok';
     let failure: ToolCallError | undefined;
@@ -108,8 +112,22 @@ export class ToolCalls {
       durationMs,
       failure && { at: at.toISOString(), tool, code: failure.code, message: failure.message },
     );
+    this.audit(tool, outcome, durationMs, args, context, {
+      worker: entry.worker.name,
+      ...(failure ? { code: failure.code } : {}),
+    });
+  }
+
+  private audit(
+    tool: string,
+    outcome: ToolOutcome,
+    durationMs: number,
+    args: unknown,
+    context: CallContext,
+    details: { worker: string | null; code?: string },
+  ): void {
     this.deps.audit.record({
-      at,
+      at: new Date(this.deps.clock.now()),
       actor: callerKey(context.caller),
       kind: 'mcp.tool_call',
       target: tool,
@@ -117,11 +135,11 @@ export class ToolCalls {
       ip: context.ip,
       request_id: context.requestId,
       details: {
-        worker: entry.worker.name,
+        worker: details.worker,
         arguments: redactArguments(args ?? {}),
         duration_ms: Math.round(durationMs * 100) / 100,
         session_id: context.sessionId,
-        ...(failure ? { code: failure.code } : {}),
+        ...(details.code ? { code: details.code } : {}),
       },
     });
   }

@@ -32,6 +32,9 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
       const caller = await signInPlayer(server.url);
       const client = await connect(server.url, caller.token);
       await call(client, 'world_look', { password: 'hunter2' });
+      await expect(client.callTool({ name: 'no_such_tool', arguments: { token: 't' } })).rejects.toThrow(
+        /Unknown tool: no_such_tool$/,
+      );
       await call(client, 'world_inventory');
       const mine = await call(client, 'gateway_my_calls', { limit: 5 });
       expect((mine.structuredContent as { calls: unknown[] }).calls).toEqual([
@@ -40,6 +43,12 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
           tool: 'world_inventory',
           outcome: 'ok',
           code: null,
+        }),
+        expect.objectContaining({
+          tool: 'no_such_tool',
+          outcome: 'invalid',
+          code: 'TOOL_UNKNOWN',
+          arguments: { token: '[redacted]' },
         }),
         expect.objectContaining({
           tool: 'world_look',
@@ -53,7 +62,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
       const audit = await call(admin, 'gateway_audit_recent', { actor: `user:${caller.userId}`, limit: 10 });
       expect(
         (audit.structuredContent as { calls: Array<{ tool: string }> }).calls.map((c) => c.tool),
-      ).toEqual(['gateway_my_calls', 'world_inventory', 'world_look']);
+      ).toEqual(['gateway_my_calls', 'world_inventory', 'no_such_tool', 'world_look']);
       await admin.close();
     });
 
