@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { redactUrls } from './redaction';
 
 export type { Logger } from 'pino';
 
@@ -28,7 +29,11 @@ export interface LoggerOptions {
   destination?: pino.DestinationStream;
 }
 
-/** The process logger: JSON lines with ISO timestamps and secrets redacted. */
+/**
+ * The process logger: JSON lines with ISO timestamps and secrets redacted: the paths above by pino, and every URL in
+ * a written line (an error's message or stack carrying a store or RPC URL) by `redactUrls`, down to scheme, host and
+ * port.
+ */
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
@@ -37,6 +42,7 @@ export function createLogger(options: LoggerOptions): Logger {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      hooks: { streamWrite: redactUrls },
     },
     options.destination,
   );
