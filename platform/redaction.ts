@@ -28,3 +28,43 @@ export function redactUrls(text: string): string {
     return `${scheme}://${credentials}${hosts}${tail}`;
   });
 }
+
+/** Configuration variables whose whole value is a credential. */
+const SECRET_VARIABLE = /(?:TOKEN|SECRET|API_KEY|PASSWORD|PRIVATE_KEY|MNEMONIC)$/;
+/** A path segment or query value that looks like an API key: long, with letters and digits. */
+const looksLikeKey = (value: string) => value.length >= 12 && /\d/.test(value) && /[a-z]/i.test(value);
+
+/**
+ * The credential values inside a configuration: every secret variable's value, and from every URL-valued variable
+ * its user name and password and the path segments and query values that look like API keys (Alchemy and Infura
+ * keep the key in the path). The logger removes each of them wherever it appears in a line, for instance in a
+ * provider's error body that echoes the key back.
+ */
+export function secretsOf(config: Record<string, unknown>): string[] {
+  const secrets = new Set<string>();
+  for (const [name, value] of Object.entries(config)) {
+    if (typeof value !== 'string' || value === '') continue;
+    if (SECRET_VARIABLE.test(name) && value.length >= 6) secrets.add(value);
+    if (!value.includes('://') || !URL.canParse(value)) continue;
+    const url = new URL(value);
+    for (const part of [url.username, url.password].map(decodeURIComponent))
+      if (part.length >= 6) secrets.add(part);
+    for (const segment of url.pathname.split('/').map(decodeURIComponent))
+      if (looksLikeKey(segment)) secrets.add(segment);
+    for (const item of url.searchParams.values()) if (looksLikeKey(item)) secrets.add(item);
+  }
+  return [...secrets];
+}
+
+/**
+ * A line rewriter for the logger: URLs redacted (`redactUrls`), then every one of `secrets` (as written and as
+ * escaped inside a JSON string) replaced by `[redacted]`.
+ */
+export function lineRedactor(secrets: readonly string[]): (line: string) => string {
+  const needles = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))];
+  return (line) => {
+    let out = redactUrls(line);
+    for (const needle of needles) if (out.includes(needle)) out = out.split(needle).join(REDACTED);
+    return out;
+  };
+}
