@@ -34,9 +34,17 @@ const SECRET_VARIABLE = /(?:TOKEN|SECRET|API_KEY|PASSWORD|PRIVATE_KEY|MNEMONIC)$
 /** A path segment or query value that looks like an API key: long, with letters and digits. */
 const looksLikeKey = (value: string) => value.length >= 12 && /\d/.test(value) && /[a-z]/i.test(value);
 
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * The credential values inside a configuration: every secret variable's value, and from every URL-valued variable
- * its user name and password and the path segments and query values that look like API keys (Alchemy and Infura
+ * password and the path segments and query values that look like API keys (Alchemy and Infura
  * keep the key in the path). The logger removes each of them wherever it appears in a line, for instance in a
  * provider's error body that echoes the key back.
  */
@@ -47,9 +55,9 @@ export function secretsOf(config: Record<string, unknown>): string[] {
     if (SECRET_VARIABLE.test(name) && value.length >= 6) secrets.add(value);
     if (!value.includes('://') || !URL.canParse(value)) continue;
     const url = new URL(value);
-    for (const part of [url.username, url.password].map(decodeURIComponent))
-      if (part.length >= 6) secrets.add(part);
-    for (const segment of url.pathname.split('/').map(decodeURIComponent))
+    const password = safeDecode(url.password);
+    if (password.length >= 6) secrets.add(password);
+    for (const segment of url.pathname.split('/').map(safeDecode))
       if (looksLikeKey(segment)) secrets.add(segment);
     for (const item of url.searchParams.values()) if (looksLikeKey(item)) secrets.add(item);
   }
