@@ -35,7 +35,10 @@ describe('Colyseus on the platform HTTP server', () => {
     const res = await request(server.url).post('/matchmake/joinOrCreate/nope').send({});
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(res.body).toMatchObject({ code: 'MATCHMAKE_UNKNOWN_ROOM_TYPE', detail: 'No room type of that name' });
+    expect(res.body).toMatchObject({
+      code: 'MATCHMAKE_UNKNOWN_ROOM_TYPE',
+      detail: 'No room type of that name',
+    });
   });
 
   it('keeps the monitor closed when no admin guard is composed', async () => {
