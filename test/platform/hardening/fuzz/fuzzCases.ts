@@ -16,6 +16,9 @@ export interface JsonSchema {
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];
+  pattern?: string;
+  format?: string;
+  minLength?: number;
 }
 
 interface Parameter {
@@ -100,6 +103,30 @@ const queryValues = (name: string) => [
   `${encodeURIComponent(name)}=%00`,
 ];
 
+/** Strings tried, in order, for a string schema with a `pattern`: the first that matches is the sample. */
+const STRING_CANDIDATES = [
+  '0x52908400098527886E0F7030069857D2E4169EE7',
+  `0x${'ab'.repeat(32)}`,
+  '0123456789abcdef01234567',
+  '1',
+  'village:square',
+  'x',
+];
+const FORMATS: Record<string, string> = {
+  email: 'fuzz@example.com',
+  uri: 'https://example.com/',
+  url: 'https://example.com/',
+  'date-time': '2026-01-01T00:00:00.000Z',
+  uuid: '00000000-0000-4000-8000-000000000000',
+};
+
+function sampleString(schema: JsonSchema): string {
+  if (schema.format && FORMATS[schema.format]) return FORMATS[schema.format];
+  const pattern = schema.pattern ? new RegExp(schema.pattern, 'u') : undefined;
+  const found = pattern ? STRING_CANDIDATES.find((candidate) => pattern.test(candidate)) : undefined;
+  return found ?? 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+}
+
 function resolve(schema: JsonSchema | undefined, doc: OpenApiDocument): JsonSchema {
   if (!schema?.$ref) return schema ?? {};
   return resolve(doc.components?.schemas?.[schema.$ref.split('/').pop() ?? ''], doc);
@@ -124,7 +151,7 @@ export function sampleOf(schemaRef: JsonSchema | undefined, doc: OpenApiDocument
   if (type === 'array') return depth > 4 ? [] : [sampleOf(schema.items, doc, depth + 1)];
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return true;
-  return 'x';
+  return sampleString(schema);
 }
 
 /** Paths to every field of a sample: top-level keys and the keys of objects inside its first array items. */
