@@ -5,6 +5,9 @@ import { signInWithWallet } from '../../helpers/siwe';
 import type { TestPlatform } from '../../helpers/platform';
 import { ChannelClient, signIn, startWorldPlatform, type Player } from '../../services/mud/worldPlatform';
 
+/** Setup starts the whole product (and a chain); it takes longer than a test on a loaded machine. */
+const SETUP_TIMEOUT_MS = 180_000;
+
 const ALLOWED_ORIGIN = 'https://app.forge.test';
 
 /** Matchmaking, malformed paths and the monitor on the composed product (game role). */
@@ -21,7 +24,7 @@ describe('game and path edges', () => {
     });
     player = await signIn(server.url);
     adminToken = (await signInWithWallet(server.url, admin)).body.token;
-  });
+  }, SETUP_TIMEOUT_MS);
   afterAll(() => server.stop());
 
   const matchmake = (room = 'area_village', token?: string, body: object = {}) => {

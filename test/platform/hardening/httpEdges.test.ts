@@ -153,7 +153,7 @@ describe('HTTP edges', () => {
       const child = spawnServer({ PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: 'everyone' });
       expect((await child.exit).code).toBe(78);
       expect(child.stderr.join('')).toContain('TRUST_PROXY: expected true, false');
-    });
+    }, 120_000);
 
     it('by default, a local client cannot rotate X-Forwarded-For to escape the rate limit', async () => {
       const limited = await startTestPlatform({ GATEWAY_RATE_LIMIT_PER_SECOND: '3' });

@@ -12,6 +12,9 @@ import { signInWithWallet } from '../../helpers/siwe';
 import { SmtpInbox } from '../../helpers/smtpInbox';
 import { fuzzCases, type FuzzCase, type OpenApiDocument } from './fuzz/fuzzCases';
 
+/** Setup starts the whole product (and a chain); it takes longer than a test on a loaded machine. */
+const SETUP_TIMEOUT_MS = 180_000;
+
 /** Upper bound on the requests one run sends (the cases grow with the API; raise it deliberately). */
 const MAX_REQUESTS = 3000;
 const SERVICE_TOKEN = 'fuzz-service-token-0123456789abcdef';
@@ -56,7 +59,7 @@ describe('OpenAPI-driven fuzzing', () => {
       productParts,
     );
     secrets = [...secretsOf(server.config), SERVICE_TOKEN];
-  });
+  }, SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await server.stop();
     await idp.stop();

@@ -12,6 +12,9 @@ import { buildSiweMessage } from '../../helpers/siwe';
 import { writeSecretsDir } from '../../helpers/signerPlatform';
 import { SIGNER_KEYS } from '../../helpers/signerFixtures';
 
+/** Setup starts the whole product (and a chain); it takes longer than a test on a loaded machine. */
+const SETUP_TIMEOUT_MS = 180_000;
+
 /** The marker every store and RPC URL carries, in its path, its query or its password. */
 const MARKER = 'mk9secret7api7key';
 const SERVICE_TOKEN = 'secret-redaction-service-token-01';
@@ -67,7 +70,7 @@ describe('secrets in error bodies and logs', () => {
       },
       productParts,
     );
-  });
+  }, SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await server.stop();
     await provider.close();
@@ -127,7 +130,7 @@ describe('secrets in error bodies and logs', () => {
     const fallback = server.logs.withMessage('embedding provider failed, falling back');
     expect(fallback.length).toBeGreaterThan(0);
     expect(JSON.stringify(fallback)).toContain('upstream failure at /[redacted]/v1/embeddings');
-  });
+  }, 120_000);
 
   it('readiness: a store that went away is named, without its URL, host or port', async () => {
     server.platform.stores.redis?.disconnect();
