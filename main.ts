@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig, withRoleArguments } from './platform/config';
 import { createLogger } from './platform/logger';
 import { Platform } from './platform/platform';
+import { secretsOf } from './platform/redaction';
 import { productParts } from './productParts';
 
 /** Exit code for a configuration error (sysexits EX_CONFIG). */
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.LOG_LEVEL, secrets: secretsOf(config) });
   process.on('uncaughtException', (error) => {
     logger.fatal({ err: error }, 'uncaught exception');
     process.exit(1);

@@ -28,7 +28,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     await combineParts(areas).close?.();
     throw error;
   }
-  return { ...combineParts(areas), adminGuard: auth.adminGuard };
+  return { ...combineParts(areas), adminGuard: auth.adminGuard, cors: auth.cors };
 }
 
 /** Concatenates the areas' parts; `close` releases them in reverse order of creation. */

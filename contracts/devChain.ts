@@ -2,13 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as edr from '@nomicfoundation/edr';
 import { getBytes, Wallet } from 'ethers';
+import { answerJsonRpc, type JsonRpcResponse, type NormalisedRequest } from './jsonRpcEnvelope';
 
 /**
  * An in-process EVM chain with a JSON-RPC endpoint over HTTP, for tests and local development (dev dependency
  * `@nomicfoundation/edr`, Hardhat's Rust EVM). It runs EDR's OP-stack chain type at its latest hardfork, the
  * family Base belongs to, with a configurable chain id, so code under test talks to it through ethers'
  * JsonRpcProvider exactly as it talks to Base. Supports the Hardhat test methods (`evm_setNextBlockTimestamp`,
- * `evm_mine`, `evm_snapshot`, `evm_setAutomine`, ...).
+ * `evm_mine`, `evm_snapshot`, `evm_setAutomine`, ...). The endpoint speaks JSON-RPC 2.0 as clients send it
+ * (`params` omitted, batches, notifications; see jsonRpcEnvelope.ts) and answers CORS preflights, so viem and
+ * wagmi front ends can use it.
  */
 
 /** Options of `startDevChain`. */
@@ -30,10 +33,6 @@ export interface DevChain {
   chainId: number;
   /** Stops the HTTP endpoint. */
   close(): Promise<void>;
-}
-
-interface JsonRpcRequest {
-  id?: unknown;
 }
 
 interface JsonRpcReply {
@@ -104,14 +103,21 @@ async function createProvider(options: DevChainOptions, chainId: bigint): Promis
   );
 }
 
-async function answer(provider: edr.Provider, request: JsonRpcRequest): Promise<unknown> {
+async function answer(provider: edr.Provider, request: NormalisedRequest): Promise<JsonRpcResponse> {
   const response = await provider.handleRequest(JSON.stringify(request));
   const reply = (
     typeof response.data === 'string' ? JSON.parse(response.data) : response.data
   ) as JsonRpcReply;
   // EDR leaves the envelope to the caller; echo the request id as JSON-RPC 2.0 requires.
-  return { jsonrpc: '2.0', id: request.id ?? null, ...asNodeReply(reply) };
+  return { jsonrpc: '2.0', id: request.id, ...asNodeReply(reply) };
 }
+
+/** Browser front ends (viem, wagmi) call the dev chain from another origin, as they call a public node. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+};
 
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -127,19 +133,22 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
   const chainId = options.chainId ?? 84532;
   const provider = await createProvider(options, BigInt(chainId));
   const server = http.createServer((req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, CORS_HEADERS).end();
+      return;
+    }
     readBody(req)
-      .then(async (body) => {
-        const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
-        const reply = Array.isArray(parsed)
-          ? await Promise.all(parsed.map((one) => answer(provider, one)))
-          : await answer(provider, parsed);
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
-      })
-      .catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        const reply = { jsonrpc: '2.0', id: null, error: { code: -32700, message } };
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
-      });
+      .then((body) => answerJsonRpc(body, (request) => answer(provider, request)))
+      .then(
+        (reply) => {
+          if (reply === undefined) res.writeHead(204, CORS_HEADERS).end();
+          else
+            res
+              .writeHead(200, { ...CORS_HEADERS, 'content-type': 'application/json' })
+              .end(JSON.stringify(reply));
+        },
+        () => res.destroy(),
+      );
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

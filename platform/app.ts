@@ -1,15 +1,19 @@
 import express, { type RequestHandler } from 'express';
-import { createNodeMatchmakingMiddleware } from '@colyseus/core';
 import { monitor } from '@colyseus/monitor';
 import type { Logger } from 'pino';
 import { hasRole, type Config } from './config';
 import { requestContext } from './http/requestContext';
 import { httpMetrics } from './http/httpMetrics';
 import { errorHandler, notFoundHandler } from './http/errorHandlers';
+import { jsonBody } from './http/jsonBody';
 import { createLimiter, rateLimit } from './http/rateLimit';
 import { ForbiddenError } from './errors';
 import { ApiRoutes } from './http/routes';
 import { registerHealthRoutes } from '../services/health/router';
+import { matchmakingRouter } from './game/matchmaking';
+import { monitorRoomGuard } from './game/monitorRoutes';
+import type { RoomDefinition } from './game/gameServer';
+import { monitorContentSecurityPolicy, securityHeaders } from './http/securityHeaders';
 import type { Stores } from './stores';
 
 /** A service area's HTTP routes, mounted when the process has the `api` role. */
@@ -22,6 +26,10 @@ export interface AppDependencies {
   services: ServiceRegistrar[];
   /** Guards admin pages (the Colyseus monitor); without one they are closed. */
   adminGuard?: RequestHandler[];
+  /** Room types of the game role: matchmaking authenticates with their `authenticate`. */
+  rooms?: RoomDefinition[];
+  /** The allowed-origin policy (CORS) matchmaking follows; without it no CORS headers are sent. */
+  cors?: RequestHandler;
   isAccepting: () => boolean;
 }
 
@@ -39,8 +47,9 @@ const API_INFO = {
 };
 
 /**
- * The Express application: request context → metrics → gateway rate limit → matchmaking and monitor (game role)
- * → JSON body → health and service routes (api role) → OpenAPI → 404 → the one error handler.
+ * The Express application: request context → security headers → metrics → gateway rate limit → matchmaking and
+ * monitor (game role) → JSON body (size and depth capped) → health and service routes (api role) → OpenAPI → 404 →
+ * the one error handler.
  */
 export function createApp(deps: AppDependencies): express.Express {
   const { config } = deps;
@@ -48,6 +57,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContext(app, deps.logger));
+  app.use(securityHeaders({ https: config.PUBLIC_BASE_URL.startsWith('https:') }));
   app.use(httpMetrics);
   const gatewayLimiter = createLimiter({
     redis: deps.stores.redis,
@@ -66,11 +76,23 @@ export function createApp(deps: AppDependencies): express.Express {
   });
 
   if (hasRole(config, 'game')) {
-    app.use(createNodeMatchmakingMiddleware());
-    app.use('/colyseus', ...(deps.adminGuard ?? [adminPagesClosed]), monitor());
+    app.use(
+      matchmakingRouter({
+        rooms: deps.rooms ?? [],
+        cors: deps.cors,
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      }),
+    );
+    app.use(
+      '/colyseus',
+      monitorContentSecurityPolicy,
+      ...(deps.adminGuard ?? [adminPagesClosed]),
+      monitorRoomGuard,
+      monitor(),
+    );
   }
 
-  app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
+  app.use(jsonBody(config.BODY_LIMIT_BYTES));
   if (hasRole(config, 'api')) for (const register of deps.services) register(routes);
   app.use(routes.router);
 

@@ -104,3 +104,32 @@ export class UnavailableError extends AppError {
     super(503, code, 'Service Unavailable', { detail, extensions });
   }
 }
+
+/**
+ * 503 for a failed call to a dependency (store, JSON-RPC node, identity or embedding provider): the one place a
+ * provider failure becomes a response. The body says only which dependency is unavailable; the cause (whose text may
+ * carry the provider's URL, API key, host and port) is kept as the non-enumerable `cause` for the log, where URLs
+ * are redacted (platform/logger.ts).
+ */
+export class DependencyUnavailableError extends UnavailableError {
+  constructor(dependency: string, code: string, cause?: unknown, extensions?: Record<string, unknown>) {
+    super(`${dependency} is unavailable; retry later`, code, extensions);
+    if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause, enumerable: false });
+  }
+}
+
+/** 400: a path segment is not valid percent-encoding (`%ZZ`, an overlong UTF-8 sequence such as `%C0%AE`). */
+export class MalformedPathError extends AppError {
+  constructor() {
+    super(400, 'MALFORMED_PATH', 'Bad Request', { detail: 'The request path is not valid percent-encoding' });
+  }
+}
+
+/** Decodes one percent-encoded path segment; malformed encoding is a 400 MALFORMED_PATH, never a 500. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new MalformedPathError();
+  }
+}

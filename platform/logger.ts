@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { lineRedactor } from './redaction';
 
 export type { Logger } from 'pino';
 
@@ -26,9 +27,15 @@ export interface LoggerOptions {
   name?: string;
   /** Where lines go (default stdout); tests pass a stream to read them back. */
   destination?: pino.DestinationStream;
+  /** Credential values removed from every line wherever they appear (`secretsOf(config)`). */
+  secrets?: readonly string[];
 }
 
-/** The process logger: JSON lines with ISO timestamps and secrets redacted. */
+/**
+ * The process logger: JSON lines with ISO timestamps and secrets redacted: the paths above by pino, and every URL in
+ * a written line (an error's message or stack carrying a store or RPC URL) by `redactUrls`, down to scheme, host and
+ * port, and every value of `secrets` wherever it appears.
+ */
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
@@ -37,6 +44,7 @@ export function createLogger(options: LoggerOptions): Logger {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      hooks: { streamWrite: lineRedactor(options.secrets ?? []) },
     },
     options.destination,
   );

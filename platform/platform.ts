@@ -41,6 +41,8 @@ export interface ProductParts {
   upgrades?: UpgradeRoute[];
   /** Guards admin pages such as the Colyseus monitor (admin sessions); without it they are closed. */
   adminGuard?: RequestHandler[];
+  /** The allowed-origin policy (CORS) of platform-level routes such as matchmaking; without it no CORS headers. */
+  cors?: RequestHandler;
   /** Released after the HTTP server and rooms have stopped, before the stores close. */
   close?: () => Promise<void>;
 }
@@ -91,6 +93,8 @@ export class Platform {
         stores,
         services: parts.services ?? [],
         adminGuard: parts.adminGuard,
+        rooms: parts.rooms ?? [],
+        cors: parts.cors,
         isAccepting: () => state.accepting,
       });
       httpServer.on('request', app);

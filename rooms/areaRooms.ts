@@ -33,7 +33,12 @@ export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition
   };
   return [...options.world.areas.keys()].map((areaId) => {
     const roomOptions: AreaRoomOptions = { ...complete, areaId };
-    return { name: areaRoomName(areaId), room: AreaRoom, options: { ...roomOptions } };
+    return {
+      name: areaRoomName(areaId),
+      room: AreaRoom,
+      options: { ...roomOptions },
+      authenticate: options.authenticate,
+    };
   });
 }
 

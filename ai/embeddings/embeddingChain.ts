@@ -131,7 +131,8 @@ export class EmbeddingChain {
         return { vectors, provider: provider.id, model: provider.model };
       } catch (error) {
         embeddingFallbacks.inc({ provider: provider.id });
-        failures.push(`${provider.id}: ${(error as Error).message}`);
+        // The provider's error text may carry its URL or host: it goes to the log (URLs redacted), not the body.
+        failures.push(`${provider.id}: failed`);
         this.logger.warn({ provider: provider.id, err: error }, 'embedding provider failed, falling back');
       }
     }

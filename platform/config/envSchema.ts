@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trustProxy } from './trustProxy';
 
 /**
  * The environment variables the server reads, with SPEC.md's defaults (sections 2.4 and 8). Every variable the
@@ -88,7 +89,7 @@ export const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
   READINESS_TIMEOUT_MS: int(2_000, 100, 60_000),
-  TRUST_PROXY: z.string().default('loopback'),
+  TRUST_PROXY: trustProxy,
   BASE_DOMAIN: z.string().min(1).default('localhost'),
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
   ADMIN_ADDRESSES: addressList,

@@ -13,6 +13,11 @@ export interface RoomDefinition {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   room: new (...args: any[]) => Room;
   options?: Record<string, unknown>;
+  /**
+   * Checks a session token at matchmaking, before a seat is reserved (null or false: 401); the room's own `onAuth`
+   * still checks it again when the client joins. Without it the room type is open to anonymous callers.
+   */
+  authenticate?: (token: string) => Promise<unknown>;
 }
 
 export interface GameServerOptions {
@@ -28,8 +33,8 @@ export interface GameServerOptions {
 /**
  * The Colyseus side of the process: WebSocket transport on the shared HTTP server, matchmaker, room types. Colyseus's
  * matchmaker is a module-level singleton, so a process hosts at most one GameServer at a time.
- * Matchmaking HTTP routes are mounted in the Express app (`createNodeMatchmakingMiddleware`), so the platform's
- * own CORS and error handling stay in charge of every other path.
+ * Matchmaking HTTP routes are the platform's own (`matchmakingRouter` in the Express app), so authentication, CORS
+ * and problem JSON are the same as on every other route.
  */
 export class GameServer {
   private constructor(readonly server: Server) {}

@@ -8,8 +8,8 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * The one error path: every failure becomes an RFC 9457 body. Internal errors are logged with their stack under
- * the request id; the body carries only the id.
+ * The one error path: every failure becomes an RFC 9457 body. Faults (500) are logged at error with their stack
+ * under the request id, deliberate 5xx answers (501, 503) at warn with their cause; the body carries only the id.
  */
 export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
   const { appError, internal } = toAppError(error);

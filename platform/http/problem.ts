@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import { AppError, type FieldError } from '../errors';
+import { AppError, MalformedPathError, type FieldError } from '../errors';
+import { MAX_JSON_DEPTH } from './jsonBody';
 
 /** RFC 9457 problem details, with the platform's `code`, `requestId` and optional `errors[]` members. */
 export interface ProblemBody {
@@ -45,16 +46,23 @@ const BODY_PARSER_ERRORS: Record<string, () => AppError> = {
     new AppError(415, 'UNSUPPORTED_CHARSET', 'Unsupported Media Type', {
       detail: 'The request body charset is not supported',
     }),
+  'entity.too.deep': () =>
+    new AppError(400, 'JSON_TOO_DEEP', 'Bad Request', {
+      detail: `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+    }),
   'request.aborted': () =>
     new AppError(400, 'REQUEST_ABORTED', 'Bad Request', { detail: 'The request was aborted' }),
 };
 
 /**
  * Normalises anything thrown into an AppError. Unknown errors become a 500 whose body says nothing about the
- * cause; `internal` is true so the caller logs the original.
+ * cause; `internal` is true for every 500 (a fault: the caller logs the original at error), false for deliberate
+ * answers such as a 503 for an unavailable dependency (logged at warn).
  */
 export function toAppError(error: unknown): { appError: AppError; internal: boolean } {
-  if (error instanceof AppError) return { appError: error, internal: error.status >= 500 };
+  if (error instanceof AppError) return { appError: error, internal: error.status === 500 };
+  // Express's router throws a URIError (status 400) for a path parameter that is not valid percent-encoding.
+  if (error instanceof URIError) return { appError: new MalformedPathError(), internal: false };
   const httpError = (error ?? {}) as HttpLikeError;
   const mapped = httpError.type ? BODY_PARSER_ERRORS[httpError.type] : undefined;
   if (mapped) return { appError: mapped(), internal: false };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { loggableUrl } from './queryRedaction';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -16,15 +17,6 @@ const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** Paths probed every few seconds by orchestrators; they are not logged per request. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
-/** Query parameters that carry credentials (sign-in codes and links, tokens): their values are not logged. */
-const SECRET_QUERY_VALUES =
-  /([?&](?:code|token|access_token|id_token|refresh_token|state|password|secret|api_?key)=)[^&#]*/gi;
-
-/** The URL as logged: query values of credential parameters replaced by `[redacted]`. */
-export function loggableUrl(url: string): string {
-  return url.includes('?') ? url.replace(SECRET_QUERY_VALUES, '$1[redacted]') : url;
-}
 
 /** 500 is a fault; other 5xx (501 feature off, 503 not ready) and 4xx are deliberate answers. */
 function levelOf(status: number): 'error' | 'warn' | 'info' {

@@ -8,10 +8,21 @@ export interface CheckResult {
   name: string;
   status: 'up' | 'down';
   latencyMs: number;
+  /** Why it is down, in words safe for a response: `no answer within N ms` or `unreachable`. */
   error?: string;
 }
 
-/** Runs every check concurrently, each bounded by `timeoutMs`; never throws. */
+/** A failed check's own error (whose text may name the store's host, port or URL): for the log, never a body. */
+export function failureCause(result: CheckResult): unknown {
+  return (result as { cause?: unknown }).cause;
+}
+
+class CheckTimeout extends Error {}
+
+/**
+ * Runs every check concurrently, each bounded by `timeoutMs`; never throws. A down result carries a safe reason in
+ * `error` and the check's own error as a non-enumerable `cause` (see `failureCause`).
+ */
 export async function runChecks(checks: ReadinessCheck[], timeoutMs: number): Promise<CheckResult[]> {
   return Promise.all(
     checks.map(async ({ name, check }) => {
@@ -21,17 +32,18 @@ export async function runChecks(checks: ReadinessCheck[], timeoutMs: number): Pr
         await Promise.race([
           check(),
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+            timer = setTimeout(() => reject(new CheckTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
           }),
         ]);
         return { name, status: 'up' as const, latencyMs: Math.round(performance.now() - started) };
       } catch (error) {
-        return {
+        const result: CheckResult = {
           name,
           status: 'down' as const,
           latencyMs: Math.round(performance.now() - started),
-          error: error instanceof Error ? error.message : String(error),
+          error: error instanceof CheckTimeout ? error.message : 'unreachable',
         };
+        return Object.defineProperty(result, 'cause', { value: error, enumerable: false });
       } finally {
         clearTimeout(timer);
       }

@@ -55,11 +55,17 @@ export class AuthGuard {
     };
   }
 
-  /** Signed-in users only (not the service token). */
+  /** Signed-in users only: no credential is 401, the service token 403 USER_SESSION_REQUIRED. */
   readonly requireUser: RequestHandler[] = [
     this.authenticate(),
     (req, _res, next) =>
-      next(userOf(req) ? undefined : new UnauthorizedError('Sign in first', 'UNAUTHENTICATED')),
+      next(
+        userOf(req)
+          ? undefined
+          : req.principal
+            ? userSessionRequired()
+            : new UnauthorizedError('Sign in first', 'UNAUTHENTICATED'),
+      ),
   ];
 
   /** SPEC 5 `require_brain_auth`: a signed-in user (wallet or email) or the service token. */
@@ -70,7 +76,7 @@ export class AuthGuard {
 
   /**
    * Users holding `role` or a higher one (player < operator < admin: an admin passes operator routes); the service
-   * token is not a user and gets 403 for user roles.
+   * token is not a user and gets 403 USER_SESSION_REQUIRED, as on every user-only route.
    */
   requireRole(role: UserRole, options: { allowBasic?: boolean } = {}): RequestHandler[] {
     return [
@@ -82,8 +88,9 @@ export class AuthGuard {
           );
         }
         const user = userOf(req);
+        if (!user) return next(userSessionRequired());
         next(
-          user && holdsRole(user.roles, role)
+          holdsRole(user.roles, role)
             ? undefined
             : new ForbiddenError(`Requires the ${role} role`, 'ROLE_REQUIRED'),
         );
@@ -119,6 +126,14 @@ export class AuthGuard {
 function holdsRole(roles: UserRole[], role: UserRole): boolean {
   const needed = USER_ROLES.indexOf(role);
   return roles.some((held) => USER_ROLES.indexOf(held) >= needed);
+}
+
+/** 403 for the service token on a route that acts for a signed-in user. */
+function userSessionRequired(): ForbiddenError {
+  return new ForbiddenError(
+    'This route acts for a signed-in user; the service token is not a user session',
+    'USER_SESSION_REQUIRED',
+  );
 }
 
 /** 401 asking a browser for credentials (HTTP Basic; the password is a session token). */

@@ -26,6 +26,8 @@ export interface AuthService {
   guard: AuthGuard;
   /** Admin sessions (bearer, or HTTP Basic password for browsers) for admin pages. */
   adminGuard: RequestHandler[];
+  /** CORS for cross-origin callers: SIWE_ALLOWED_ORIGINS get CORS headers, other origins none. */
+  cors: RequestHandler;
   accounts: Accounts;
   sessions: Sessions;
   close(): Promise<void>;
@@ -133,13 +135,15 @@ export function createAuthService(context: PlatformContext): AuthService {
     sessions,
   );
 
+  const cors = corsPolicy(config.SIWE_ALLOWED_ORIGINS);
   return {
     guard,
     accounts,
     sessions,
     adminGuard: guard.requireRole('admin', { allowBasic: true }),
+    cors,
     register(routes) {
-      routes.router.use('/auth', corsPolicy(config.SIWE_ALLOWED_ORIGINS));
+      routes.router.use('/auth', cors);
       registerWalletRoutes(routes, wallet, guard);
       registerEmailRoutes(routes, email, guard);
       registerOidcRoutes(routes, sso, guard);

@@ -1,6 +1,6 @@
 import type { ApiRoutes } from '../../platform/http/routes';
 import { registry } from '../../platform/metrics';
-import { runChecks, type ReadinessCheck } from '../../platform/stores/readiness';
+import { failureCause, runChecks, type ReadinessCheck } from '../../platform/stores/readiness';
 import { UnavailableError } from '../../platform/errors';
 import { LivenessSchema, ReadinessSchema, type Liveness, type Readiness } from './schemas';
 
@@ -39,11 +39,16 @@ export function registerHealthRoutes(routes: ApiRoutes, deps: HealthDependencies
       const checks = await runChecks(deps.checks, deps.readinessTimeoutMs);
       const failed = checks.filter((check) => check.status === 'down');
       if (failed.length > 0) {
-        throw new UnavailableError(
+        const error = new UnavailableError(
           `Not ready: ${failed.map((check) => `${check.name} (${check.error})`).join(', ')}`,
           'NOT_READY',
           { checks },
         );
+        // The stores' own errors go to the log (URLs redacted), not into the body.
+        throw Object.defineProperty(error, 'cause', {
+          value: new AggregateError(failed.map(failureCause), 'store checks failed'),
+          enumerable: false,
+        });
       }
       return { status: 200, body: { status: 'ready', checks } };
     },

@@ -3,8 +3,8 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Clock } from '../../platform/clock';
-import { AppError, ForbiddenError, UnauthorizedError } from '../../platform/errors';
-import { PROBLEM_CONTENT_TYPE, problemType } from '../../platform/http/problem';
+import { AppError, ForbiddenError, UnauthorizedError, decodePathSegment } from '../../platform/errors';
+import { PROBLEM_CONTENT_TYPE, problemType, toAppError } from '../../platform/http/problem';
 import type { UpgradeRoute } from '../../platform/platform';
 import type { PlayerIdentity } from '../../rooms/persistence';
 import { PlayerSocket } from './playerSocket';
@@ -74,12 +74,13 @@ export class SocketChannel implements UpgradeRoute {
   private async admit(req: IncomingMessage): Promise<PlayerIdentity> {
     const match = CHANNEL_PATH.exec(req.url ?? '');
     if (!match) throw new AppError(404, 'ROUTE_NOT_FOUND', 'Not Found', { detail: 'Use /mud/ws/{user_id}' });
+    const userId = decodePathSegment(match[1]);
     const token = presentedToken(req);
     if (!token) throw new UnauthorizedError('Present your session token to open the channel');
     const identity = await this.options.access.authenticate(token);
     if (!identity)
       throw new UnauthorizedError('The credential is invalid, expired or revoked', 'INVALID_CREDENTIAL');
-    if (decodeURIComponent(match[1]) !== identity.userId) {
+    if (userId !== identity.userId) {
       throw new ForbiddenError('You can only open your own channel', 'CHANNEL_FORBIDDEN');
     }
     this.options.access.requireReachable();
@@ -142,11 +143,8 @@ function presentedToken(req: IncomingMessage): string | undefined {
 
 /** Answers a refused handshake with a problem response and closes the socket. */
 function refuse(socket: Duplex, req: IncomingMessage, error: unknown, logger: Logger): void {
-  const appError =
-    error instanceof AppError
-      ? error
-      : new AppError(500, 'INTERNAL_ERROR', 'Internal Server Error', { detail: 'The handshake failed.' });
-  if (!(error instanceof AppError)) logger.error({ err: error }, 'world channel handshake failed');
+  const { appError, internal } = toAppError(error);
+  if (internal) logger.error({ err: error }, 'world channel handshake failed');
   const body = JSON.stringify({
     type: problemType(appError.code),
     title: appError.title,

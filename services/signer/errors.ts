@@ -1,6 +1,7 @@
 import {
   AppError,
   ConflictError,
+  DependencyUnavailableError,
   ForbiddenError,
   NotEnabledError,
   NotFoundError,
@@ -89,12 +90,13 @@ export class SignerKeyUnavailableError extends UnavailableError {
   }
 }
 
-/** 503: the chain's JSON-RPC endpoint failed while reading a nonce, block or forge. */
-export class ChainUnavailableError extends UnavailableError {
+/**
+ * 503: the chain's JSON-RPC endpoint failed while reading a nonce, block or forge. The body names the operation
+ * only; the cause (whose text carries the RPC URL) is kept for the log.
+ */
+export class ChainUnavailableError extends DependencyUnavailableError {
   constructor(operation: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Chain read failed (${operation}): ${reason}`, SIGNER_ERROR_CODES.chainUnavailable);
-    Object.defineProperty(this, 'cause', { value: cause, enumerable: false });
+    super(`The chain's JSON-RPC endpoint (${operation})`, SIGNER_ERROR_CODES.chainUnavailable, cause);
   }
 }
 
@@ -208,12 +210,14 @@ export class SignerStoppedError extends UnavailableError {
 
   constructor(cause: unknown) {
     const appError = cause instanceof AppError ? cause : undefined;
-    const reason = appError?.detail ?? (cause instanceof Error ? cause.message : String(cause));
+    // Only an AppError's detail is written for callers; any other error's text stays in the log.
+    const reason = appError?.detail ?? 'its start-up check failed';
     super(
       `The signer is stopped: ${reason}`,
       appError?.code ?? SIGNER_ERROR_CODES.chainUnavailable,
       appError?.extensions,
     );
+    Object.defineProperty(this, 'cause', { value: cause, enumerable: false });
     this.reason = reason;
   }
 }

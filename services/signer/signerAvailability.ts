@@ -89,7 +89,7 @@ export class SignerAvailability {
     } catch (error) {
       next = { ready: false, error: new SignerStoppedError(error), checkedAt: clock.now() };
       if (before?.ready !== false || before.error.message !== next.error.message) {
-        logger.error({ code: next.error.code }, `signer stopped: ${next.error.reason}`);
+        logger.error({ code: next.error.code, err: error }, `signer stopped: ${next.error.reason}`);
       }
     }
     this.state = next;

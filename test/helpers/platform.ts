@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { Platform, type PlatformOptions, type ProductParts } from '../../platform/platform';
+import { secretsOf } from '../../platform/redaction';
 import type { Clock } from '../../platform/clock';
 import { LogCapture } from './logCapture';
 
@@ -42,7 +43,7 @@ export async function startTestPlatform(
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-test-'));
   const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env });
   const logs = new LogCapture();
-  const logger = createLogger({ level: config.LOG_LEVEL, destination: logs });
+  const logger = createLogger({ level: config.LOG_LEVEL, destination: logs, secrets: secretsOf(config) });
   const platform = await Platform.start({
     config,
     logger,

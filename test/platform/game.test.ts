@@ -31,10 +31,14 @@ describe('Colyseus on the platform HTTP server', () => {
     expect((await request(server.url).get('/healthz')).status).toBe(200);
   });
 
-  it('answers matchmaking for an unknown room type with an error', async () => {
+  it('answers matchmaking for an unknown room type with a 404 problem', async () => {
     const res = await request(server.url).post('/matchmake/joinOrCreate/nope').send({});
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.body).toEqual({ code: expect.any(Number), error: expect.stringContaining('nope') });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(res.body).toMatchObject({
+      code: 'MATCHMAKE_UNKNOWN_ROOM_TYPE',
+      detail: 'No room type of that name',
+    });
   });
 
   it('keeps the monitor closed when no admin guard is composed', async () => {

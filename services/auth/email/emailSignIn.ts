@@ -112,7 +112,13 @@ export class EmailSignIn {
       );
     }
     const identity = await this.identities.findOne({ kind: 'email', subject: email }).lean();
-    if (!(await passwordMatches(identity?.passwordHash, password)) || !identity) throw LOGIN_FAILED();
+    const matches = await passwordMatches(identity?.passwordHash, password, (error) =>
+      this.deps.logger.error(
+        { err: error, userId: identity?.userId.toString(), code: 'PASSWORD_HASH_CORRUPT' },
+        'stored password hash is unreadable; the login was refused',
+      ),
+    );
+    if (!matches || !identity) throw LOGIN_FAILED();
     if (!identity.verifiedAt)
       throw new ForbiddenError('Verify your email address first', 'EMAIL_NOT_VERIFIED');
     const userId = await this.deps.accounts.proveIdentity('email', email, {}, identity.userId);

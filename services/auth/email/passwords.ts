@@ -16,12 +16,25 @@ export function hashPassword(password: string): Promise<string> {
 // Verified against when the account does not exist, so a login takes as long either way.
 let decoyHash: Promise<string> | undefined;
 
-/** True when `password` matches `passwordHash`; with no hash, spends the same time and answers false. */
-export async function passwordMatches(passwordHash: string | undefined, password: string): Promise<boolean> {
+/**
+ * True when `password` matches `passwordHash`; with no hash, spends the same time and answers false. A stored hash
+ * that cannot be read (corrupt, truncated, another format) also answers false, so the caller sees a failed login,
+ * and is reported to `onCorrupt` so an operator learns of it.
+ */
+export async function passwordMatches(
+  passwordHash: string | undefined,
+  password: string,
+  onCorrupt: (error: unknown) => void,
+): Promise<boolean> {
   if (!passwordHash) {
     decoyHash ??= hashPassword('decoy password for absent accounts');
-    await verify(await decoyHash, password).catch(() => false);
+    await verify(await decoyHash, password);
     return false;
   }
-  return verify(passwordHash, password).catch(() => false);
+  try {
+    return await verify(passwordHash, password);
+  } catch (error) {
+    onCorrupt(error);
+    return false;
+  }
 }

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { Types } from 'mongoose';
-import { AppError, NotEnabledError, UnavailableError } from '../../../platform/errors';
+import { AppError, DependencyUnavailableError, NotEnabledError } from '../../../platform/errors';
 import type { EphemeralStore } from '../../../platform/stores/ephemeralStore';
 import type { Accounts } from '../accounts';
 import type { IssuedSession, Sessions } from '../sessions';
@@ -123,19 +123,19 @@ export class OidcSignIn {
       )
       .catch((error: unknown) => {
         this.configuration = undefined;
-        throw new UnavailableError(
-          `Identity provider unreachable: ${(error as Error).message}`,
-          'OIDC_UNAVAILABLE',
-        );
+        throw new DependencyUnavailableError('The identity provider', 'OIDC_UNAVAILABLE', error);
       });
     return { options, config: await this.configuration };
   }
 }
 
-/** The provider's own error code and description when it sent one (e.g. `access_denied`), else the message. */
+/**
+ * The provider's own error code and description when it sent one (e.g. `access_denied`); any other failure (a
+ * network error whose text may name the provider's host) is described without its text, which goes to the log.
+ */
 function describeFailure(error: unknown): string {
-  if (error instanceof oidc.AuthorizationResponseError) {
+  if (error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ResponseBodyError) {
     return error.error_description ? `${error.error} (${error.error_description})` : error.error;
   }
-  return (error as Error).message;
+  return 'the authorization code could not be exchanged';
 }

@@ -64,11 +64,18 @@ describe('route guards', () => {
     expect(wrong.body.code).toBe('INVALID_CREDENTIAL');
   });
 
-  it('requireUser refuses the service token: it is not a user', async () => {
+  it('requireUser refuses the service token with 403 USER_SESSION_REQUIRED: it is not a user', async () => {
     expect((await get('/probe/user', player)).status).toBe(200);
     const service = await get('/probe/user', SERVICE_TOKEN);
-    expect(service.status).toBe(401);
-    expect(service.body).toMatchObject({ code: 'UNAUTHENTICATED', detail: 'Sign in first' });
+    expect(service.status).toBe(403);
+    expect(service.body).toMatchObject({
+      code: 'USER_SESSION_REQUIRED',
+      detail: 'This route acts for a signed-in user; the service token is not a user session',
+    });
+    expect((await get('/probe/user')).body).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      detail: 'Sign in first',
+    });
   });
 
   it('requireTier answers 403 TIER_REQUIRED below the tier', async () => {
@@ -94,6 +101,7 @@ describe('route guards', () => {
       .send({ roles: ['operator'] })
       .expect(200);
     expect((await get('/probe/operator', player)).status).toBe(200);
-    expect((await get('/probe/operator', SERVICE_TOKEN)).status).toBe(403);
+    const service = await get('/probe/operator', SERVICE_TOKEN);
+    expect([service.status, service.body.code]).toEqual([403, 'USER_SESSION_REQUIRED']);
   });
 });

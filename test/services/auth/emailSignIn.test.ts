@@ -104,6 +104,23 @@ describe('email sign-in', () => {
     expect(JSON.stringify(identity)).not.toContain(PASSWORD);
   });
 
+  it('refuses a login against a corrupt stored hash like a wrong password, and logs it at error', async () => {
+    const email = newEmail();
+    await registerVerified(email);
+    await identityModel(server.platform.stores.mongo!).updateOne(
+      { kind: 'email', subject: email },
+      { $set: { passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$truncated' } },
+    );
+    const res = await login(email);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 'EMAIL_LOGIN_FAILED', detail: 'Invalid email or password' });
+    const logged = server.logs.withMessage('stored password hash is unreadable; the login was refused');
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'error', code: 'PASSWORD_HASH_CORRUPT', userId: expect.any(String) }),
+    ]);
+    expect(JSON.stringify(logged)).not.toContain('truncated');
+  });
+
   it('verifies through the mailed link too', async () => {
     const email = newEmail();
     await register(email).expect(202);

@@ -103,7 +103,10 @@ describe('forward authentication and the gateway rate limit', () => {
   let token: string;
 
   beforeAll(async () => {
-    server = await startTestPlatform({ SIWE_ENABLED: '1', GATEWAY_RATE_LIMIT_PER_SECOND: '3' }, productParts);
+    server = await startTestPlatform(
+      { SIWE_ENABLED: '1', GATEWAY_RATE_LIMIT_PER_SECOND: '3', TRUST_PROXY: 'loopback' },
+      productParts,
+    );
     app = await startEchoApp();
     nginx = await startForwardAuthNginx(server.platform.port, (app.address() as AddressInfo).port);
     // Signed in from another (trusted-proxy) client address, so nginx's budget (127.0.0.1) starts untouched.

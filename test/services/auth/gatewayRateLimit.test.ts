@@ -33,7 +33,12 @@ describe('gateway rate limit', () => {
   it('shares one limit across processes through Redis', async () => {
     // Two API processes with one Redis: a client's requests to either count against the same budget. (API role
     // only: Colyseus's matchmaker is a per-process singleton, so one process hosts at most one game server.)
-    const env = { GATEWAY_RATE_LIMIT_PER_SECOND: '4', REDIS_URL: 'redis://127.0.0.1:6379', ROLES: 'api' };
+    const env = {
+      GATEWAY_RATE_LIMIT_PER_SECOND: '4',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      ROLES: 'api',
+      TRUST_PROXY: 'loopback',
+    };
     const a = await startTestPlatform(env);
     const b = await startTestPlatform(env);
     servers.push(a, b);

@@ -99,13 +99,14 @@ describe('sessions, roles and the service token', () => {
     const asService = await request(server.url)
       .get('/auth/me')
       .set('Authorization', `Bearer ${SERVICE_TOKEN}`);
-    expect(asService.status).toBe(401);
-    expect(asService.body.code).toBe('UNAUTHENTICATED');
+    expect(asService.status).toBe(403);
+    expect(asService.body.code).toBe('USER_SESSION_REQUIRED');
     const roles = await request(server.url)
       .put('/auth/users/0123456789abcdef01234567/roles')
       .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
       .send({ roles: [] });
     expect(roles.status).toBe(403);
+    expect(roles.body.code).toBe('USER_SESSION_REQUIRED');
   });
 
   it('links a second wallet to the signed-in user and refuses to move a wallet owned by someone else', async () => {

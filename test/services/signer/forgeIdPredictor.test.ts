@@ -57,14 +57,15 @@ describe('ForgeIdPredictor', () => {
     );
   });
 
-  it('reports an RPC failure as SIGNER_CHAIN_UNAVAILABLE (503)', async () => {
+  it('reports an RPC failure as SIGNER_CHAIN_UNAVAILABLE (503), its text kept as the cause only', async () => {
     const { blocks, predictor } = buildPredictor();
     blocks.fail = true;
     const error = (await predictor.latestBlockTimestamp().catch((caught: unknown) => caught)) as AppError;
     expect([error.status, error.code, error.message]).toEqual([
       503,
       'SIGNER_CHAIN_UNAVAILABLE',
-      'Chain read failed (getBlock(latest)): connection refused',
+      "The chain's JSON-RPC endpoint (getBlock(latest)) is unavailable; retry later",
     ]);
+    expect((error.cause as Error).message).toBe('connection refused');
   });
 });

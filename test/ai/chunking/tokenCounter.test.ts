@@ -1,0 +1,17 @@
+import { tiktokenCounter } from '../../../ai/chunking/tokenCounter';
+
+describe('tiktokenCounter', () => {
+  it('counts prose as cl100k_base does', () => {
+    expect(tiktokenCounter.count('')).toBe(0);
+    expect(tiktokenCounter.count('The quick brown fox jumps over the lazy dog.')).toBe(10);
+  });
+
+  it('encodes a run without whitespace piece by piece (BPE is quadratic in a run), losing no character', () => {
+    // Before pieces, this one run took minutes and stalled the process; now it is linear.
+    const run = `${'x'.repeat(50_000)}${'😀'.repeat(500)}`;
+    expect(tiktokenCounter.count(run)).toBe(7250);
+    const text = `start ${run} end`;
+    expect(tiktokenCounter.split(text, 1_000_000, 0)).toEqual([text]);
+    expect(tiktokenCounter.split(text, 4_000, 0).join('')).toBe(text);
+  });
+});
