@@ -4,7 +4,7 @@ import type { Principal } from './principal';
 import type { MeBody, SessionBody, WalletSessionBody } from './schemas';
 import type { IssuedSession } from './sessions';
 import { tierName } from './tiers';
-import type { WalletSession } from './walletSignIn';
+import type { WalletSession } from './wallet/walletSignIn';
 
 /** SPEC 2.2: the wallet verify result. */
 export function presentWalletSession(session: WalletSession): WalletSessionBody {

@@ -1,9 +1,9 @@
 import { Wallet, type BaseWallet } from 'ethers';
 import request from 'supertest';
-import { sessionModel } from '../../../models/Session';
-import { productParts } from '../../../productParts';
-import { buildSiweMessage, signInWithWallet } from '../../helpers/siwe';
-import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
+import { sessionModel } from '../../../../models/Session';
+import { productParts } from '../../../../productParts';
+import { buildSiweMessage, signInWithWallet } from '../../../helpers/siwe';
+import { startTestPlatform, type TestPlatform } from '../../../helpers/platform';
 
 const SIWE_ENV = { SIWE_ENABLED: '1', SIWE_DOMAIN: 'localhost', REDIS_URL: 'redis://127.0.0.1:6379' };
 

@@ -1,13 +1,13 @@
 import type { Provider } from 'ethers';
 import type { Types } from 'mongoose';
-import type { Clock } from '../../platform/clock';
-import { NotEnabledError } from '../../platform/errors';
-import type { Accounts } from './accounts';
-import type { EnsResolver } from './ensResolver';
+import type { Clock } from '../../../platform/clock';
+import { NotEnabledError } from '../../../platform/errors';
+import type { Accounts } from '../accounts';
+import type { EnsResolver } from '../ensResolver';
 import type { NonceStore } from './nonceStore';
 import type { ReplayMonitor } from './replayMonitor';
-import type { IssuedSession, Sessions } from './sessions';
-import { newNonce } from './tokens';
+import type { IssuedSession, Sessions } from '../sessions';
+import { newNonce } from '../tokens';
 import { verifyWalletProof, WalletSignInError, type WalletProof } from './walletVerifier';
 
 export interface WalletSignInOptions {

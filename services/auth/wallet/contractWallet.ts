@@ -1,5 +1,5 @@
 import { Contract, hashMessage, isError, type Provider } from 'ethers';
-import { UnavailableError } from '../../platform/errors';
+import { UnavailableError } from '../../../platform/errors';
 
 const EIP1271_ABI = ['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)'];
 /** What `isValidSignature` returns for a signature the contract accepts. */

@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
-import { seededRandom } from '../../../platform/seededRandom';
-import { parseCommonForm, parseSiweMessage } from '../../../services/auth/siweMessage';
+import { seededRandom } from '../../../../platform/seededRandom';
+import { parseCommonForm, parseSiweMessage } from '../../../../services/auth/wallet/siweMessage';
 
 /** What `siwe` itself makes of a text: its fields, or the message of the error it throws. */
 function reference(text: string): { fields: Record<string, unknown> } | { error: string } {

@@ -1,5 +1,5 @@
 import { Wallet, verifyMessage } from 'ethers';
-import { recoverPersonalSigner } from '../../../services/auth/signatureRecovery';
+import { recoverPersonalSigner } from '../../../../services/auth/wallet/signatureRecovery';
 
 describe('recoverPersonalSigner', () => {
   it('agrees with ethers on random wallets and messages', async () => {

@@ -1,13 +1,13 @@
 import { Wallet, namehash, type BaseWallet, type Contract } from 'ethers';
 import request from 'supertest';
-import { ManualClock } from '../../../platform/clock';
-import { productParts } from '../../../productParts';
-import { startTestChain, type TestChain } from '../../helpers/evm';
-import { freePort } from '../../helpers/nginx';
-import { deployFixture } from '../../helpers/solidityFixtures';
-import { buildSiweMessage, signInWithWallet } from '../../helpers/siwe';
-import { codeIn, SmtpInbox } from '../../helpers/smtpInbox';
-import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
+import { ManualClock } from '../../../../platform/clock';
+import { productParts } from '../../../../productParts';
+import { startTestChain, type TestChain } from '../../../helpers/evm';
+import { freePort } from '../../../helpers/nginx';
+import { deployFixture } from '../../../helpers/solidityFixtures';
+import { buildSiweMessage, signInWithWallet } from '../../../helpers/siwe';
+import { codeIn, SmtpInbox } from '../../../helpers/smtpInbox';
+import { startTestPlatform, type TestPlatform } from '../../../helpers/platform';
 
 /** A SIWE proof claiming `address`, signed by `signer` (the address's owner key for a contract wallet). */
 async function proofFor(server: TestPlatform, address: string, signer: BaseWallet) {

@@ -1,10 +1,10 @@
 import { Wallet } from 'ethers';
 import net from 'node:net';
 import request from 'supertest';
-import { productParts } from '../../../productParts';
-import { followLogin, OIDC_CLIENT_ID, TestOpenIdProvider } from '../../helpers/oidcProvider';
-import { signInWithWallet } from '../../helpers/siwe';
-import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
+import { productParts } from '../../../../productParts';
+import { followLogin, OIDC_CLIENT_ID, TestOpenIdProvider } from '../../../helpers/oidcProvider';
+import { signInWithWallet } from '../../../helpers/siwe';
+import { startTestPlatform, type TestPlatform } from '../../../helpers/platform';
 
 /** A free TCP port, so the platform's redirect URI is known before it starts. */
 async function freePort(): Promise<number> {

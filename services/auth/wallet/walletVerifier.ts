@@ -1,5 +1,5 @@
 import type { Provider } from 'ethers';
-import { AppError } from '../../platform/errors';
+import { AppError } from '../../../platform/errors';
 import { contractWalletAccepts } from './contractWallet';
 import { recoverPersonalSigner } from './signatureRecovery';
 import { parseSiweMessage, type SiweFields } from './siweMessage';

@@ -1,7 +1,11 @@
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { ManualClock } from '../../../platform/clock';
-import { MemoryNonceStore, RedisNonceStore, type NonceStore } from '../../../services/auth/nonceStore';
+import { ManualClock } from '../../../../platform/clock';
+import {
+  MemoryNonceStore,
+  RedisNonceStore,
+  type NonceStore,
+} from '../../../../services/auth/wallet/nonceStore';
 
 const redis = new Redis('redis://127.0.0.1:6379');
 afterAll(() => redis.quit());

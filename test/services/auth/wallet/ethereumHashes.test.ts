@@ -5,7 +5,7 @@ import {
   checksumAddress,
   keccak256,
   personalMessageHash,
-} from '../../../services/auth/ethereumHashes';
+} from '../../../../services/auth/wallet/ethereumHashes';
 
 describe('native Ethereum hashes', () => {
   it('computes the same Keccak-256 as ethers on every length around the 136-byte block', () => {

@@ -1,10 +1,10 @@
 import { Wallet, type BaseWallet } from 'ethers';
 import request from 'supertest';
-import { sessionModel } from '../../../models/Session';
-import { ManualClock } from '../../../platform/clock';
-import { productParts } from '../../../productParts';
-import { buildSiweMessage, type SiweMessageFields } from '../../helpers/siwe';
-import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
+import { sessionModel } from '../../../../models/Session';
+import { ManualClock } from '../../../../platform/clock';
+import { productParts } from '../../../../productParts';
+import { buildSiweMessage, type SiweMessageFields } from '../../../helpers/siwe';
+import { startTestPlatform, type TestPlatform } from '../../../helpers/platform';
 
 /**
  * Wallet sign-in on one process without Redis (in-process nonce store and replay window), with a manual clock, a

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Clock } from '../../platform/clock';
+import type { Clock } from '../../../platform/clock';
 
 /** Outcome of consuming a nonce: it was issued (now used), it was already used (a replay), or it is unknown/expired. */
 export type NonceConsumption = 'consumed' | 'replayed' | 'unknown';

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { createLimiter } from '../../../platform/http/rateLimit';
-import { siweReplaysOverCap } from '../../../platform/metrics';
-import { ReplayMonitor } from '../../../services/auth/replayMonitor';
-import { captureLogs } from '../../helpers/logCapture';
+import { createLimiter } from '../../../../platform/http/rateLimit';
+import { siweReplaysOverCap } from '../../../../platform/metrics';
+import { ReplayMonitor } from '../../../../services/auth/wallet/replayMonitor';
+import { captureLogs } from '../../../helpers/logCapture';
 
 const redis = new Redis('redis://127.0.0.1:6379');
 afterAll(() => redis.quit());

@@ -1,11 +1,11 @@
 import { Wallet } from 'ethers';
 import request from 'supertest';
-import { identityModel } from '../../../models/Identity';
-import { ManualClock } from '../../../platform/clock';
-import { productParts } from '../../../productParts';
-import { signInWithWallet } from '../../helpers/siwe';
-import { codeIn, SmtpInbox } from '../../helpers/smtpInbox';
-import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
+import { identityModel } from '../../../../models/Identity';
+import { ManualClock } from '../../../../platform/clock';
+import { productParts } from '../../../../productParts';
+import { signInWithWallet } from '../../../helpers/siwe';
+import { codeIn, SmtpInbox } from '../../../helpers/smtpInbox';
+import { startTestPlatform, type TestPlatform } from '../../../helpers/platform';
 
 const PASSWORD = 'correct horse battery staple';
 let counter = 0;

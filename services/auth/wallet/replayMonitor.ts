@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Limiter } from '../../platform/http/rateLimit';
-import { siweReplays, siweReplaysInWindow, siweReplaysOverCap } from '../../platform/metrics';
+import type { Limiter } from '../../../platform/http/rateLimit';
+import { siweReplays, siweReplaysInWindow, siweReplaysOverCap } from '../../../platform/metrics';
 
 /**
  * Counts SIWE nonce replays per window (SIWE_REPLAY_CAP per window, shared through Redis when configured). Every
