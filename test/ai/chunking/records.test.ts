@@ -1,4 +1,4 @@
-import { chunkDisplayTitle, embeddingTextOf, isIndexName } from '../../../ai/chunking/records';
+import { chunkDisplayTitle, embeddingTextOf, isIndexName } from '../../../models/corpusRecords';
 import { buildChunk } from '../factories';
 
 describe('chunk records', () => {
