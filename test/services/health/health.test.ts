@@ -2,9 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { startQdrantEngine, type QdrantEngine } from '../../embedded/qdrant';
+import { startQdrantEngine, type QdrantEngine } from '../../../embedded/qdrant';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { startTestPlatform, type TestPlatform } from '../helpers/platform';
+import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
 
 describe('liveness, readiness and metrics', () => {
   let server: TestPlatform;
