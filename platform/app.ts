@@ -9,7 +9,6 @@ import { errorHandler, notFoundHandler } from './http/errorHandlers';
 import { createLimiter, rateLimit } from './http/rateLimit';
 import { ForbiddenError } from './errors';
 import { ApiRoutes } from './http/routes';
-import { registerHealthRoutes } from '../services/health/router';
 import type { Stores } from './stores';
 
 /** A service area's HTTP routes, mounted when the process has the `api` role. */
@@ -19,10 +18,11 @@ export interface AppDependencies {
   config: Config;
   logger: Logger;
   stores: Stores;
+  /** Routes mounted in every role before the body parser (the health probes). */
+  probes: ServiceRegistrar[];
   services: ServiceRegistrar[];
   /** Guards admin pages (the Colyseus monitor); without one they are closed. */
   adminGuard?: RequestHandler[];
-  isAccepting: () => boolean;
 }
 
 /** Orchestrator probes are never rate limited. */
@@ -40,7 +40,7 @@ const API_INFO = {
 
 /**
  * The Express application: request context → metrics → gateway rate limit → matchmaking and monitor (game role)
- * → JSON body → health and service routes (api role) → OpenAPI → 404 → the one error handler.
+ * → JSON body → probes (every role) and service routes (api role) → OpenAPI → 404 → the one error handler.
  */
 export function createApp(deps: AppDependencies): express.Express {
   const { config } = deps;
@@ -59,11 +59,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(rateLimit(gatewayLimiter, { skip: (req) => PROBE_PATHS.has(req.path) }));
 
   const routes = new ApiRoutes();
-  registerHealthRoutes(routes, {
-    checks: deps.stores.checks,
-    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
-    isAccepting: deps.isAccepting,
-  });
+  for (const register of deps.probes) register(routes);
 
   if (hasRole(config, 'game')) {
     app.use(createNodeMatchmakingMiddleware());

@@ -17,6 +17,8 @@ export interface PlatformContext {
   logger: Logger;
   stores: Stores;
   clock: Clock;
+  /** False once shutdown has begun, so readiness probes turn load balancers away. */
+  isAccepting: () => boolean;
 }
 
 /**
@@ -34,6 +36,8 @@ export interface UpgradeRoute {
 
 /** The product's parts: each service area's routes, the room types of the world, the background jobs. */
 export interface ProductParts {
+  /** Routes mounted in every role, ahead of body parsing and the game middleware (the health probes). */
+  probes?: ServiceRegistrar[];
   services?: ServiceRegistrar[];
   rooms?: RoomDefinition[];
   jobs?: JobRegistrar[];
@@ -84,14 +88,22 @@ export class Platform {
     const state = { accepting: true };
     let parts: ProductParts = {};
     try {
-      parts = (await options.parts?.({ config, logger, stores, clock: options.clock ?? systemClock })) ?? {};
+      const isAccepting = () => state.accepting;
+      parts =
+        (await options.parts?.({
+          config,
+          logger,
+          stores,
+          clock: options.clock ?? systemClock,
+          isAccepting,
+        })) ?? {};
       const app = createApp({
         config,
         logger,
         stores,
+        probes: parts.probes ?? [],
         services: parts.services ?? [],
         adminGuard: parts.adminGuard,
-        isAccepting: () => state.accepting,
       });
       httpServer.on('request', app);
       const upgrades = upgradeRoutes(config, parts);

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { Platform, type PlatformOptions, type ProductParts } from '../../platform/platform';
 import type { Clock } from '../../platform/clock';
+import { createHealthService } from '../../services/health';
 import { LogCapture } from './logCapture';
 
 /** Environment every test platform starts from: random port, loopback, quiet, real local Redis. */
@@ -32,7 +33,8 @@ export interface TestPlatform {
 
 /**
  * Boots a platform in-process on a random port with `env` over TEST_ENV, its data (embedded MongoDB) in a fresh
- * temporary DATA_DIR removed on stop; logs are captured, not printed.
+ * temporary DATA_DIR removed on stop; logs are captured, not printed. Parts without probes get the health service,
+ * as the product's composition mounts it.
  */
 export async function startTestPlatform(
   env: Record<string, string> = {},
@@ -47,7 +49,7 @@ export async function startTestPlatform(
     config,
     logger,
     clock,
-    parts: typeof parts === 'function' ? parts : () => parts,
+    parts: withHealth(typeof parts === 'function' ? parts : () => parts),
   });
   return {
     platform,
@@ -58,5 +60,13 @@ export async function startTestPlatform(
       await platform.stop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Adds the health probes to parts that bring none (productParts brings its own). */
+function withHealth(parts: NonNullable<PlatformOptions['parts']>): NonNullable<PlatformOptions['parts']> {
+  return async (context) => {
+    const built = await parts(context);
+    return built.probes ? built : { ...built, ...createHealthService(context) };
   };
 }
