@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { hasRole, type Config } from './config';
 import { createApp, type ServiceRegistrar } from './app';
 import { systemClock, type Clock } from './clock';
-import { openStores, type Stores } from './stores';
+import { openStores, type EmbeddedEngines, type Stores } from './stores';
 import { GameServer, type RoomDefinition } from './game/gameServer';
 import { Scheduler, type JobRegistrar } from './jobs/scheduler';
 import { listen } from './listen';
@@ -54,6 +54,8 @@ export interface PlatformOptions {
   logger: Logger;
   /** Builds the product's parts once the stores are open (`productParts.ts` in production). */
   parts?: (context: PlatformContext) => ProductParts | Promise<ProductParts>;
+  /** The embedded MongoDB and Qdrant engines, started for a store whose URL is unset (see `embeddedEngines`). */
+  engines?: EmbeddedEngines;
   clock?: Clock;
 }
 
@@ -81,7 +83,7 @@ export class Platform {
 
   static async start(options: PlatformOptions): Promise<Platform> {
     const { config, logger } = options;
-    const stores = await openStores(config, logger);
+    const stores = await openStores(config, logger, options.engines);
     const httpServer = http.createServer({ keepAliveTimeout: 5_000 });
     let game: GameServer | undefined;
     let scheduler: Scheduler | undefined;

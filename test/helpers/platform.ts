@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { Platform, type PlatformOptions, type ProductParts } from '../../platform/platform';
 import type { Clock } from '../../platform/clock';
+import { embeddedEngines } from '../../embedded';
 import { createHealthService } from '../../services/health';
 import { LogCapture } from './logCapture';
 
@@ -49,6 +50,7 @@ export async function startTestPlatform(
     config,
     logger,
     clock,
+    engines: embeddedEngines,
     parts: withHealth(typeof parts === 'function' ? parts : () => parts),
   });
   return {
