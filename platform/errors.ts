@@ -100,7 +100,7 @@ export class NotEnabledError extends AppError {
 
 /** 503: a dependency (store, provider) is unavailable. */
 export class UnavailableError extends AppError {
-  constructor(detail: string, code = 'UNAVAILABLE', extensions?: Record<string, unknown>) {
-    super(503, code, 'Service Unavailable', { detail, extensions });
+  constructor(detail: string, code = 'UNAVAILABLE', extensions?: Record<string, unknown>, cause?: unknown) {
+    super(503, code, 'Service Unavailable', { detail, extensions, cause });
   }
 }

@@ -1,5 +1,5 @@
 import { Contract, hashMessage, isError, type Provider } from 'ethers';
-import { UnavailableError } from '../../../platform/errors';
+import { SiweError } from './errors';
 
 const EIP1271_ABI = ['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)'];
 /** What `isValidSignature` returns for a signature the contract accepts. */
@@ -25,9 +25,9 @@ export async function contractWalletAccepts(
   } catch (error) {
     // CALL_EXCEPTION: the call reverted; BAD_DATA: no code at the address (an EOA) or not an EIP-1271 answer.
     if (isError(error, 'CALL_EXCEPTION') || isError(error, 'BAD_DATA')) return false;
-    throw new UnavailableError(
-      `The Ethereum RPC could not check the contract wallet: ${(error as Error).message}`,
+    throw new SiweError(
       'ETH_RPC_UNAVAILABLE',
+      `The Ethereum RPC could not check the contract wallet: ${(error as Error).message}`,
     );
   }
 }

@@ -1,14 +1,14 @@
 import type { Provider } from 'ethers';
 import type { Types } from 'mongoose';
 import type { Clock } from '../../../platform/clock';
-import { NotEnabledError } from '../../../platform/errors';
 import type { Accounts } from '../accounts';
 import type { EnsResolver } from '../ensResolver';
 import type { NonceStore } from './nonceStore';
 import type { ReplayMonitor } from './replayMonitor';
 import type { IssuedSession, Sessions } from '../sessions';
 import { newNonce } from '../tokens';
-import { verifyWalletProof, WalletSignInError, type WalletProof } from './walletVerifier';
+import { SiweError, WalletSignInError } from './errors';
+import { verifyWalletProof, type WalletProof } from './walletVerifier';
 
 export interface WalletSignInOptions {
   enabled: boolean;
@@ -84,10 +84,7 @@ export class WalletSignIn {
   /** Throws 501 SIWE_DISABLED while wallet sign-in is off (routes check it before validating the body). */
   ensureEnabled(): void {
     if (!this.options.enabled) {
-      throw new NotEnabledError(
-        'Wallet sign-in is disabled on this server (SIWE_ENABLED=0)',
-        'SIWE_DISABLED',
-      );
+      throw new SiweError('SIWE_DISABLED', 'Wallet sign-in is disabled on this server (SIWE_ENABLED=0)');
     }
   }
 }

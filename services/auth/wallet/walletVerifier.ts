@@ -1,15 +1,8 @@
 import type { Provider } from 'ethers';
-import { AppError } from '../../../platform/errors';
 import { contractWalletAccepts } from './contractWallet';
+import { WalletSignInError } from './errors';
 import { recoverPersonalSigner } from './signatureRecovery';
 import { parseSiweMessage, type SiweFields } from './siweMessage';
-
-/** A rejected wallet sign-in: always 401, with a code naming the failed check (SPEC 7 diagnostics). */
-export class WalletSignInError extends AppError {
-  constructor(code: string, detail: string) {
-    super(401, code, 'Unauthorized', { detail });
-  }
-}
 
 export interface WalletProof {
   address: string;

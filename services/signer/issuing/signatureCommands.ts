@@ -87,7 +87,7 @@ export function createSignatureCommands(deps: SignatureCommandDependencies): Sig
       log.info({ ...entry, outcome: 'issued' }, 'signature request');
       return result;
     } catch (error) {
-      const code = error instanceof AppError ? error.code : 'INTERNAL';
+      const code = error instanceof AppError ? error.code : 'INTERNAL_ERROR';
       log.info({ ...entry, outcome: 'rejected', code }, 'signature request');
       throw error;
     }
