@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { USER_ROLES, type UserRole } from '../../models/User';
-import { AppError, ForbiddenError, UnauthorizedError } from '../../platform/errors';
+import type { AppError } from '../../platform/errors';
+import { authError } from './errors';
 import { secretsEqual } from '../../platform/secrets';
 import type { Principal } from './principal';
 import type { Sessions } from './sessions';
@@ -46,7 +47,7 @@ export class AuthGuard {
       }
       this.resolve(token).then((principal) => {
         if (!principal) {
-          next(new UnauthorizedError('The credential is invalid, expired or revoked', 'INVALID_CREDENTIAL'));
+          next(authError('INVALID_CREDENTIAL', 'The credential is invalid, expired or revoked'));
           return;
         }
         req.principal = principal;
@@ -58,14 +59,14 @@ export class AuthGuard {
   /** Signed-in users only (not the service token). */
   readonly requireUser: RequestHandler[] = [
     this.authenticate(),
-    (req, _res, next) =>
-      next(userOf(req) ? undefined : new UnauthorizedError('Sign in first', 'UNAUTHENTICATED')),
+    (req, _res, next) => next(userOf(req) ? undefined : authError('UNAUTHENTICATED', 'Sign in first')),
   ];
 
   /** SPEC 5 `require_brain_auth`: a signed-in user (wallet or email) or the service token. */
   readonly requireBrainAuth: RequestHandler[] = [
     this.authenticate(),
-    (req, _res, next) => next(req.principal ? undefined : new UnauthorizedError('Authentication required')),
+    (req, _res, next) =>
+      next(req.principal ? undefined : authError('UNAUTHENTICATED', 'Authentication required')),
   ];
 
   /**
@@ -78,14 +79,14 @@ export class AuthGuard {
       (req, _res, next) => {
         if (!req.principal) {
           return next(
-            options.allowBasic ? browserChallenge() : new UnauthorizedError('Authentication required'),
+            options.allowBasic ? browserChallenge() : authError('UNAUTHENTICATED', 'Authentication required'),
           );
         }
         const user = userOf(req);
         next(
           user && holdsRole(user.roles, role)
             ? undefined
-            : new ForbiddenError(`Requires the ${role} role`, 'ROLE_REQUIRED'),
+            : authError('ROLE_REQUIRED', `Requires the ${role} role`),
         );
       },
     ];
@@ -100,10 +101,7 @@ export class AuthGuard {
         next(
           user && user.tier >= tier
             ? undefined
-            : new ForbiddenError(
-                `Requires identity tier ${tier} (${tierName(tier)}) or above`,
-                'TIER_REQUIRED',
-              ),
+            : authError('TIER_REQUIRED', `Requires identity tier ${tier} (${tierName(tier)}) or above`),
         );
       },
     ];
@@ -123,10 +121,11 @@ function holdsRole(roles: UserRole[], role: UserRole): boolean {
 
 /** 401 asking a browser for credentials (HTTP Basic; the password is a session token). */
 function browserChallenge(): AppError {
-  return new AppError(401, 'UNAUTHENTICATED', 'Unauthorized', {
-    detail: 'Sign in as an admin: HTTP Basic with any user name and a session token as the password',
-    headers: { 'WWW-Authenticate': 'Basic realm="forge-admin", charset="UTF-8"' },
-  });
+  return authError(
+    'UNAUTHENTICATED',
+    'Sign in as an admin: HTTP Basic with any user name and a session token as the password',
+    { headers: { 'WWW-Authenticate': 'Basic realm="forge-admin", charset="UTF-8"' } },
+  );
 }
 
 /** The signed-in user behind a request, if any. */

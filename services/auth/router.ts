@@ -1,10 +1,10 @@
 import { Types } from 'mongoose';
-import { UnauthorizedError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { Accounts } from './accounts';
 import { userOf, type AuthGuard } from './authGuard';
 import type { EnsResolver } from './ensResolver';
 import { forwardHeaders } from './forwardAuth';
+import { authError } from './errors';
 import { presentMe, presentUser } from './presenters';
 import { MeSchema, RolesRequestSchema, UserIdParamsSchema, UserSchema } from './schemas';
 import type { Sessions } from './sessions';
@@ -31,7 +31,7 @@ export function registerSessionRoutes(routes: ApiRoutes, deps: SessionRouteDepen
     handler: async ({ req }) => {
       const principal = userOf(req);
       const user = principal && (await accounts.findUser(principal.userId));
-      if (!principal || !user) throw new UnauthorizedError('Sign in first', 'UNAUTHENTICATED');
+      if (!principal || !user) throw authError('UNAUTHENTICATED', 'Sign in first');
       return { status: 200, body: presentMe(user, await accounts.identitiesOf(user._id), principal) };
     },
   });
@@ -64,7 +64,7 @@ export function registerSessionRoutes(routes: ApiRoutes, deps: SessionRouteDepen
     responses: { 200: { description: 'Authenticated; identity in the response headers' } },
     handler: async ({ req }) => {
       const principal = userOf(req);
-      if (!principal) throw new UnauthorizedError('Sign in first', 'UNAUTHENTICATED');
+      if (!principal) throw authError('UNAUTHENTICATED', 'Sign in first');
       return { status: 200, headers: { ...(await forwardHeaders(principal, accounts, deps.ens)) } };
     },
   });

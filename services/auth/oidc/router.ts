@@ -1,26 +1,10 @@
-import { z } from 'zod';
 import type { ApiRoutes } from '../../../platform/http/routes';
 import { userOf, type AuthGuard } from '../authGuard';
 import { presentSession } from '../presenters';
 import { SessionSchema } from '../schemas';
 import type { OidcSignIn } from './oidcSignIn';
-
-const StartResponseSchema = z
-  .object({ authorization_url: z.url(), state: z.string() })
-  .meta({ id: 'OidcStart' });
-
-/** The provider's redirect: `code` after a login, or `error` (e.g. access_denied) when the user or provider refused. */
-const CallbackQuerySchema = z
-  .object({
-    code: z.string().min(1).max(2048).optional(),
-    error: z.string().min(1).max(256).optional(),
-    error_description: z.string().max(2048).optional(),
-    state: z.string().min(1).max(512),
-  })
-  .refine((query) => query.code !== undefined || query.error !== undefined, {
-    error: 'expected code or error',
-    path: ['code'],
-  });
+import { presentOidcStart } from './presenters';
+import { OidcCallbackQuerySchema, OidcStartSchema } from './schemas';
 
 /** OpenID Connect sign-on routes; both answer 501 OIDC_DISABLED without OIDC_ISSUER_URL. */
 export function registerOidcRoutes(routes: ApiRoutes, sso: OidcSignIn, guard: AuthGuard): void {
@@ -31,11 +15,11 @@ export function registerOidcRoutes(routes: ApiRoutes, sso: OidcSignIn, guard: Au
       'Start single sign-on: returns the identity provider URL to open (signed in: links the SSO identity)',
     tags: ['auth'],
     middleware: [guard.authenticate()],
-    responses: { 200: { description: 'Open authorization_url in the browser', schema: StartResponseSchema } },
-    handler: async ({ req }) => {
-      const { authorizationUrl, state } = await sso.start(userOf(req)?.userId);
-      return { status: 200, body: { authorization_url: authorizationUrl, state } };
-    },
+    responses: { 200: { description: 'Open authorization_url in the browser', schema: OidcStartSchema } },
+    handler: async ({ req }) => ({
+      status: 200,
+      body: presentOidcStart(await sso.start(userOf(req)?.userId)),
+    }),
   });
 
   routes.add({
@@ -43,7 +27,7 @@ export function registerOidcRoutes(routes: ApiRoutes, sso: OidcSignIn, guard: Au
     path: '/auth/oidc/callback',
     summary: "The identity provider's redirect target: completes the sign-on and opens a session",
     tags: ['auth'],
-    request: { query: CallbackQuerySchema },
+    request: { query: OidcCallbackQuerySchema },
     responses: {
       200: { description: 'Signed in', schema: SessionSchema },
       400: { description: 'Unknown or expired state' },

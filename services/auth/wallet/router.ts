@@ -2,8 +2,8 @@ import type { RequestHandler } from 'express';
 import type { ApiRoutes } from '../../../platform/http/routes';
 import type { AuthGuard } from '../authGuard';
 import { userOf } from '../authGuard';
-import { presentWalletSession } from '../presenters';
-import { NonceResponseSchema, WalletSessionSchema, WalletVerifyRequestSchema } from '../schemas';
+import { presentWalletSession } from './presenters';
+import { NonceResponseSchema, WalletSessionSchema, WalletVerifyRequestSchema } from './schemas';
 import type { WalletSignIn } from './walletSignIn';
 
 /** SPEC 4.1: `POST /auth/wallet/nonce` (201) and `POST /auth/wallet/verify` (202); both 501 while SIWE is off. */
