@@ -170,7 +170,7 @@ async function main(): Promise<void> {
         }
         await Promise.all(addresses.map((address) => stack.core.forgeNonces.read(address)));
       },
-      issue: (a: string) => stack.commands.startForge({ forger: a, path: 1, zenCommitted: '10' }, caller),
+      issue: (a: string) => stack.commands.startForge({ forger: a, path: 1, zenCommitted: 10n }, caller),
     },
     'mint via commands (warm)': {
       prepare: async (addresses: string[]) => {

@@ -1,5 +1,5 @@
 import { getAddress } from 'ethers';
-import { InvalidAddressError } from '../errors';
+import { InvalidAddressError } from './errors';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const LOWERCASE_ADDRESS = /^0x[0-9a-f]{40}$/;

@@ -1,6 +1,6 @@
 import type { Config } from '../../platform/config';
 import type { SupportedChainId } from '../../contracts/typedData';
-import { parseAddress } from './issuing/addressFormat';
+import { parseAddress } from './addressFormat';
 import { SignerConfigError } from './errors';
 
 /** Where the signing key comes from (SIGNER_KEYSTORE_FILE / SIGNER_SECRETS_DIR, or a SecretSource in code). */

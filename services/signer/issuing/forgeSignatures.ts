@@ -18,7 +18,7 @@ import {
   type IssuerContext,
   type IssuerDependencies,
 } from './issuerContext';
-import type { SignatureRecord, TypedDataPayload } from './signatureRecord';
+import type { SignatureRecord, TypedDataPayload } from '../../../models/IssuedSignature';
 
 /** Dependencies of ForgeSignatureIssuer; `nonces` must read TheForge's getNonce. */
 export interface ForgeSignatureIssuerDependencies extends IssuerDependencies {

@@ -5,7 +5,7 @@ import { NonceStaleError, SignerConfigError } from '../errors';
 import { signatureIssueLatency, signaturesIssued } from '../metrics';
 import type { NonceReader } from '../chain/nonceReader';
 import { reportReuseAttempt, type ConsumedNonceLookup } from '../usage/reuseAlerts';
-import { signatureHashOf, type SignatureKind, type SignatureRecord } from './signatureRecord';
+import { signatureHashOf, type SignatureKind, type SignatureRecord } from '../../../models/IssuedSignature';
 import type { SignerKeyProvider } from '../keys/signerKeys';
 
 /** Dependencies every issuer shares. */

@@ -8,7 +8,7 @@ import {
   type IssuerContext,
   type IssuerDependencies,
 } from './issuerContext';
-import type { SignatureRecord } from './signatureRecord';
+import type { SignatureRecord } from '../../../models/IssuedSignature';
 
 /** Dependencies of MintSignatureIssuer; `nonces` must read PunkSeed's getNonce. */
 export interface MintSignatureIssuerDependencies extends IssuerDependencies {

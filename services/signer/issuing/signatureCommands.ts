@@ -1,10 +1,16 @@
 import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from '../../../platform/clock';
 import { AppError } from '../../../platform/errors';
-import { parseAddress } from './addressFormat';
-import { parseForgeId, parseForgePath, parseZenCommitted } from './forgeInputs';
 import type { SignatureRequestPolicy } from '../policy/requestPolicy';
-import type { SignatureKind, SignatureRecord } from './signatureRecord';
+import type { SignatureKind, SignatureRecord } from '../../../models/IssuedSignature';
+import { presentForgeStart, presentSignature } from '../presenters';
+import type {
+  ForgeClaimRequest,
+  ForgeStartRequest,
+  ForgeStartResponse,
+  PunkSeedMintRequest,
+  SignatureResponse,
+} from '../schemas';
 import type { SignatureRequester } from './signatureStore';
 import type { SignerCore } from './signerCore';
 
@@ -18,20 +24,6 @@ export interface SignatureCaller extends SignatureRequester {
   logger?: Logger;
 }
 
-/** Response of POST /api/forge/start (SPEC 2.5). */
-export interface ForgeStartResponse {
-  forgeId: string;
-  signature: string;
-  nonce: number;
-  expiresAt: number;
-}
-
-/** Response of POST /api/forge/claim and POST /api/punk-seed/mint (SPEC 2.6, 2.7). */
-export interface SignatureResponse {
-  signature: string;
-  nonce: number;
-}
-
 /** Dependencies of the signature commands. */
 export interface SignatureCommandDependencies {
   core: SignerCore;
@@ -41,30 +33,22 @@ export interface SignatureCommandDependencies {
   logger?: Logger;
 }
 
-/** The three signature-issuing commands behind SPEC 4.10's routes. */
+/**
+ * The three signature-issuing commands behind SPEC 4.10's routes. They take requests the HTTP schemas already
+ * parsed (`schemas.ts`: addresses checksummed, `zenCommitted` a bigint, `forgeId` lowercased), so input is
+ * validated once, where its 400 reaches the caller.
+ */
 export interface SignatureCommands {
   /** `{forger, path, zenCommitted}` → `{forgeId, signature, nonce, expiresAt}`. */
-  startForge(
-    body: { forger?: unknown; path?: unknown; zenCommitted?: unknown },
-    caller: SignatureCaller,
-  ): Promise<ForgeStartResponse>;
+  startForge(request: ForgeStartRequest, caller: SignatureCaller): Promise<ForgeStartResponse>;
   /** `{forgeId, forger}` → `{signature, nonce}`. */
-  claimForge(
-    body: { forgeId?: unknown; forger?: unknown },
-    caller: SignatureCaller,
-  ): Promise<SignatureResponse>;
+  claimForge(request: ForgeClaimRequest, caller: SignatureCaller): Promise<SignatureResponse>;
   /** `{address}` → `{signature, nonce}`. */
-  mintPunkSeed(body: { address?: unknown }, caller: SignatureCaller): Promise<SignatureResponse>;
-}
-
-function asResponseNonce(nonce: bigint): number {
-  if (nonce > BigInt(Number.MAX_SAFE_INTEGER))
-    throw new RangeError(`nonce ${nonce} exceeds a JSON-safe integer`);
-  return Number(nonce);
+  mintPunkSeed(request: PunkSeedMintRequest, caller: SignatureCaller): Promise<SignatureResponse>;
 }
 
 /**
- * The commands a route handler calls with the parsed JSON body: validate (400) → per-address limit (429) →
+ * The commands a route handler calls with the parsed request: per-address limit (429) →
  * rule checks (balance 409, cooldown 429) → sign → store → present. Each request is logged with its outcome;
  * nothing is stored for a rejected one.
  */
@@ -94,11 +78,8 @@ export function createSignatureCommands(deps: SignatureCommandDependencies): Sig
   }
 
   return {
-    startForge: (body, caller) =>
-      handle('forge-start', body.forger, caller, async () => {
-        const forger = parseAddress(body.forger, 'forger');
-        const path = parseForgePath(body.path, 'path');
-        const zenCommitted = parseZenCommitted(body.zenCommitted, 'zenCommitted');
+    startForge: ({ forger, path, zenCommitted }, caller) =>
+      handle('forge-start', forger, caller, async () => {
         await policy.admitRequest(forger);
         await policy.requireBalance(forger, zenCommitted);
         // Stored inside the cooldown: a signature that could not be stored is not issued, and takes no cooldown.
@@ -107,25 +88,21 @@ export function createSignatureCommands(deps: SignatureCommandDependencies): Sig
           await store.save(started.record, caller);
           return started;
         });
-        const { forgeId, signature, nonce, expiresAt } = issued;
-        return { forgeId, signature, nonce: asResponseNonce(nonce), expiresAt };
+        return presentForgeStart(issued);
       }),
-    claimForge: (body, caller) =>
-      handle('forge-claim', body.forger, caller, async () => {
-        const forgeId = parseForgeId(body.forgeId, 'forgeId');
-        const forger = parseAddress(body.forger, 'forger');
+    claimForge: ({ forgeId, forger }, caller) =>
+      handle('forge-claim', forger, caller, async () => {
         await policy.admitRequest(forger);
         const issued = await core.forgeIssuer.issueClaim({ forgeId, forger });
         await store.save(issued.record, caller);
-        return { signature: issued.signature, nonce: asResponseNonce(issued.nonce) };
+        return presentSignature(issued);
       }),
-    mintPunkSeed: (body, caller) =>
-      handle('punk-seed-mint', body.address, caller, async () => {
-        const address = parseAddress(body.address, 'address');
+    mintPunkSeed: ({ address }, caller) =>
+      handle('punk-seed-mint', address, caller, async () => {
         await policy.admitRequest(address);
         const issued = await core.mintIssuer.issueMint({ address });
         await store.save(issued.record, caller);
-        return { signature: issued.signature, nonce: asResponseNonce(issued.nonce) };
+        return presentSignature(issued);
       }),
   };
 }

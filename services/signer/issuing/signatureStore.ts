@@ -1,8 +1,11 @@
 import { getAddress } from 'ethers';
 import type { Connection, Model } from 'mongoose';
-import { issuedSignatureModel, type IssuedSignatureRecord } from '../../../models/IssuedSignature';
+import {
+  issuedSignatureModel,
+  type IssuedSignatureRecord,
+  type SignatureRecord,
+} from '../../../models/IssuedSignature';
 import type { ConsumedNonceLookup, ContractNonce } from '../usage/reuseAlerts';
-import type { SignatureRecord } from './signatureRecord';
 import type { ConsumedSignature } from '../usage/usageTracker';
 
 const DUPLICATE_KEY = 11000;
@@ -39,7 +42,6 @@ export class MongoSignatureStore implements ConsumedNonceLookup {
     try {
       await this.model.create({
         ...record,
-        payload: record.payload as unknown as Record<string, unknown>,
         contract: getAddress(record.contract),
         requester: getAddress(record.requester),
         requestedBy: requester.requestedBy,

@@ -3,6 +3,7 @@ import { Wallet } from 'ethers';
 import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from '../../../platform/clock';
 import { SignerKeyUnavailableError } from '../errors';
+import { RefreshingKeys } from './refreshingKeys';
 import { WalletChainSigner, type ChainSigner, type SignerKeyProvider } from './signerKeys';
 
 /** Options of KeystoreFileKeyProvider. */
@@ -17,13 +18,6 @@ export interface KeystoreFileKeyProviderOptions {
   logger?: Logger;
 }
 
-interface LoadedKey {
-  signer: ChainSigner;
-  /** Identity of the file version the key came from (inode, size, mtime). */
-  version: string;
-  checkedAt: number;
-}
-
 /**
  * Keys from encrypted JSON keystore files, one per chain id, decrypted with ethers (scrypt). Rotation without
  * restart: replace the file (write a new one and rename it over the old); the provider notices the new version
@@ -31,64 +25,34 @@ interface LoadedKey {
  * previous key stays in use and a warning is logged.
  */
 export class KeystoreFileKeyProvider implements SignerKeyProvider {
-  private readonly loaded = new Map<number, LoadedKey>();
-  private readonly pending = new Map<number, Promise<ChainSigner>>();
-  private readonly recheckMs: number;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
+  private readonly keys: RefreshingKeys;
 
   constructor(private readonly options: KeystoreFileKeyProviderOptions) {
-    this.recheckMs = options.recheckMs ?? 1000;
-    this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? pino({ level: 'silent' });
+    this.keys = new RefreshingKeys(
+      {
+        version: (chainId) => this.fileVersion(chainId, this.fileOf(chainId)),
+        load: (chainId) => this.decrypt(chainId, this.fileOf(chainId)),
+      },
+      {
+        recheckMs: options.recheckMs ?? 1000,
+        clock: options.clock ?? systemClock,
+        logger: options.logger ?? pino({ level: 'silent' }),
+      },
+    );
   }
 
-  async getSigner(chainId: number): Promise<ChainSigner> {
-    const entry = this.loaded.get(chainId);
-    if (entry && this.clock.now() - entry.checkedAt < this.recheckMs) return entry.signer;
-    let refresh = this.pending.get(chainId);
-    if (!refresh) {
-      refresh = this.refresh(chainId).finally(() => this.pending.delete(chainId));
-      this.pending.set(chainId, refresh);
-    }
-    return refresh;
+  getSigner(chainId: number): Promise<ChainSigner> {
+    return this.keys.get(chainId);
   }
 
   async rotate(chainId?: number): Promise<void> {
-    for (const [id, entry] of this.loaded) {
-      if (chainId !== undefined && id !== chainId) continue;
-      // Forces a decrypt on the next getSigner even if the file looks unchanged.
-      entry.checkedAt = Number.NEGATIVE_INFINITY;
-      entry.version = '';
-    }
+    this.keys.forget(chainId);
   }
 
-  private async refresh(chainId: number): Promise<ChainSigner> {
-    const entry = this.loaded.get(chainId);
-    try {
-      const file = this.options.files[chainId];
-      if (!file) throw new SignerKeyUnavailableError(chainId, 'no keystore file configured');
-      const version = await this.fileVersion(chainId, file);
-      if (entry && entry.version === version) {
-        entry.checkedAt = this.clock.now();
-        return entry.signer;
-      }
-      const signer = await this.decrypt(chainId, file);
-      this.loaded.set(chainId, { signer, version, checkedAt: this.clock.now() });
-      this.logger.info(
-        { chainId, address: signer.address, rotated: entry !== undefined },
-        'signer key loaded',
-      );
-      return signer;
-    } catch (error) {
-      if (!entry) throw error;
-      this.logger.warn(
-        { chainId, code: (error as SignerKeyUnavailableError).code },
-        'signer key refresh failed',
-      );
-      entry.checkedAt = this.clock.now();
-      return entry.signer;
-    }
+  private fileOf(chainId: number): string {
+    const file = this.options.files[chainId];
+    if (!file) throw new SignerKeyUnavailableError(chainId, 'no keystore file configured');
+    return file;
   }
 
   private async fileVersion(chainId: number, file: string): Promise<string> {

@@ -10,6 +10,7 @@ import {
 import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from '../../../platform/clock';
 import { SignerKeyUnavailableError } from '../errors';
+import { RefreshingKeys } from './refreshingKeys';
 
 /**
  * Signing keys, one per chain id, behind a provider interface so the key can live in an encrypted keystore file
@@ -130,39 +131,24 @@ const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
 
 /** Key provider over a SecretSource holding a hex private key per chain id. */
 export class SecretKeyProvider implements SignerKeyProvider {
-  private readonly loaded = new Map<number, { signer: ChainSigner; loadedAt: number }>();
+  private readonly keys: RefreshingKeys;
   private readonly secretName: (chainId: number) => string;
-  private readonly refreshMs: number;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
 
   constructor(private readonly options: SecretKeyProviderOptions) {
     this.secretName = options.secretName ?? ((chainId) => `signer-private-key-${chainId}`);
-    this.refreshMs = options.refreshMs ?? 60_000;
-    this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? pino({ level: 'silent' });
+    this.keys = new RefreshingKeys(
+      // A secret has no cheap version: it is read again every refreshMs.
+      { version: async () => undefined, load: (chainId) => this.load(chainId) },
+      {
+        recheckMs: options.refreshMs ?? 60_000,
+        clock: options.clock ?? systemClock,
+        logger: options.logger ?? pino({ level: 'silent' }),
+      },
+    );
   }
 
-  async getSigner(chainId: number): Promise<ChainSigner> {
-    const entry = this.loaded.get(chainId);
-    if (entry && this.clock.now() - entry.loadedAt < this.refreshMs) return entry.signer;
-    try {
-      const signer = await this.load(chainId);
-      if (entry?.signer.address !== signer.address) {
-        this.logger.info({ chainId, address: signer.address }, 'signer key loaded');
-      }
-      this.loaded.set(chainId, { signer, loadedAt: this.clock.now() });
-      return signer;
-    } catch (error) {
-      if (!entry) throw error;
-      // A failed refresh keeps the key in use (the contract's setSigner is what revokes a key) and retries later.
-      this.logger.warn(
-        { chainId, code: (error as SignerKeyUnavailableError).code },
-        'signer key refresh failed',
-      );
-      entry.loadedAt = this.clock.now();
-      return entry.signer;
-    }
+  getSigner(chainId: number): Promise<ChainSigner> {
+    return this.keys.get(chainId);
   }
 
   private async load(chainId: number): Promise<ChainSigner> {
@@ -187,7 +173,6 @@ export class SecretKeyProvider implements SignerKeyProvider {
   }
 
   async rotate(chainId?: number): Promise<void> {
-    if (chainId === undefined) this.loaded.clear();
-    else this.loaded.delete(chainId);
+    this.keys.forget(chainId);
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { signatureReuseAlerts } from '../metrics';
-import type { SignatureKind } from '../issuing/signatureRecord';
+import type { SignatureKind } from '../../../models/IssuedSignature';
 
 /** Why a reuse alert fired. */
 export type ReuseReason = 'nonce_consumed' | 'signature_already_used';

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import { SignatureNotUsedError, SignatureUnknownError } from '../errors';
+import { presentReuseReport } from '../presenters';
 import type { SignatureRequestPolicy } from '../policy/requestPolicy';
 import { reportReuseAttempt } from './reuseAlerts';
-import { signatureHashOf, type SignatureKind } from '../issuing/signatureRecord';
+import { signatureHashOf, type SignatureKind } from '../../../models/IssuedSignature';
 import type { MongoSignatureStore, SignatureRequester } from '../issuing/signatureStore';
 import type { SignerCore } from '../issuing/signerCore';
 
@@ -63,7 +64,7 @@ export function createReuseReports(deps: ReuseReportDependencies) {
         logger,
       );
       await store.markUsedByReport(signatureHash);
-      return { signatureHash, kind: record.kind, used: true };
+      return presentReuseReport({ signatureHash, kind: record.kind });
     },
   };
 }

@@ -1,5 +1,5 @@
-import { parseAddress } from '../../../../services/signer/issuing/addressFormat';
-import { InvalidAddressError } from '../../../../services/signer/errors';
+import { parseAddress } from '../../../services/signer/addressFormat';
+import { InvalidAddressError } from '../../../services/signer/errors';
 
 const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 

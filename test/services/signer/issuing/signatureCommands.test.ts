@@ -1,6 +1,16 @@
 import { SignatureRequestPolicy } from '../../../../services/signer/policy/requestPolicy';
-import { createSignatureCommands } from '../../../../services/signer/issuing/signatureCommands';
-import type { SignatureRecord } from '../../../../services/signer/issuing/signatureRecord';
+import type { z } from 'zod';
+import {
+  createSignatureCommands,
+  type SignatureCaller,
+  type SignatureCommands,
+} from '../../../../services/signer/issuing/signatureCommands';
+import {
+  ForgeClaimRequestSchema,
+  ForgeStartRequestSchema,
+  PunkSeedMintRequestSchema,
+} from '../../../../services/signer/schemas';
+import type { SignatureRecord } from '../../../../models/IssuedSignature';
 import { eventsOf, send } from '../../../helpers/contractCalls';
 import { deployContracts, startTestChain, type Deployment, type TestChain } from '../../../helpers/evm';
 import { captureLogs } from '../../../helpers/logCapture';
@@ -21,6 +31,24 @@ afterAll(async () => {
 
 const CALLER = { requestedBy: 'service' };
 
+/** The commands as the routes call them: with the body their HTTP schema parsed (the only validation). */
+function parsing(commands: SignatureCommands) {
+  return {
+    startForge: (body: z.input<typeof ForgeStartRequestSchema>, caller: SignatureCaller) =>
+      commands.startForge(ForgeStartRequestSchema.parse(body), caller),
+    claimForge: (body: z.input<typeof ForgeClaimRequestSchema>, caller: SignatureCaller) =>
+      commands.claimForge(ForgeClaimRequestSchema.parse(body), caller),
+    mintPunkSeed: (body: z.input<typeof PunkSeedMintRequestSchema>, caller: SignatureCaller) =>
+      commands.mintPunkSeed(PunkSeedMintRequestSchema.parse(body), caller),
+  };
+}
+
+/** The paths the forge start schema rejects in `body` (what a 400 VALIDATION_FAILED names). */
+function rejectedPaths(body: z.input<typeof ForgeStartRequestSchema>): string[] {
+  const result = ForgeStartRequestSchema.safeParse(body);
+  return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
+}
+
 function buildCommands(balances: Record<string, bigint> = {}) {
   const stack = buildSignerStack(chain, deployment);
   const saved: SignatureRecord[] = [];
@@ -29,13 +57,15 @@ function buildCommands(balances: Record<string, bigint> = {}) {
     balances: { getBalance: async (address) => balances[address] ?? 0n },
     clock: stack.clock,
   });
-  const commands = createSignatureCommands({
-    core: stack,
-    policy,
-    store: { save: async (record) => void saved.push(record) },
-    clock: stack.clock,
-    logger: logs.logger,
-  });
+  const commands = parsing(
+    createSignatureCommands({
+      core: stack,
+      policy,
+      store: { save: async (record) => void saved.push(record) },
+      clock: stack.clock,
+      logger: logs.logger,
+    }),
+  );
   return { commands, saved, logs, stack };
 }
 
@@ -89,15 +119,9 @@ describe('signature commands (what the SPEC 4.10 routes call)', () => {
     const { commands, saved, logs } = buildCommands({ [user.address]: 100n });
     const badChecksum = user.address.replace(/[a-f]/, (c) => c.toUpperCase());
 
-    expect(
-      await rejection(commands.startForge({ forger: badChecksum, path: 0, zenCommitted: '1' }, CALLER)),
-    ).toBe('400 SIGNER_INVALID_ADDRESS');
-    expect(
-      await rejection(commands.startForge({ forger: user.address, path: 5, zenCommitted: '1' }, CALLER)),
-    ).toBe('400 SIGNER_INVALID_FORGE_PATH');
-    expect(
-      await rejection(commands.startForge({ forger: user.address, path: 0, zenCommitted: '0' }, CALLER)),
-    ).toBe('400 SIGNER_INVALID_ZEN_AMOUNT');
+    expect(rejectedPaths({ forger: badChecksum, path: 0, zenCommitted: '1' })).toEqual(['forger']);
+    expect(rejectedPaths({ forger: user.address, path: 5, zenCommitted: '1' })).toEqual(['path']);
+    expect(rejectedPaths({ forger: user.address, path: 0, zenCommitted: '0' })).toEqual(['zenCommitted']);
     expect(
       await rejection(commands.startForge({ forger: user.address, path: 0, zenCommitted: '101' }, CALLER)),
     ).toBe('409 SIGNER_INSUFFICIENT_BALANCE');
@@ -109,9 +133,6 @@ describe('signature commands (what the SPEC 4.10 routes call)', () => {
     ).toBe('429 SIGNER_FORGE_COOLDOWN');
     expect(saved).toHaveLength(1);
     expect(logs.lines.map((line) => [line.msg, line.kind, line.outcome, line.code])).toEqual([
-      ['signature request', 'forge-start', 'rejected', 'SIGNER_INVALID_ADDRESS'],
-      ['signature request', 'forge-start', 'rejected', 'SIGNER_INVALID_FORGE_PATH'],
-      ['signature request', 'forge-start', 'rejected', 'SIGNER_INVALID_ZEN_AMOUNT'],
       ['signature request', 'forge-start', 'rejected', 'SIGNER_INSUFFICIENT_BALANCE'],
       ['signature request', 'forge-start', 'issued', undefined],
       ['signature request', 'forge-start', 'rejected', 'SIGNER_FORGE_COOLDOWN'],
