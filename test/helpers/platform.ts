@@ -69,6 +69,6 @@ export async function startTestPlatform(
 function withHealth(parts: NonNullable<PlatformOptions['parts']>): NonNullable<PlatformOptions['parts']> {
   return async (context) => {
     const built = await parts(context);
-    return built.probes ? built : { ...built, ...createHealthService(context) };
+    return built.probes?.length ? built : { ...built, ...createHealthService(context) };
   };
 }
