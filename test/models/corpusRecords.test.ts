@@ -1,5 +1,5 @@
-import { chunkDisplayTitle, embeddingTextOf, isIndexName } from '../../../models/corpusRecords';
-import { buildChunk } from '../factories';
+import { chunkDisplayTitle, embeddingTextOf, isIndexName } from '../../models/corpusRecords';
+import { buildChunk } from '../ai/factories';
 
 describe('chunk records', () => {
   it('titles a chunk by document and heading path, without repeating the H1', () => {
