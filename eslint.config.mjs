@@ -1,8 +1,9 @@
-// ESLint flat config: typescript-eslint recommended rules; formatting is prettier's job.
+// ESLint flat config: typescript-eslint recommended rules and the import layers; formatting is prettier's job.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import { layerRules } from './eslint.layers.mjs';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'contracts/abi/'] },
@@ -20,4 +21,6 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // The import layers (docs/ARCHITECTURE.md): platform at the bottom, services above, productParts.ts and main.ts on top.
+  ...layerRules(),
 );

@@ -1,18 +1,22 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
+import { createHealthService } from './services/health';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
 
 /**
- * The composition root of the product: builds each service area's routes, the world's room types and the
- * background jobs from the opened stores. Each area contributes one `ProductParts`; identity comes first because
- * every other area authenticates through its guard.
+ * The composition root of the product: builds the health probes, each service area's routes, the world's room
+ * types and the background jobs from the opened stores. Each area contributes one `ProductParts`; identity comes
+ * first because every other area authenticates through its guard.
  */
 export async function productParts(context: PlatformContext): Promise<ProductParts> {
   const auth = createAuthService(context);
-  const areas: ProductParts[] = [{ services: [auth.register], close: () => auth.close() }];
+  const areas: ProductParts[] = [
+    createHealthService(context),
+    { services: [auth.register], close: () => auth.close() },
+  ];
   try {
     // Product areas (each adds one line).
     const brain = await createBrainArea(context, auth);
@@ -34,6 +38,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
 /** Concatenates the areas' parts; `close` releases them in reverse order of creation. */
 export function combineParts(areas: ProductParts[]): ProductParts {
   return {
+    probes: areas.flatMap((area) => area.probes ?? []),
     services: areas.flatMap((area) => area.services ?? []),
     rooms: areas.flatMap((area) => area.rooms ?? []),
     jobs: areas.flatMap((area) => area.jobs ?? []),

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ChunkRecord } from '../ai/chunking/records';
+import type { ChunkRecord } from '../models/corpusRecords';
 import { Ingestor } from '../ai/corpus/ingestor';
 import { InMemoryChunkStore } from '../ai/corpus/memoryChunkStore';
 import { ingestFolder } from '../ai/corpus/folderIngest';

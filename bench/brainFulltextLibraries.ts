@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { ChunkRecord } from '../ai/chunking/records';
+import type { ChunkRecord } from '../models/corpusRecords';
 import { reciprocalRankFusion } from '../ai/retrieval/fusion';
 import type { Hit } from '../ai/retrieval/hit';
 import { buildInMemoryBrain, ingestRepository } from './brainCorpus';

@@ -2,12 +2,12 @@ import { parseArgs } from 'node:util';
 import { getAddress, hexlify, id, JsonRpcProvider, Network, randomBytes, Wallet } from 'ethers';
 import { deployReferenceContracts } from '../contracts/deploy';
 import { startDevChain } from '../contracts/devChain';
-import { connectForgeContract, connectPunkSeedContract } from '../services/signer/chainContracts';
-import { ForgeIdPredictor } from '../services/signer/forgeIdPredictor';
-import { ForgeSignatureIssuer } from '../services/signer/forgeSignatures';
-import { MintSignatureIssuer } from '../services/signer/mintSignatures';
-import { NonceReader } from '../services/signer/nonceReader';
-import { envSecretSource, SecretKeyProvider } from '../services/signer/signerKeys';
+import { connectForgeContract, connectPunkSeedContract } from '../services/signer/chain/chainContracts';
+import { ForgeIdPredictor } from '../services/signer/chain/forgeIdPredictor';
+import { ForgeSignatureIssuer } from '../services/signer/issuing/forgeSignatures';
+import { MintSignatureIssuer } from '../services/signer/issuing/mintSignatures';
+import { NonceReader } from '../services/signer/chain/nonceReader';
+import { envSecretSource, SecretKeyProvider } from '../services/signer/keys/signerKeys';
 import { commandStack, httpStack } from './signer/stacks';
 
 /**
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
         }
         await Promise.all(addresses.map((address) => stack.core.forgeNonces.read(address)));
       },
-      issue: (a: string) => stack.commands.startForge({ forger: a, path: 1, zenCommitted: '10' }, caller),
+      issue: (a: string) => stack.commands.startForge({ forger: a, path: 1, zenCommitted: 10n }, caller),
     },
     'mint via commands (warm)': {
       prepare: async (addresses: string[]) => {

@@ -1,5 +1,5 @@
 import { chunkIdFor, contentHash, documentIdFor } from '../ai/chunking/contentHash';
-import { INDEX_NAMES, type ChunkRecord } from '../ai/chunking/records';
+import { INDEX_NAMES, type ChunkRecord } from '../models/corpusRecords';
 import { seededRandom } from '../platform/seededRandom';
 
 /**

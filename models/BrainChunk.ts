@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { INDEX_NAMES, type ChunkRecord } from '../ai/chunking/records';
+import { INDEX_NAMES, type ChunkRecord } from './corpusRecords';
 import { modelFor } from './modelFor';
 
 /**

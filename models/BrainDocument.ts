@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { INDEX_NAMES, type DocumentRecord } from '../ai/chunking/records';
+import { INDEX_NAMES, type DocumentRecord } from './corpusRecords';
 import { modelFor } from './modelFor';
 
 /**

@@ -1,12 +1,60 @@
 import { Schema, type Connection } from 'mongoose';
 import { modelFor } from './modelFor';
-import type { CharacterRecord } from '../rooms/persistence';
+
+/** Equipment slots a character fills (the world's item data names the same slots). */
+export type EquipSlot = 'weapon' | 'head' | 'body' | 'hands' | 'feet' | 'trinket';
+
+/** How present a companion is (the world's companion data uses the same names). */
+export const COMPANION_PRESENCES = ['Always', 'On Demand', 'Subtle', 'Progressive', 'Silent'] as const;
+/** One of COMPANION_PRESENCES. */
+export type CompanionPresence = (typeof COMPANION_PRESENCES)[number];
+
+/** A character's progress on one quest. */
+export interface QuestProgress {
+  status: 'active' | 'completed';
+  counts: number[];
+}
+
+/**
+ * A saved player character: everything the world remembers between sessions. The integration's mongoose
+ * model stores exactly this shape (one document per `userId`).
+ */
+export interface CharacterRecord {
+  userId: string;
+  name: string;
+  /** The room the character is in, `"area:id"`; its area decides which area room hosts the player. */
+  roomRef: string;
+  health: number;
+  maxHealth: number;
+  level: number;
+  xp: number;
+  currencies: { soft: number; hard: number };
+  /** Item ref → count. */
+  inventory: Record<string, number>;
+  /** Slot → item ref. */
+  equipment: Partial<Record<EquipSlot, string>>;
+  /** Skill name → level (e.g. `crafting`). */
+  skills: Record<string, number>;
+  /** Quest ref → progress. */
+  quests: Record<string, QuestProgress>;
+  /** NPC ref → relation score (-10..10); the disposition is derived from it. */
+  relations: Record<string, number>;
+  companion: {
+    ref: string;
+    name: string;
+    bond: number;
+    bondPoints: number;
+    presence: CompanionPresence;
+  } | null;
+  /** Milliseconds since the epoch of the last save (from the injected clock). */
+  updatedAt: number;
+}
 
 /**
  * A player's character in the MUD world, one document per user (`userId`, the platform user id): where they
  * are, health, level, currencies, inventory, equipment, skills, quest progress, NPC relations and companion.
- * The shape is exactly `CharacterRecord` (rooms/persistence.ts); maps are keyed by `"area:id"` references,
- * equipment slots or skill names.
+ * The shape is exactly `CharacterRecord`; maps are keyed by `"area:id"` references, equipment slots or skill
+ * names.
  */
 export type CharacterDocument = CharacterRecord;
 
@@ -26,7 +74,7 @@ const companionSchema = new Schema(
     bondPoints: { type: Number, min: 0, required: true },
     presence: {
       type: String,
-      enum: ['Always', 'On Demand', 'Subtle', 'Progressive', 'Silent'],
+      enum: COMPANION_PRESENCES,
       required: true,
     },
   },

@@ -9,7 +9,6 @@ import { jsonBody } from './http/jsonBody';
 import { createLimiter, rateLimit } from './http/rateLimit';
 import { ForbiddenError } from './errors';
 import { ApiRoutes } from './http/routes';
-import { registerHealthRoutes } from '../services/health/router';
 import { matchmakingRouter } from './game/matchmaking';
 import { monitorRoomGuard } from './game/monitorRoutes';
 import type { RoomDefinition } from './game/gameServer';
@@ -23,6 +22,8 @@ export interface AppDependencies {
   config: Config;
   logger: Logger;
   stores: Stores;
+  /** Routes mounted in every role before the body parser (the health probes). */
+  probes: ServiceRegistrar[];
   services: ServiceRegistrar[];
   /** Guards admin pages (the Colyseus monitor); without one they are closed. */
   adminGuard?: RequestHandler[];
@@ -30,7 +31,6 @@ export interface AppDependencies {
   rooms?: RoomDefinition[];
   /** The allowed-origin policy (CORS) matchmaking follows; without it no CORS headers are sent. */
   cors?: RequestHandler;
-  isAccepting: () => boolean;
 }
 
 /** Orchestrator probes are never rate limited. */
@@ -48,8 +48,8 @@ const API_INFO = {
 
 /**
  * The Express application: request context → security headers → metrics → gateway rate limit → matchmaking and
- * monitor (game role) → JSON body (size and depth capped) → health and service routes (api role) → OpenAPI → 404 →
- * the one error handler.
+ * monitor (game role) → JSON body (size and depth capped) → probes (every role) and service routes (api role) →
+ * OpenAPI → 404 → the one error handler.
  */
 export function createApp(deps: AppDependencies): express.Express {
   const { config } = deps;
@@ -69,11 +69,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use(rateLimit(gatewayLimiter, { skip: (req) => PROBE_PATHS.has(req.path) }));
 
   const routes = new ApiRoutes();
-  registerHealthRoutes(routes, {
-    checks: deps.stores.checks,
-    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
-    isAccepting: deps.isAccepting,
-  });
+  for (const register of deps.probes) register(routes);
 
   if (hasRole(config, 'game')) {
     app.use(

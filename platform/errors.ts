@@ -100,8 +100,8 @@ export class NotEnabledError extends AppError {
 
 /** 503: a dependency (store, provider) is unavailable. */
 export class UnavailableError extends AppError {
-  constructor(detail: string, code = 'UNAVAILABLE', extensions?: Record<string, unknown>) {
-    super(503, code, 'Service Unavailable', { detail, extensions });
+  constructor(detail: string, code = 'UNAVAILABLE', extensions?: Record<string, unknown>, cause?: unknown) {
+    super(503, code, 'Service Unavailable', { detail, extensions, cause });
   }
 }
 
@@ -132,4 +132,36 @@ export function decodePathSegment(segment: string): string {
   } catch {
     throw new MalformedPathError();
   }
+}
+
+/** How one code of an area's error catalogue answers: status, title and any fixed headers. */
+export interface CatalogueEntry {
+  status: number;
+  title: string;
+  headers?: Record<string, string>;
+}
+
+/** An area's error catalogue (`services/<area>/errors.ts`): each stable code mapped to its answer, in one place. */
+export type ErrorCatalogue = Record<string, CatalogueEntry>;
+
+/**
+ * The error factory of a catalogue: `fail('CODE', detail)` is the AppError that code answers with. Headers given
+ * in `options` add to (or override) the entry's own.
+ */
+export function errorFactory<C extends ErrorCatalogue>(catalogue: C) {
+  return (
+    code: keyof C & string,
+    detail: string,
+    options: Omit<AppErrorOptions, 'detail'> = {},
+  ): AppError => {
+    const { status, title, headers } = catalogue[code];
+    const merged = headers || options.headers ? { ...headers, ...options.headers } : undefined;
+    return new AppError(status, code, title, { ...options, detail, headers: merged });
+  };
+}
+
+/** The `Retry-After` header and `retryAfter` member of a 429, in whole seconds (at least 1). */
+export function retryAfter(seconds: number): Pick<AppErrorOptions, 'headers' | 'extensions'> {
+  const whole = Math.max(1, Math.ceil(seconds));
+  return { headers: { 'Retry-After': String(whole) }, extensions: { retryAfter: whole } };
 }

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { hasRole, type Config } from './config';
 import { createApp, type ServiceRegistrar } from './app';
 import { systemClock, type Clock } from './clock';
-import { openStores, type Stores } from './stores';
+import { openStores, type EmbeddedEngines, type Stores } from './stores';
 import { GameServer, type RoomDefinition } from './game/gameServer';
 import { Scheduler, type JobRegistrar } from './jobs/scheduler';
 import { listen } from './listen';
@@ -17,6 +17,8 @@ export interface PlatformContext {
   logger: Logger;
   stores: Stores;
   clock: Clock;
+  /** False once shutdown has begun, so readiness probes turn load balancers away. */
+  isAccepting: () => boolean;
 }
 
 /**
@@ -34,6 +36,8 @@ export interface UpgradeRoute {
 
 /** The product's parts: each service area's routes, the room types of the world, the background jobs. */
 export interface ProductParts {
+  /** Routes mounted in every role, ahead of body parsing and the game middleware (the health probes). */
+  probes?: ServiceRegistrar[];
   services?: ServiceRegistrar[];
   rooms?: RoomDefinition[];
   jobs?: JobRegistrar[];
@@ -52,6 +56,8 @@ export interface PlatformOptions {
   logger: Logger;
   /** Builds the product's parts once the stores are open (`productParts.ts` in production). */
   parts?: (context: PlatformContext) => ProductParts | Promise<ProductParts>;
+  /** The embedded MongoDB and Qdrant engines, started for a store whose URL is unset (see `embeddedEngines`). */
+  engines?: EmbeddedEngines;
   clock?: Clock;
 }
 
@@ -79,23 +85,31 @@ export class Platform {
 
   static async start(options: PlatformOptions): Promise<Platform> {
     const { config, logger } = options;
-    const stores = await openStores(config, logger);
+    const stores = await openStores(config, logger, options.engines);
     const httpServer = http.createServer({ keepAliveTimeout: 5_000 });
     let game: GameServer | undefined;
     let scheduler: Scheduler | undefined;
     const state = { accepting: true };
     let parts: ProductParts = {};
     try {
-      parts = (await options.parts?.({ config, logger, stores, clock: options.clock ?? systemClock })) ?? {};
+      const isAccepting = () => state.accepting;
+      parts =
+        (await options.parts?.({
+          config,
+          logger,
+          stores,
+          clock: options.clock ?? systemClock,
+          isAccepting,
+        })) ?? {};
       const app = createApp({
         config,
         logger,
         stores,
+        probes: parts.probes ?? [],
         services: parts.services ?? [],
         adminGuard: parts.adminGuard,
         rooms: parts.rooms ?? [],
         cors: parts.cors,
-        isAccepting: () => state.accepting,
       });
       httpServer.on('request', app);
       const upgrades = upgradeRoutes(config, parts);

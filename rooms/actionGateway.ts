@@ -1,5 +1,5 @@
 import { type Presence, matchMaker } from '@colyseus/core';
-import { AppError } from '../platform/errors';
+import { AppError, UnavailableError } from '../platform/errors';
 import type { ActionOutcome, GatewayReply } from './actionOutcome';
 import { PLAYER_ROOMS_KEY, areaRoomId, playerEventsChannel } from './areaRoomOptions';
 import { ensureAreaRoom } from './areaRooms';
@@ -187,7 +187,7 @@ export class ActionGateway {
       [identity, action, backlog],
       this.timeoutMs,
     );
-    if (!reply.ok) throw toAppError(reply.error);
+    if (!reply.ok) throw errorFromActionBody(reply.error);
     return reply.outcome;
   }
 
@@ -202,15 +202,20 @@ async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError(503, 'WORLD_UNAVAILABLE', 'Service Unavailable', {
-      detail: 'The world did not answer; try again shortly.',
-      cause: error,
-    });
+    throw new WorldUnavailableError('The world did not answer; try again shortly.', error);
   }
 }
 
-/** Rebuilds the `AppError` a room reported as a plain body. */
-export function toAppError(body: ActionErrorBody): AppError {
+/** 503 `WORLD_UNAVAILABLE`: no game process answers for the world (or this process cannot reach one). */
+export class WorldUnavailableError extends UnavailableError {
+  constructor(detail: string, cause?: unknown) {
+    super(detail, 'WORLD_UNAVAILABLE', undefined, cause);
+    this.name = 'WorldUnavailableError';
+  }
+}
+
+/** Rebuilds, on the caller's side, the `AppError` a room reported as a plain body over presence. */
+export function errorFromActionBody(body: ActionErrorBody): AppError {
   return new AppError(body.status, body.code, TITLES[body.status] ?? 'Error', {
     detail: body.message,
     errors: body.errors,

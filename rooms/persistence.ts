@@ -1,42 +1,10 @@
-import type { CompanionPresence, Disposition, EquipSlot } from './content/schemas';
+import type { CharacterRecord } from '../models/Character';
+import type { Disposition } from './content/schemas';
 import { type World } from './content/world';
-import type { QuestProgress } from './systems/context';
 import { BASE_HEALTH } from './systems/progression';
 
-/**
- * A saved player character: everything the world remembers between sessions. The integration's mongoose
- * model stores exactly this shape (one document per `userId`).
- */
-export interface CharacterRecord {
-  userId: string;
-  name: string;
-  /** The room the character is in, `"area:id"`; its area decides which area room hosts the player. */
-  roomRef: string;
-  health: number;
-  maxHealth: number;
-  level: number;
-  xp: number;
-  currencies: { soft: number; hard: number };
-  /** Item ref → count. */
-  inventory: Record<string, number>;
-  /** Slot → item ref. */
-  equipment: Partial<Record<EquipSlot, string>>;
-  /** Skill name → level (e.g. `crafting`). */
-  skills: Record<string, number>;
-  /** Quest ref → progress. */
-  quests: Record<string, QuestProgress>;
-  /** NPC ref → relation score (-10..10); the disposition is derived from it. */
-  relations: Record<string, number>;
-  companion: {
-    ref: string;
-    name: string;
-    bond: number;
-    bondPoints: number;
-    presence: CompanionPresence;
-  } | null;
-  /** Milliseconds since the epoch of the last save (from the injected clock). */
-  updatedAt: number;
-}
+/** A saved player character; the record type lives with its model so the models never import the rooms. */
+export type { CharacterRecord };
 
 /**
  * Where characters live. `load` answers null for a user who has never played. `save` must be durable when

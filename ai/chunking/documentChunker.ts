@@ -1,7 +1,7 @@
 import { CODE_EXTENSIONS, codeSections } from './codeChunker';
 import { chunkIdFor, contentHash, documentIdFor } from './contentHash';
 import { markdownSections, markdownTitle } from './markdownChunker';
-import type { ChunkKind, ChunkRecord, DocumentRecord } from './records';
+import type { ChunkKind, ChunkRecord, DocumentRecord } from '../../models/corpusRecords';
 import { DEFAULT_CHUNK_BUDGET, fitSections, type ChunkBudget, type Section } from './sectionSplitter';
 import { tiktokenCounter, type TokenCounter } from './tokenCounter';
 import type { ValidDocument } from './validation';

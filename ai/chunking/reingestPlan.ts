@@ -1,4 +1,4 @@
-import type { ChunkRecord } from './records';
+import type { ChunkRecord } from '../../models/corpusRecords';
 
 /** What a (re-)ingest must write: chunks to embed and insert, chunks unchanged, chunk ids to delete. */
 export interface ReingestPlan {

@@ -1,5 +1,5 @@
 import { ValidationError, type FieldError } from '../../platform/errors';
-import { INDEX_NAMES, isIndexName, type IndexName, type SourceDocument } from './records';
+import { INDEX_NAMES, isIndexName, type IndexName, type SourceDocument } from '../../models/corpusRecords';
 
 /** Limits applied to an ingested document. Defaults: 1 MiB of UTF-8 text, source up to 2048 characters. */
 export interface DocumentLimits {

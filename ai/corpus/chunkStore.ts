@@ -1,4 +1,4 @@
-import type { ChunkRecord, DocumentRecord, IndexName } from '../chunking/records';
+import type { ChunkRecord, DocumentRecord, IndexName } from '../../models/corpusRecords';
 import type { ChunkLookup } from '../retrieval/chunkLookup';
 
 /** One document's new state: its record, the chunks to insert or refresh, the chunk ids to delete. */

@@ -1,4 +1,4 @@
-import type { IndexName } from '../chunking/records';
+import type { IndexName } from '../../models/corpusRecords';
 import type { CircuitState } from '../embeddings/circuitBreaker';
 import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { SearchService, ServedStrategy } from '../retrieval/searchService';

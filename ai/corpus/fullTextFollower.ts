@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino';
-import type { ChunkRecord } from '../chunking/records';
+import type { ChunkRecord } from '../../models/corpusRecords';
 import type { FullTextIndex } from '../fulltext/fullTextIndex';
 import type { ChunkStore } from './chunkStore';
 

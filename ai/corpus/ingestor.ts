@@ -14,7 +14,7 @@ import {
   type DocumentRecord,
   type IndexName,
   type SourceDocument,
-} from '../chunking/records';
+} from '../../models/corpusRecords';
 import { planReingest } from '../chunking/reingestPlan';
 import { DEFAULT_DOCUMENT_LIMITS, validateSourceDocument, type DocumentLimits } from '../chunking/validation';
 import type { EmbeddingChain } from '../embeddings/embeddingChain';

@@ -1,4 +1,9 @@
-import { INDEX_NAMES, type ChunkRecord, type DocumentRecord, type IndexName } from '../chunking/records';
+import {
+  INDEX_NAMES,
+  type ChunkRecord,
+  type DocumentRecord,
+  type IndexName,
+} from '../../models/corpusRecords';
 import type { ChunkStore, CorpusCounts, DocumentWrite } from './chunkStore';
 
 function zeroPerIndex(): Record<IndexName, number> {

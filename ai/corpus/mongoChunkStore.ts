@@ -1,7 +1,12 @@
 import type { Connection } from 'mongoose';
 import { brainChunkModel, fromChunkRecord, toChunkRecord } from '../../models/BrainChunk';
 import { brainDocumentModel, toDocumentRecord } from '../../models/BrainDocument';
-import { INDEX_NAMES, type ChunkRecord, type DocumentRecord, type IndexName } from '../chunking/records';
+import {
+  INDEX_NAMES,
+  type ChunkRecord,
+  type DocumentRecord,
+  type IndexName,
+} from '../../models/corpusRecords';
 import type { ChunkLookup } from '../retrieval/chunkLookup';
 import type { ChunkStore, CorpusCounts, DocumentWrite } from './chunkStore';
 

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { IndexName, SourceDocument } from '../chunking/records';
+import type { IndexName, SourceDocument } from '../../models/corpusRecords';
 import { decodeSourceBytes } from '../chunking/validation';
 
 /** File selection for folder ingestion. Defaults: .md/.ts/.tsx/.js/.mjs/.cjs/.json/.yml/.yaml/.txt/.sol, skipping build and dependency folders and lock files. */

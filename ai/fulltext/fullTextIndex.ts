@@ -1,4 +1,4 @@
-import { chunkDisplayTitle, INDEX_NAMES, type ChunkRecord, type IndexName } from '../chunking/records';
+import { chunkDisplayTitle, INDEX_NAMES, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
 import { hitFromChunk, type ChunkLookup } from '../retrieval/chunkLookup';
 import { DEFAULT_SEARCH_LIMIT, type Hit, type SearchOptions } from '../retrieval/hit';
 import { queryTerms } from '../text/terms';

@@ -1,4 +1,4 @@
-import { chunkDisplayTitle, type ChunkRecord } from '../chunking/records';
+import { chunkDisplayTitle, type ChunkRecord } from '../../models/corpusRecords';
 import type { Hit, StrategyName } from './hit';
 import { buildSnippet } from './snippet';
 

@@ -1,4 +1,4 @@
-import type { IndexName } from '../chunking/records';
+import type { IndexName } from '../../models/corpusRecords';
 
 /** Strategies of SPEC.md 1 plus `hybrid` (fulltext + semantic fused); graph, raptor and hyde plug in later. */
 export const STRATEGY_NAMES = ['fulltext', 'semantic', 'hybrid', 'graph', 'raptor', 'hyde'] as const;

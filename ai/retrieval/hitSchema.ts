@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INDEX_NAMES } from '../chunking/records';
+import { INDEX_NAMES } from '../../models/corpusRecords';
 import { STRATEGY_NAMES, type Hit } from './hit';
 
 const strategy = z.enum(STRATEGY_NAMES);

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '../../platform/errors';
-import type { IndexName } from '../chunking/records';
+import type { IndexName } from '../../models/corpusRecords';
 import { dot, IvfPartition } from './ivfPartition';
 import type { ChunkVector, VectorIndex, VectorMatch, VectorSpace, VectorSpaceStats } from './vectorIndex';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from '../../platform/clock';
-import type { IndexName } from '../chunking/records';
+import type { IndexName } from '../../models/corpusRecords';
 import { openChunkCollection } from './qdrantCollection';
 import type { ChunkVector, VectorIndex, VectorMatch, VectorSpace, VectorSpaceStats } from './vectorIndex';
 

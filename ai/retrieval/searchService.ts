@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { ValidationError } from '../../platform/errors';
 import { searchLatency, searchResultCount, searchTotal } from '../../platform/metrics';
 import type { SearchCache } from '../cache/searchCache';
-import type { IndexName } from '../chunking/records';
+import type { IndexName } from '../../models/corpusRecords';
 import { DEFAULT_SEARCH_LIMIT, type Hit, type SearchStrategy } from './hit';
 
 /** Strategies POST /brain/search serves in this issue. */

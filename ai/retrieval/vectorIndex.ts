@@ -1,4 +1,4 @@
-import type { IndexName } from '../chunking/records';
+import type { IndexName } from '../../models/corpusRecords';
 
 /** One embedding model's vector space. Vectors of different spaces are never compared. */
 export interface VectorSpace {

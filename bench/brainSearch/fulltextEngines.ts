@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { chunkDisplayTitle, type ChunkRecord, type IndexName } from '../../ai/chunking/records';
+import { chunkDisplayTitle, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
 import { DEFAULT_FULLTEXT_OPTIONS, FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { analyze } from '../../ai/text/terms';
 

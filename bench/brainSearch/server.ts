@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { embeddedEngines } from '../../embedded';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { Platform, type PlatformContext } from '../../platform/platform';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     const brain = await createBrainArea(context, auth);
     return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
   };
-  const platform = await Platform.start({ config, logger, parts });
+  const platform = await Platform.start({ config, logger, parts, engines: embeddedEngines });
   process.stdout.write(`http://127.0.0.1:${platform.port}\n`);
   process.on('SIGTERM', () => {
     platform

@@ -8,11 +8,11 @@ import { startMongoEngine } from '../../embedded/mongo';
 import { silentLogger } from '../../platform/logger';
 import { connectMongo } from '../../platform/stores/mongo';
 import { SoftCurrencyLedger } from '../../services/economy/softCurrency';
-import { SignatureRequestPolicy } from '../../services/signer/requestPolicy';
-import { createSignatureCommands } from '../../services/signer/signatureCommands';
-import { MongoSignatureStore } from '../../services/signer/signatureStore';
-import { createSignerCore } from '../../services/signer/signerCore';
-import type { SignerKeyProvider } from '../../services/signer/signerKeys';
+import { SignatureRequestPolicy } from '../../services/signer/policy/requestPolicy';
+import { createSignatureCommands } from '../../services/signer/issuing/signatureCommands';
+import { MongoSignatureStore } from '../../services/signer/issuing/signatureStore';
+import { createSignerCore } from '../../services/signer/issuing/signerCore';
+import type { SignerKeyProvider } from '../../services/signer/keys/signerKeys';
 
 /** The deployment and chain the bench stacks sign for. */
 export interface BenchChain {

@@ -1,13 +1,20 @@
-import { AppError } from '../../platform/errors';
-
 /**
  * An error answered in Qdrant's wire shape: `{status: {error: message}, time}` with Qdrant's HTTP status.
  * `message` is exactly the text a real Qdrant puts in `status.error` for the same failure, so clients that
- * match on it (or just log it) see what they would see in production.
+ * match on it (or just log it) see what they would see in production. It belongs to the engine, not to the
+ * platform's HTTP errors: the engine's own server renders it, and a platform caller only ever sees Qdrant's
+ * client error.
  */
-export class QdrantApiError extends AppError {
-  constructor(status: number, code: string, message: string) {
-    super(status, code, message, { detail: message });
+export class QdrantApiError extends Error {
+  constructor(
+    /** Qdrant's HTTP status for the failure. */
+    readonly status: number,
+    /** A stable code naming the failure (`QDRANT_COLLECTION_NOT_FOUND`), for logs and tests. */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QdrantApiError';
   }
 }
 

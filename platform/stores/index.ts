@@ -1,8 +1,6 @@
 import path from 'node:path';
 import type { Connection } from 'mongoose';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { startMongoEngine } from '../../embedded/mongo';
-import { startQdrantEngine } from '../../embedded/qdrant';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -26,6 +24,26 @@ export interface Stores {
   close(): Promise<void>;
 }
 
+/** Where an embedded engine keeps its data and logs. */
+export interface EngineOptions {
+  dir: string;
+  logger: Logger;
+}
+
+/**
+ * Starters of the in-process engines used when a store's URL is unset. They live in `embedded/`, above the
+ * platform, so the composition (main.ts, test helpers) hands them in; without them an unset URL fails start-up.
+ */
+export interface EmbeddedEngines {
+  mongo(options: EngineOptions): Promise<{ uri: string; close(): Promise<void> }>;
+  qdrant(options: EngineOptions): Promise<{ url: string; close(): Promise<void> }>;
+}
+
+/** Fails start-up when a store's URL is unset and no embedded engine was handed in. */
+function engineMissing(variable: string): never {
+  throw new Error(`${variable} is unset and this process was started without the embedded engines`);
+}
+
 /** How long start-up waits for a configured Qdrant to answer. */
 const QDRANT_STARTUP_TIMEOUT_MS = 5_000;
 
@@ -33,7 +51,7 @@ const QDRANT_STARTUP_TIMEOUT_MS = 5_000;
  * Opens every configured store; on failure closes what was opened and rethrows. A configured store that cannot
  * be reached fails start-up with an error naming its variable; later outages show in the readiness checks.
  */
-export async function openStores(config: Config, logger: Logger): Promise<Stores> {
+export async function openStores(config: Config, logger: Logger, engines?: EmbeddedEngines): Promise<Stores> {
   const closers: (() => Promise<unknown>)[] = [];
   const checks: ReadinessCheck[] = [];
   const close = async () => {
@@ -49,7 +67,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     }
     let mongoUri = config.MONGODB_URI;
     if (!mongoUri) {
-      const engine = await startMongoEngine({
+      const engine = await (engines ?? engineMissing('MONGODB_URI')).mongo({
         dir: path.resolve(config.DATA_DIR, 'mongo'),
         logger: logger.child({ component: 'embedded-mongo' }),
       });
@@ -63,7 +81,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     const mongo = connection;
     let qdrantUrl = config.QDRANT_URL;
     if (!qdrantUrl) {
-      const engine = await startQdrantEngine({
+      const engine = await (engines ?? engineMissing('QDRANT_URL')).qdrant({
         dir: path.resolve(config.DATA_DIR, 'qdrant'),
         logger: logger.child({ component: 'embedded-qdrant' }),
       });

@@ -48,7 +48,7 @@ export interface ActionErrorBody {
   areaId?: string;
 }
 
-/** Turns any thrown value into an `ActionErrorBody`; unknown errors become a 500 `INTERNAL` body. */
+/** Turns any thrown value into an `ActionErrorBody`; unknown errors become a 500 `INTERNAL_ERROR` body. */
 export function toErrorBody(error: unknown): ActionErrorBody {
   if (error instanceof AppError) {
     return {
@@ -59,7 +59,7 @@ export function toErrorBody(error: unknown): ActionErrorBody {
       ...(error instanceof WrongAreaError ? { areaId: error.areaId } : {}),
     };
   }
-  return { status: 500, code: 'INTERNAL', message: 'The action failed on the server.' };
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'The action failed on the server.' };
 }
 
 /** 409: the character is in another area; `areaId` says which room to use instead. */

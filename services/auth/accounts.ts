@@ -1,8 +1,8 @@
 import { Types, type Connection } from 'mongoose';
 import { identityModel, type IdentityKind, type IdentityRecord } from '../../models/Identity';
 import { userModel, type UserRecord, type UserRole } from '../../models/User';
-import { ConflictError, NotFoundError } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
+import { authError } from './errors';
 import { findOneDocument } from './documentReads';
 import { tierOf } from './tiers';
 
@@ -81,10 +81,7 @@ export class Accounts {
     const existing = await findOneDocument<IdentityRecord>(this.identities, { kind, subject });
     if (!existing) return this.createIdentity(kind, subject, proof, linkTo);
     if (linkTo && !existing.userId.equals(linkTo)) {
-      throw new ConflictError(
-        'This identity already belongs to another account',
-        'IDENTITY_LINKED_ELSEWHERE',
-      );
+      throw authError('IDENTITY_LINKED_ELSEWHERE', 'This identity already belongs to another account');
     }
     const changes = identityChanges(existing, proof, new Date(this.clock.now()));
     if (changes) {
@@ -104,7 +101,7 @@ export class Accounts {
     linkTo?: Types.ObjectId,
   ): Promise<UserRecord> {
     const user = await this.findUser(await this.proveIdentity(kind, subject, proof, linkTo));
-    if (!user) throw new NotFoundError('No such user', 'USER_NOT_FOUND');
+    if (!user) throw authError('USER_NOT_FOUND', 'No such user');
     return user;
   }
 
@@ -153,7 +150,7 @@ export class Accounts {
     const user = await this.users
       .findOneAndUpdate({ _id: userId }, { $set: { tier } }, { returnDocument: 'after' })
       .lean();
-    if (!user) throw new NotFoundError('No such user', 'USER_NOT_FOUND');
+    if (!user) throw authError('USER_NOT_FOUND', 'No such user');
     return user;
   }
 
@@ -171,7 +168,7 @@ export class Accounts {
     const user = await this.users
       .findOneAndUpdate({ _id: userId }, { $set: { roles: next } }, { returnDocument: 'after' })
       .lean();
-    if (!user) throw new NotFoundError('No such user', 'USER_NOT_FOUND');
+    if (!user) throw authError('USER_NOT_FOUND', 'No such user');
     return user;
   }
 

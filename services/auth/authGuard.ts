@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { USER_ROLES, type UserRole } from '../../models/User';
-import { AppError, ForbiddenError, UnauthorizedError } from '../../platform/errors';
+import type { AppError } from '../../platform/errors';
+import { authError } from './errors';
 import { secretsEqual } from '../../platform/secrets';
 import type { Principal } from './principal';
 import type { Sessions } from './sessions';
@@ -46,7 +47,7 @@ export class AuthGuard {
       }
       this.resolve(token).then((principal) => {
         if (!principal) {
-          next(new UnauthorizedError('The credential is invalid, expired or revoked', 'INVALID_CREDENTIAL'));
+          next(authError('INVALID_CREDENTIAL', 'The credential is invalid, expired or revoked'));
           return;
         }
         req.principal = principal;
@@ -64,14 +65,15 @@ export class AuthGuard {
           ? undefined
           : req.principal
             ? userSessionRequired()
-            : new UnauthorizedError('Sign in first', 'UNAUTHENTICATED'),
+            : authError('UNAUTHENTICATED', 'Sign in first'),
       ),
   ];
 
   /** SPEC 5 `require_brain_auth`: a signed-in user (wallet or email) or the service token. */
   readonly requireBrainAuth: RequestHandler[] = [
     this.authenticate(),
-    (req, _res, next) => next(req.principal ? undefined : new UnauthorizedError('Authentication required')),
+    (req, _res, next) =>
+      next(req.principal ? undefined : authError('UNAUTHENTICATED', 'Authentication required')),
   ];
 
   /**
@@ -84,15 +86,13 @@ export class AuthGuard {
       (req, _res, next) => {
         if (!req.principal) {
           return next(
-            options.allowBasic ? browserChallenge() : new UnauthorizedError('Authentication required'),
+            options.allowBasic ? browserChallenge() : authError('UNAUTHENTICATED', 'Authentication required'),
           );
         }
         const user = userOf(req);
         if (!user) return next(userSessionRequired());
         next(
-          holdsRole(user.roles, role)
-            ? undefined
-            : new ForbiddenError(`Requires the ${role} role`, 'ROLE_REQUIRED'),
+          holdsRole(user.roles, role) ? undefined : authError('ROLE_REQUIRED', `Requires the ${role} role`),
         );
       },
     ];
@@ -107,10 +107,7 @@ export class AuthGuard {
         next(
           user && user.tier >= tier
             ? undefined
-            : new ForbiddenError(
-                `Requires identity tier ${tier} (${tierName(tier)}) or above`,
-                'TIER_REQUIRED',
-              ),
+            : authError('TIER_REQUIRED', `Requires identity tier ${tier} (${tierName(tier)}) or above`),
         );
       },
     ];
@@ -129,19 +126,20 @@ function holdsRole(roles: UserRole[], role: UserRole): boolean {
 }
 
 /** 403 for the service token on a route that acts for a signed-in user. */
-function userSessionRequired(): ForbiddenError {
-  return new ForbiddenError(
-    'This route acts for a signed-in user; the service token is not a user session',
+function userSessionRequired(): AppError {
+  return authError(
     'USER_SESSION_REQUIRED',
+    'This route acts for a signed-in user; the service token is not a user session',
   );
 }
 
 /** 401 asking a browser for credentials (HTTP Basic; the password is a session token). */
 function browserChallenge(): AppError {
-  return new AppError(401, 'UNAUTHENTICATED', 'Unauthorized', {
-    detail: 'Sign in as an admin: HTTP Basic with any user name and a session token as the password',
-    headers: { 'WWW-Authenticate': 'Basic realm="forge-admin", charset="UTF-8"' },
-  });
+  return authError(
+    'UNAUTHENTICATED',
+    'Sign in as an admin: HTTP Basic with any user name and a session token as the password',
+    { headers: { 'WWW-Authenticate': 'Basic realm="forge-admin", charset="UTF-8"' } },
+  );
 }
 
 /** The signed-in user behind a request, if any. */

@@ -9,16 +9,16 @@ import { AuthGuard } from './authGuard';
 import { corsPolicy } from './corsPolicy';
 import { EmailSignIn } from './email/emailSignIn';
 import { SmtpMailer } from './email/mailer';
-import { registerEmailRoutes } from './email/routes';
+import { registerEmailRoutes } from './email/router';
 import { CachedEnsResolver, noEns } from './ensResolver';
-import { MemoryNonceStore, RedisNonceStore } from './nonceStore';
+import { MemoryNonceStore, RedisNonceStore } from './wallet/nonceStore';
 import { OidcSignIn, type PendingLogin } from './oidc/oidcSignIn';
-import { registerOidcRoutes } from './oidc/routes';
-import { ReplayMonitor } from './replayMonitor';
-import { registerSessionRoutes } from './sessionRoutes';
+import { registerOidcRoutes } from './oidc/router';
+import { ReplayMonitor } from './wallet/replayMonitor';
+import { registerSessionRoutes } from './router';
 import { Sessions } from './sessions';
-import { registerWalletRoutes } from './walletRoutes';
-import { WalletSignIn } from './walletSignIn';
+import { registerWalletRoutes } from './wallet/router';
+import { WalletSignIn } from './wallet/walletSignIn';
 
 /** The identity service: its routes, the guard other services authenticate with, and what to release on stop. */
 export interface AuthService {

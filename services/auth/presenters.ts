@@ -1,20 +1,9 @@
 import type { IdentityRecord } from '../../models/Identity';
 import type { UserRecord } from '../../models/User';
 import type { Principal } from './principal';
-import type { MeBody, SessionBody, WalletSessionBody } from './schemas';
+import type { MeBody, SessionBody } from './schemas';
 import type { IssuedSession } from './sessions';
 import { tierName } from './tiers';
-import type { WalletSession } from './walletSignIn';
-
-/** SPEC 2.2: the wallet verify result. */
-export function presentWalletSession(session: WalletSession): WalletSessionBody {
-  return {
-    token: session.token,
-    address: session.address,
-    issued_at: session.issuedAt.toISOString(),
-    expires_at: session.expiresAt.toISOString(),
-  };
-}
 
 /** Email and SSO sign-in result. */
 export function presentSession(session: IssuedSession): SessionBody {

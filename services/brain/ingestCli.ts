@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
 import { ingestFolder, type FolderIngestReport } from '../../ai/corpus/folderIngest';
+import { embeddedEngines } from '../../embedded';
 import { systemClock } from '../../platform/clock';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
@@ -54,7 +55,7 @@ export async function runIngestCli(
   }
   const config = loadConfig(options.env ?? process.env);
   const logger = createLogger({ level: config.LOG_LEVEL, destination: pino.destination(2) });
-  const stores = await openStores(config, logger);
+  const stores = await openStores(config, logger, embeddedEngines);
   try {
     const core = await openBrainCore({ config, stores, clock: systemClock, logger });
     for (const target of targets) {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import { ValidationError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { BrainCore } from './brainCore';
+import { brainError } from './errors';
 import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
 import {
   BrainStatsSchema,
@@ -43,10 +43,12 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
     },
     handler: async ({ body }) => {
       if (body.documents.length > deps.maxDocumentsPerIngest) {
-        throw new ValidationError(
-          `At most ${deps.maxDocumentsPerIngest} documents per request`,
-          [{ path: 'body.documents', message: `has ${body.documents.length} documents` }],
+        throw brainError(
           'BRAIN_TOO_MANY_DOCUMENTS',
+          `At most ${deps.maxDocumentsPerIngest} documents per request`,
+          {
+            errors: [{ path: 'body.documents', message: `has ${body.documents.length} documents` }],
+          },
         );
       }
       return { status: 200, body: presentIngest(await core.ingestor.ingest(body.documents)) };

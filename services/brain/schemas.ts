@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INDEX_NAMES } from '../../ai/chunking/records';
+import { INDEX_NAMES } from '../../models/corpusRecords';
 import { STRATEGY_NAMES } from '../../ai/retrieval/hit';
 import { SERVED_STRATEGIES } from '../../ai/retrieval/searchService';
 

@@ -1,9 +1,11 @@
 import type { ApiRoutes } from '../../platform/http/routes';
 import { registry } from '../../platform/metrics';
 import { failureCause, runChecks, type ReadinessCheck } from '../../platform/stores/readiness';
-import { UnavailableError } from '../../platform/errors';
+import { healthError } from './errors';
+import { presentLiveness, presentReadiness } from './presenters';
 import { LivenessSchema, ReadinessSchema, type Liveness, type Readiness } from './schemas';
 
+/** What the probes read: the stores' checks, their timeout, and whether the process still accepts work. */
 export interface HealthDependencies {
   checks: ReadinessCheck[];
   readinessTimeoutMs: number;
@@ -21,7 +23,7 @@ export function registerHealthRoutes(routes: ApiRoutes, deps: HealthDependencies
     responses: { 200: { description: 'Alive', schema: LivenessSchema } },
     handler: (): { status: number; body: Liveness } => ({
       status: 200,
-      body: { status: 'ok', uptimeSeconds: Math.round(process.uptime()) },
+      body: presentLiveness(process.uptime()),
     }),
   });
 
@@ -35,22 +37,21 @@ export function registerHealthRoutes(routes: ApiRoutes, deps: HealthDependencies
       503: { description: 'A store did not answer, or the process is shutting down' },
     },
     handler: async (): Promise<{ status: number; body: Readiness }> => {
-      if (!deps.isAccepting()) throw new UnavailableError('The process is shutting down', 'SHUTTING_DOWN');
+      if (!deps.isAccepting()) throw healthError('SHUTTING_DOWN', 'The process is shutting down');
       const checks = await runChecks(deps.checks, deps.readinessTimeoutMs);
       const failed = checks.filter((check) => check.status === 'down');
       if (failed.length > 0) {
-        const error = new UnavailableError(
-          `Not ready: ${failed.map((check) => `${check.name} (${check.error})`).join(', ')}`,
+        // The stores' own errors go to the log (URLs redacted) as the cause, not into the body.
+        throw healthError(
           'NOT_READY',
-          { checks },
+          `Not ready: ${failed.map((check) => `${check.name} (${check.error})`).join(', ')}`,
+          {
+            extensions: { checks },
+            cause: new AggregateError(failed.map(failureCause), 'store checks failed'),
+          },
         );
-        // The stores' own errors go to the log (URLs redacted), not into the body.
-        throw Object.defineProperty(error, 'cause', {
-          value: new AggregateError(failed.map(failureCause), 'store checks failed'),
-          enumerable: false,
-        });
       }
-      return { status: 200, body: { status: 'ready', checks } };
+      return { status: 200, body: presentReadiness(checks) };
     },
   });
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import { AppError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import { type AuthGuard, userOf } from '../auth/authGuard';
+import { MudError } from './errors';
 import { presentOutcome } from './presenters';
 import {
   ActionRequestSchema,
@@ -90,10 +90,13 @@ export function registerMudRoutes(routes: ApiRoutes, access: WorldAccess, guard:
       426: { description: 'Not a WebSocket upgrade request' },
     },
     handler: () => {
-      throw new AppError(426, 'UPGRADE_REQUIRED', 'Upgrade Required', {
-        detail: 'This is a WebSocket channel: connect with a WebSocket client.',
-        headers: { Upgrade: 'websocket' },
-      });
+      throw new MudError(
+        'UPGRADE_REQUIRED',
+        'This is a WebSocket channel: connect with a WebSocket client.',
+        {
+          headers: { Upgrade: 'websocket' },
+        },
+      );
     },
   });
 }

@@ -3,10 +3,11 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Clock } from '../../platform/clock';
-import { AppError, ForbiddenError, UnauthorizedError, decodePathSegment } from '../../platform/errors';
+import { AppError, UnauthorizedError, decodePathSegment } from '../../platform/errors';
 import { PROBLEM_CONTENT_TYPE, problemType, toAppError } from '../../platform/http/problem';
 import type { UpgradeRoute } from '../../platform/platform';
 import type { PlayerIdentity } from '../../rooms/persistence';
+import { MudError } from './errors';
 import { PlayerSocket } from './playerSocket';
 import type { WorldAccess } from './worldAccess';
 
@@ -81,7 +82,7 @@ export class SocketChannel implements UpgradeRoute {
     if (!identity)
       throw new UnauthorizedError('The credential is invalid, expired or revoked', 'INVALID_CREDENTIAL');
     if (userId !== identity.userId) {
-      throw new ForbiddenError('You can only open your own channel', 'CHANNEL_FORBIDDEN');
+      throw new MudError('CHANNEL_FORBIDDEN', 'You can only open your own channel');
     }
     this.options.access.requireReachable();
     return identity;

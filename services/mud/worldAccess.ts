@@ -1,10 +1,10 @@
 import type { Types } from 'mongoose';
-import { AppError } from '../../platform/errors';
 import type { ActionGateway, PerformOptions } from '../../rooms/actionGateway';
 import type { ActionOutcome } from '../../rooms/actionOutcome';
 import type { World } from '../../rooms/content/world';
 import type { PlayerIdentity } from '../../rooms/persistence';
 import type { MudEvent } from '../../rooms/systems/narration';
+import { WorldUnavailableError } from './errors';
 import type { PlayerIdentities } from './playerIdentities';
 import { presentSpawnStatus } from './presenters';
 import type { SpawnStatusBody } from './schemas';
@@ -73,9 +73,8 @@ export class WorldAccess {
   /** Throws 503 `WORLD_UNAVAILABLE` when this process cannot reach the area rooms. */
   requireReachable(): void {
     if (this.options.reachable) return;
-    throw new AppError(503, 'WORLD_UNAVAILABLE', 'Service Unavailable', {
-      detail:
-        'This process cannot reach the world: run the game role here, or set REDIS_URL so it shares presence with game processes.',
-    });
+    throw new WorldUnavailableError(
+      'This process cannot reach the world: run the game role here, or set REDIS_URL so it shares presence with game processes.',
+    );
   }
 }

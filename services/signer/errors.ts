@@ -13,9 +13,6 @@ import {
 /** Stable error codes of the signer service. */
 export const SIGNER_ERROR_CODES = {
   invalidAddress: 'SIGNER_INVALID_ADDRESS',
-  invalidForgePath: 'SIGNER_INVALID_FORGE_PATH',
-  invalidZenAmount: 'SIGNER_INVALID_ZEN_AMOUNT',
-  invalidForgeId: 'SIGNER_INVALID_FORGE_ID',
   forgeNotFound: 'SIGNER_FORGE_NOT_FOUND',
   forgeNotOwned: 'SIGNER_FORGE_NOT_OWNED',
   forgeAlreadyClaimed: 'SIGNER_FORGE_ALREADY_CLAIMED',
@@ -33,31 +30,13 @@ export const SIGNER_ERROR_CODES = {
   signatureNotUsed: 'SIGNER_SIGNATURE_NOT_USED',
 } as const;
 
-/** 400: an address that is neither EIP-55 checksummed nor all lowercase, or mixed case with a bad checksum. */
+/**
+ * 400: an address that is neither EIP-55 checksummed nor all lowercase, or mixed case with a bad checksum. Raised by
+ * `addressFormat.ts` for the configured contract addresses; request bodies are checked by the HTTP schemas.
+ */
 export class InvalidAddressError extends ValidationError {
   constructor(path: string, message: string) {
     super(`${path}: ${message}`, [{ path, message }], SIGNER_ERROR_CODES.invalidAddress);
-  }
-}
-
-/** 400: a forge path outside 0..4. */
-export class InvalidForgePathError extends ValidationError {
-  constructor(path: string, message: string) {
-    super(`${path}: ${message}`, [{ path, message }], SIGNER_ERROR_CODES.invalidForgePath);
-  }
-}
-
-/** 400: zenCommitted is not a positive decimal uint256. */
-export class InvalidZenAmountError extends ValidationError {
-  constructor(path: string, message: string) {
-    super(`${path}: ${message}`, [{ path, message }], SIGNER_ERROR_CODES.invalidZenAmount);
-  }
-}
-
-/** 400: a forgeId that is not 32-byte hex. */
-export class InvalidForgeIdError extends ValidationError {
-  constructor(path: string, message: string) {
-    super(`${path}: ${message}`, [{ path, message }], SIGNER_ERROR_CODES.invalidForgeId);
   }
 }
 

@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { AuthGuard } from '../auth/authGuard';
 import { SignerDisabledError } from './errors';
-import type { ReuseReports } from './reuseReports';
+import type { ReuseReports } from './usage/reuseReports';
 import {
   ForgeClaimRequestSchema,
   ForgeStartRequestSchema,
@@ -13,9 +13,9 @@ import {
   ReuseReportResponseSchema,
   SignatureResponseSchema,
 } from './schemas';
-import type { SignatureAccess } from './signatureAccess';
-import type { SignatureCaller, SignatureCommands } from './signatureCommands';
-import type { SignerAvailability } from './signerAvailability';
+import type { SignatureAccess } from './policy/signatureAccess';
+import type { SignatureCaller, SignatureCommands } from './issuing/signatureCommands';
+import type { SignerAvailability } from './keys/signerAvailability';
 
 /** What the routes call when the signer is configured. */
 export interface SignerRuntime {

@@ -1,6 +1,6 @@
 import { getAddress } from 'ethers';
 import { z } from 'zod';
-import { FORGE_PATH_COUNT } from '../../contracts/typedData';
+import { FORGE_PATH_COUNT, type ForgePath } from '../../contracts/typedData';
 import { SIGNATURE_KINDS } from '../../models/IssuedSignature';
 
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -37,15 +37,20 @@ const nonce = z
   .min(0)
   .meta({ description: "The contract's nonce of the address that the signature carries" });
 
+/** A request address, parsed to its EIP-55 checksummed form (what the commands sign for and store). */
+const requestAddress = address.transform((value) => getAddress(value.toLowerCase()));
+
+/** `POST /api/forge/start`: validated once here; the command receives the parsed values. */
 export const ForgeStartRequestSchema = z
   .object({
-    forger: address,
+    forger: requestAddress,
     path: z
       .number({ error: 'expected an integer 0-4' })
       .int({ error: 'expected an integer 0-4' })
       .min(0, { error: 'expected an integer 0-4' })
       .max(FORGE_PATH_COUNT - 1, { error: 'expected an integer 0-4' })
-      .meta({ description: 'Forge path (uint8): 0 Labor, 1 Craft, 2 Trade, 3 Wisdom, 4 Chaos' }),
+      .meta({ description: 'Forge path (uint8): 0 Labor, 1 Craft, 2 Trade, 3 Wisdom, 4 Chaos' })
+      .transform((value) => value as ForgePath),
     zenCommitted: z
       .string()
       .regex(/^[1-9][0-9]{0,77}$/, {
@@ -56,7 +61,8 @@ export const ForgeStartRequestSchema = z
       })
       .meta({
         description: 'Decimal uint256 amount in the smallest unit; the soft-currency balance must cover it',
-      }),
+      })
+      .transform((value) => BigInt(value)),
   })
   .meta({ id: 'ForgeStartRequest' });
 
@@ -74,15 +80,24 @@ export const ForgeStartResponseSchema = z
   })
   .meta({ id: 'ForgeStartSignature' });
 
+/** `POST /api/forge/claim`: the forgeId lowercased, the forger checksummed. */
 export const ForgeClaimRequestSchema = z
-  .object({ forgeId: bytes32.meta({ description: 'The forgeId of a started forge' }), forger: address })
+  .object({
+    forgeId: bytes32
+      .meta({ description: 'The forgeId of a started forge' })
+      .transform((value) => value.toLowerCase()),
+    forger: requestAddress,
+  })
   .meta({ id: 'ForgeClaimRequest' });
 
 export const SignatureResponseSchema = z
   .object({ signature: signature.meta({ description: 'Signature for the contract call' }), nonce })
   .meta({ id: 'ContractSignature' });
 
-export const PunkSeedMintRequestSchema = z.object({ address }).meta({ id: 'PunkSeedMintRequest' });
+/** `POST /api/punk-seed/mint`: the minter's address, checksummed. */
+export const PunkSeedMintRequestSchema = z
+  .object({ address: requestAddress })
+  .meta({ id: 'PunkSeedMintRequest' });
 
 export const ReuseReportRequestSchema = z
   .object({
@@ -102,3 +117,6 @@ export type ForgeStartRequest = z.infer<typeof ForgeStartRequestSchema>;
 export type ForgeClaimRequest = z.infer<typeof ForgeClaimRequestSchema>;
 export type PunkSeedMintRequest = z.infer<typeof PunkSeedMintRequestSchema>;
 export type ReuseReportRequest = z.infer<typeof ReuseReportRequestSchema>;
+export type ForgeStartResponse = z.infer<typeof ForgeStartResponseSchema>;
+export type SignatureResponse = z.infer<typeof SignatureResponseSchema>;
+export type ReuseReportResponse = z.infer<typeof ReuseReportResponseSchema>;

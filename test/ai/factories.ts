@@ -1,5 +1,5 @@
 import { chunkIdFor, contentHash, documentIdFor } from '../../ai/chunking/contentHash';
-import type { ChunkRecord, SourceDocument } from '../../ai/chunking/records';
+import type { ChunkRecord, SourceDocument } from '../../models/corpusRecords';
 import type { Hit } from '../../ai/retrieval/hit';
 
 /** A document offered for ingestion. */

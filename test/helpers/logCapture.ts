@@ -11,7 +11,34 @@ export class LogCapture extends Writable {
       this.raw.push(line);
       this.lines.push(JSON.parse(line) as Record<string, unknown>);
     }
+    this.emit('lines');
     callback();
+  }
+
+  /**
+   * The first line `predicate` accepts: at once when already logged, else as soon as it is written. Rejects after
+   * `timeoutMs` (default 5 s), so a line that never comes fails the test instead of hanging it.
+   */
+  waitForLine(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs = 5000,
+  ): Promise<Record<string, unknown>> {
+    const found = this.lines.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const line = this.lines.find(predicate);
+        if (!line) return;
+        clearTimeout(timer);
+        this.off('lines', check);
+        resolve(line);
+      };
+      const timer = setTimeout(() => {
+        this.off('lines', check);
+        reject(new Error(`no matching log line in ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.on('lines', check);
+    });
   }
 
   /** Lines whose `msg` equals `message`. */

@@ -6,6 +6,8 @@ import { createLogger } from '../../platform/logger';
 import { Platform, type PlatformOptions, type ProductParts } from '../../platform/platform';
 import { secretsOf } from '../../platform/redaction';
 import type { Clock } from '../../platform/clock';
+import { embeddedEngines } from '../../embedded';
+import { createHealthService } from '../../services/health';
 import { LogCapture } from './logCapture';
 
 /** Environment every test platform starts from: random port, loopback, quiet, real local Redis. */
@@ -33,7 +35,8 @@ export interface TestPlatform {
 
 /**
  * Boots a platform in-process on a random port with `env` over TEST_ENV, its data (embedded MongoDB) in a fresh
- * temporary DATA_DIR removed on stop; logs are captured, not printed.
+ * temporary DATA_DIR removed on stop; logs are captured, not printed. Parts without probes get the health service,
+ * as the product's composition mounts it.
  */
 export async function startTestPlatform(
   env: Record<string, string> = {},
@@ -48,7 +51,8 @@ export async function startTestPlatform(
     config,
     logger,
     clock,
-    parts: typeof parts === 'function' ? parts : () => parts,
+    engines: embeddedEngines,
+    parts: withHealth(typeof parts === 'function' ? parts : () => parts),
   });
   return {
     platform,
@@ -59,5 +63,13 @@ export async function startTestPlatform(
       await platform.stop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Adds the health probes to parts that bring none (productParts brings its own). */
+function withHealth(parts: NonNullable<PlatformOptions['parts']>): NonNullable<PlatformOptions['parts']> {
+  return async (context) => {
+    const built = await parts(context);
+    return built.probes?.length ? built : { ...built, ...createHealthService(context) };
   };
 }

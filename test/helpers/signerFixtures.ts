@@ -1,6 +1,6 @@
 import { Wallet } from 'ethers';
-import type { ChainSigner, SignerKeyProvider } from '../../services/signer/signerKeys';
-import { WalletChainSigner } from '../../services/signer/signerKeys';
+import type { ChainSigner, SignerKeyProvider } from '../../services/signer/keys/signerKeys';
+import { WalletChainSigner } from '../../services/signer/keys/signerKeys';
 import { testKey } from './evm';
 
 /** A key provider over fixed wallets per chain id (tests only). */

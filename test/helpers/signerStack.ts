@@ -1,7 +1,7 @@
 import { ManualClock } from '../../platform/clock';
-import type { ConsumedNonceLookup } from '../../services/signer/reuseAlerts';
-import { createSignerCore } from '../../services/signer/signerCore';
-import type { SignerKeyProvider } from '../../services/signer/signerKeys';
+import type { ConsumedNonceLookup } from '../../services/signer/usage/reuseAlerts';
+import { createSignerCore } from '../../services/signer/issuing/signerCore';
+import type { SignerKeyProvider } from '../../services/signer/keys/signerKeys';
 import type { Deployment, TestChain } from './evm';
 import { captureLogs } from './logCapture';
 import { buildKeyProvider } from './signerFixtures';

@@ -20,19 +20,12 @@ function loggingService(routes: ApiRoutes) {
   });
 }
 
-/** Resolves once a log line matching `predicate` has been written (checked on each event-loop turn). */
+/** Resolves once a log line matching `predicate` has been written; fails the test after 5 s without one. */
 function nextLine(
   logs: LogCapture,
   predicate: (line: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const line = logs.lines.find(predicate);
-      if (line) resolve(line);
-      else setImmediate(check);
-    };
-    check();
-  });
+  return logs.waitForLine(predicate);
 }
 
 describe('request ids and log redaction', () => {

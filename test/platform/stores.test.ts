@@ -6,6 +6,7 @@ import { MongoClient } from 'mongodb';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { startMongoEngine, type MongoEngine } from '../../embedded/mongo';
 import { startQdrantEngine, type QdrantEngine } from '../../embedded/qdrant';
+import { embeddedEngines } from '../../embedded';
 import { loadConfig } from '../../platform/config';
 import { silentLogger } from '../../platform/logger';
 import { Platform } from '../../platform/platform';
@@ -76,9 +77,9 @@ describe('store selection', () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-unreachable-'));
     try {
       const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, QDRANT_URL: 'http://127.0.0.1:1' });
-      await expect(Platform.start({ config, logger: silentLogger })).rejects.toThrow(
-        /^QDRANT_URL: cannot reach Qdrant \(/,
-      );
+      await expect(
+        Platform.start({ config, logger: silentLogger, engines: embeddedEngines }),
+      ).rejects.toThrow(/^QDRANT_URL: cannot reach Qdrant \(/);
       // What was opened before the failure (the embedded MongoDB engine) was closed again: its lock is free.
       const engine = await startMongoEngine({ dir: path.join(dataDir, 'mongo') });
       await engine.close();

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import { emailVerificationModel } from '../../../models/EmailVerification';
 import { identityModel } from '../../../models/Identity';
 import type { Clock } from '../../../platform/clock';
-import { AppError, ForbiddenError, NotEnabledError, ValidationError } from '../../../platform/errors';
+import { retryAfter } from '../../../platform/errors';
 import type { Limiter } from '../../../platform/http/rateLimit';
-import { RateLimitedError } from '../../../platform/errors';
+import { authError } from '../errors';
 import type { Accounts } from '../accounts';
 import type { IssuedSession, Sessions } from '../sessions';
 import { hashSecret, newVerificationCode } from '../tokens';
@@ -31,8 +31,7 @@ export interface EmailSignInDependencies {
   logger: Logger;
 }
 
-const LOGIN_FAILED = () =>
-  new AppError(401, 'EMAIL_LOGIN_FAILED', 'Unauthorized', { detail: 'Invalid email or password' });
+const LOGIN_FAILED = () => authError('EMAIL_LOGIN_FAILED', 'Invalid email or password');
 
 /**
  * Email-first sign-in: register (the answer never reveals whether the address exists), verify with the single-use
@@ -95,7 +94,7 @@ export class EmailSignIn {
     });
     const identity = verification && (await this.identities.findById(verification.identityId).lean());
     if (!identity) {
-      throw new ValidationError('The code is invalid, expired or already used', [], 'EMAIL_CODE_INVALID');
+      throw authError('EMAIL_CODE_INVALID', 'The code is invalid, expired or already used', { errors: [] });
     }
     const userId = await this.deps.accounts.proveIdentity('email', identity.subject, {}, identity.userId);
     return this.deps.sessions.issue(userId, 'email', this.options.sessionTtlSeconds);
@@ -105,10 +104,10 @@ export class EmailSignIn {
     this.mailer();
     const attempt = await this.deps.loginAttempts.hit(email);
     if (!attempt.allowed) {
-      throw new RateLimitedError(
-        attempt.resetSeconds,
-        'Too many login attempts for this address',
+      throw authError(
         'EMAIL_LOGIN_THROTTLED',
+        'Too many login attempts for this address',
+        retryAfter(attempt.resetSeconds),
       );
     }
     const identity = await this.identities.findOne({ kind: 'email', subject: email }).lean();
@@ -119,15 +118,13 @@ export class EmailSignIn {
       ),
     );
     if (!matches || !identity) throw LOGIN_FAILED();
-    if (!identity.verifiedAt)
-      throw new ForbiddenError('Verify your email address first', 'EMAIL_NOT_VERIFIED');
+    if (!identity.verifiedAt) throw authError('EMAIL_NOT_VERIFIED', 'Verify your email address first');
     const userId = await this.deps.accounts.proveIdentity('email', email, {}, identity.userId);
     return this.deps.sessions.issue(userId, 'email', this.options.sessionTtlSeconds);
   }
 
   private mailer(): Mailer {
-    if (!this.deps.mailer)
-      throw new NotEnabledError('Email sign-in is not configured (SMTP_URL)', 'EMAIL_DISABLED');
+    if (!this.deps.mailer) throw authError('EMAIL_DISABLED', 'Email sign-in is not configured (SMTP_URL)');
     return this.deps.mailer;
   }
 

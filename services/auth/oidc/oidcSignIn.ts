@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { Types } from 'mongoose';
-import { AppError, DependencyUnavailableError, NotEnabledError } from '../../../platform/errors';
+import { DependencyUnavailableError } from '../../../platform/errors';
+import { authError } from '../errors';
 import type { EphemeralStore } from '../../../platform/stores/ephemeralStore';
 import type { Accounts } from '../accounts';
 import type { IssuedSession, Sessions } from '../sessions';
@@ -72,9 +73,7 @@ export class OidcSignIn {
     const state = callbackUrl.searchParams.get('state') ?? '';
     const pending = state ? await this.pending.take(state) : undefined;
     if (!pending) {
-      throw new AppError(400, 'OIDC_STATE_INVALID', 'Bad Request', {
-        detail: 'Unknown or expired login state',
-      });
+      throw authError('OIDC_STATE_INVALID', 'Unknown or expired login state');
     }
     let claims: oidc.IDToken | undefined;
     let email: string | undefined;
@@ -93,12 +92,15 @@ export class OidcSignIn {
         email = typeof info.email === 'string' ? info.email : undefined;
       }
     } catch (error) {
-      throw new AppError(401, 'OIDC_LOGIN_FAILED', 'Unauthorized', {
-        detail: `The identity provider did not confirm the login: ${describeFailure(error)}`,
-        cause: error,
-      });
+      throw authError(
+        'OIDC_LOGIN_FAILED',
+        `The identity provider did not confirm the login: ${describeFailure(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
-    if (!claims) throw new AppError(401, 'OIDC_LOGIN_FAILED', 'Unauthorized', { detail: 'No ID token' });
+    if (!claims) throw authError('OIDC_LOGIN_FAILED', 'No ID token');
     const linkTo = pending.linkTo ? new Types.ObjectId(pending.linkTo) : undefined;
     const userId = await this.accounts.proveIdentity(
       'oidc',
@@ -111,8 +113,7 @@ export class OidcSignIn {
 
   private async ready(): Promise<{ options: OidcOptions; config: oidc.Configuration }> {
     const options = this.options;
-    if (!options)
-      throw new NotEnabledError('Single sign-on is not configured (OIDC_ISSUER_URL)', 'OIDC_DISABLED');
+    if (!options) throw authError('OIDC_DISABLED', 'Single sign-on is not configured (OIDC_ISSUER_URL)');
     this.configuration ??= oidc
       .discovery(
         new URL(options.issuerUrl),

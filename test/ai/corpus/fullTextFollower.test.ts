@@ -1,6 +1,6 @@
 import { FullTextFollower } from '../../../ai/corpus/fullTextFollower';
 import { InMemoryChunkStore } from '../../../ai/corpus/memoryChunkStore';
-import type { DocumentRecord } from '../../../ai/chunking/records';
+import type { DocumentRecord } from '../../../models/corpusRecords';
 import { FullTextIndex } from '../../../ai/fulltext/fullTextIndex';
 import { buildChunk } from '../factories';
 

@@ -1,5 +1,5 @@
 import { SearchCache } from '../../../ai/cache/searchCache';
-import type { SourceDocument } from '../../../ai/chunking/records';
+import type { SourceDocument } from '../../../models/corpusRecords';
 import { Ingestor } from '../../../ai/corpus/ingestor';
 import { InMemoryChunkStore } from '../../../ai/corpus/memoryChunkStore';
 import { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';

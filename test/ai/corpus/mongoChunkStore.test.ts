@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Connection } from 'mongoose';
-import type { DocumentRecord } from '../../../ai/chunking/records';
+import type { DocumentRecord } from '../../../models/corpusRecords';
 import { MongoChunkStore } from '../../../ai/corpus/mongoChunkStore';
 import { startMongoEngine, type MongoEngine } from '../../../embedded/mongo';
 import { brainChunkModel, fromChunkRecord } from '../../../models/BrainChunk';

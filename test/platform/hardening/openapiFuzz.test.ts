@@ -81,12 +81,28 @@ describe('OpenAPI-driven fuzzing', () => {
     return call.set('Content-Type', fuzz.contentType ?? 'application/json').send(fuzz.body);
   }
 
+  /**
+   * Errors are problem JSON, except on the MCP endpoint, which speaks JSON-RPC: there an error is a JSON-RPC error
+   * object whose `data` is the problem.
+   */
+  function isErrorShape(res: request.Response, path: string): boolean {
+    const type = res.headers['content-type'] ?? '';
+    if (/^application\/problem\+json/.test(type)) return true;
+    const body = res.body as { jsonrpc?: string; error?: { data?: { type?: string; status?: number } } };
+    return (
+      path === '/mcp' &&
+      /^application\/json/.test(type) &&
+      body.jsonrpc === '2.0' &&
+      typeof body.error?.data?.type === 'string' &&
+      body.error.data.status === res.status
+    );
+  }
+
   /** What is wrong with an answer, or nothing. */
-  function problemsOf(res: request.Response): string[] {
+  function problemsOf(res: request.Response, path: string): string[] {
     const found: string[] = [];
     if (res.status >= 500) found.push(`status ${res.status}`);
-    if (res.status >= 400 && !/^application\/problem\+json/.test(res.headers['content-type'] ?? ''))
-      found.push(`error as ${res.headers['content-type']}`);
+    if (res.status >= 400 && !isErrorShape(res, path)) found.push(`error as ${res.headers['content-type']}`);
     if (STACK_LINE.test(res.text ?? '')) found.push('stack trace in body');
     for (const secret of secrets) if (res.text?.includes(secret)) found.push('configured secret in body');
     return found;
@@ -107,7 +123,7 @@ describe('OpenAPI-driven fuzzing', () => {
         return;
       }
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      for (const problem of problemsOf(res))
+      for (const problem of problemsOf(res, fuzz.path))
         failures.push(`${fuzz.label} [credential ${fuzz.credential}]: ${problem} ${res.text.slice(0, 200)}`);
     };
     // Cases that may revoke the sessions in use run alone, and new sessions are made after them.

@@ -1,0 +1,20 @@
+import type { PlatformContext, ProductParts } from '../../platform/platform';
+import { registerHealthRoutes } from './router';
+
+/**
+ * The health service: liveness (`/healthz`), readiness over the opened stores (`/readyz`) and Prometheus metrics
+ * (`/metrics`). Its routes are probes, mounted in every role, so a game- or worker-only process answers them too.
+ */
+export function createHealthService(context: PlatformContext): ProductParts {
+  const { config, stores, isAccepting } = context;
+  return {
+    probes: [
+      (routes) =>
+        registerHealthRoutes(routes, {
+          checks: stores.checks,
+          readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
+          isAccepting,
+        }),
+    ],
+  };
+}
