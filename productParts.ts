@@ -11,7 +11,7 @@ import { createSignerArea } from './services/signer';
  */
 export async function productParts(context: PlatformContext): Promise<ProductParts> {
   const auth = createAuthService(context);
-  const areas: ProductParts[] = [{ services: [auth.register], close: () => auth.close() }];
+  const areas: ProductParts[] = [{ services: [auth.register], jobs: auth.jobs, close: () => auth.close() }];
   try {
     // Product areas (each adds one line).
     areas.push(await createBrainArea(context, auth));

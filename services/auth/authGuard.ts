@@ -62,10 +62,17 @@ export class AuthGuard {
       next(userOf(req) ? undefined : new UnauthorizedError('Sign in first', 'UNAUTHENTICATED')),
   ];
 
-  /** SPEC 5 `require_brain_auth`: a signed-in user (wallet or email) or the service token. */
+  /**
+   * SPEC 5 `require_brain_auth`: a user signed in with a wallet, email or SSO identity (tier 1 and above) or the
+   * service token; a guest (tier 0) gets 403 TIER_REQUIRED.
+   */
   readonly requireBrainAuth: RequestHandler[] = [
     this.authenticate(),
-    (req, _res, next) => next(req.principal ? undefined : new UnauthorizedError('Authentication required')),
+    (req, _res, next) => {
+      if (!req.principal) return next(new UnauthorizedError('Authentication required'));
+      const user = userOf(req);
+      next(user && user.tier < 1 ? tierRequired(1) : undefined);
+    },
   ];
 
   /**
@@ -97,14 +104,7 @@ export class AuthGuard {
       ...this.requireUser,
       (req, _res, next) => {
         const user = userOf(req);
-        next(
-          user && user.tier >= tier
-            ? undefined
-            : new ForbiddenError(
-                `Requires identity tier ${tier} (${tierName(tier)}) or above`,
-                'TIER_REQUIRED',
-              ),
-        );
+        next(user && user.tier >= tier ? undefined : tierRequired(tier));
       },
     ];
   }
@@ -119,6 +119,11 @@ export class AuthGuard {
 function holdsRole(roles: UserRole[], role: UserRole): boolean {
   const needed = USER_ROLES.indexOf(role);
   return roles.some((held) => USER_ROLES.indexOf(held) >= needed);
+}
+
+/** 403 TIER_REQUIRED for a user below `tier`. */
+function tierRequired(tier: number): AppError {
+  return new ForbiddenError(`Requires identity tier ${tier} (${tierName(tier)}) or above`, 'TIER_REQUIRED');
 }
 
 /** 401 asking a browser for credentials (HTTP Basic; the password is a session token). */
