@@ -156,7 +156,8 @@ export function createAuthService(context: PlatformContext): AuthService {
     cors,
     adminGuard: guard.requireRole('admin', { allowBasic: true }),
     register(routes) {
-      routes.router.use('/auth', cors);
+      // One allowed-origin policy (SIWE_ALLOWED_ORIGINS) for every REST area a browser page calls.
+      routes.router.use(['/auth', '/mud', '/brain', '/api', '/dev'], cors);
       registerWalletRoutes(routes, wallet, guard);
       guest.register(routes);
       if (outbox) registerOutboxRoutes(routes, outbox);
