@@ -3,6 +3,7 @@ import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
 import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
+import { createWebClientArea } from './services/web';
 
 /**
  * The composition root of the product: builds each service area's routes, the world's room types and the
@@ -17,6 +18,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     areas.push(await createBrainArea(context, auth));
     areas.push(await createWorldArea(context, auth));
     areas.push(await createSignerArea(context, auth));
+    areas.push(createWebClientArea(context));
   } catch (error) {
     // The platform never sees parts that failed to build, so release the ones already built here.
     await combineParts(areas).close?.();
