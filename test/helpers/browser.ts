@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -35,7 +34,7 @@ export function ensureChromium(): string {
   return CHROMIUM;
 }
 
-/** A headless Chromium with a fresh profile; `close` removes the profile. */
+/** A headless Chromium; playwright gives every launch a fresh temporary user-data-dir and removes it on close. */
 export interface TestBrowser {
   browser: Browser;
   /** A new isolated context (its own storage) with a phone-or-desktop viewport. */
@@ -43,22 +42,13 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Launches Chromium through playwright-core with the root-sandbox flags and a fresh user-data-dir. */
+/** Launches Chromium through playwright-core with the root-sandbox flags. */
 export async function launchBrowser(): Promise<TestBrowser> {
-  const executablePath = ensureChromium();
-  const profile = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'forge-chromium-'));
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: [...FLAGS, `--user-data-dir=${profile}`],
-  });
+  const browser = await chromium.launch({ executablePath: ensureChromium(), headless: true, args: FLAGS });
   return {
     browser,
     context: (viewport = { width: 1100, height: 800 }) => browser.newContext({ viewport }),
-    close: async () => {
-      await browser.close();
-      await fs.promises.rm(profile, { recursive: true, force: true });
-    },
+    close: () => browser.close(),
   };
 }
 
