@@ -3,7 +3,9 @@ import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import { openBrainCore } from './brainCore';
+import { PROJECT_ROOT } from '../../platform/projectRoot';
 import { registerBrainRoutes } from './router';
+import { seedEmptyBrain } from './seed';
 
 /** Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers). */
 export interface BrainAreaOptions {
@@ -22,7 +24,16 @@ export async function createBrainArea(
 ): Promise<ProductParts> {
   if (!hasRole(context.config, 'api')) return {};
   const core = await openBrainCore({ ...context, sleep: options.sleep });
+  // In the background, so start-up does not wait for it; stopping waits for it to finish.
+  const seeding = context.config.BRAIN_SEED_ON_START
+    ? seedEmptyBrain(core, PROJECT_ROOT, context.logger).catch((error: unknown) => {
+        context.logger.error({ err: error }, 'brain seed failed');
+      })
+    : undefined;
   return {
+    close: async () => {
+      await seeding;
+    },
     services: [
       (routes) =>
         registerBrainRoutes(routes, {

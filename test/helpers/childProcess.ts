@@ -26,7 +26,13 @@ export function spawnServer(
   const child = spawn(process.execPath, [...main, ...args], {
     cwd: REPO_ROOT,
     // NODE_ENV=test like the in-process test platform (development derives SIWE and outbox defaults), unless set.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'test',
+      BRAIN_SEED_ON_START: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

@@ -10,6 +10,9 @@ import { freePort } from '../../helpers/nginx';
 
 jest.setTimeout(180_000);
 
+/** The page's DOM as the functions run inside the browser see it (the server's type check has no DOM library). */
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+
 const WAIT = { timeout: 60_000 };
 
 /** Types a line into the command box and sends it with Enter, as a keyboard-only player does. */
