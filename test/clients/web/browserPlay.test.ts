@@ -147,8 +147,8 @@ describe('web client in Chromium', () => {
         new TextDecoder().decode(
           new Uint8Array((hex.slice(2).match(/../g) ?? []).map((b) => parseInt(b, 16))),
         );
-      const sign = (window as unknown as { testWalletSign(m: string): Promise<string> }).testWalletSign;
-      (window as unknown as { ethereum: unknown }).ethereum = {
+      const sign = (globalThis as unknown as { testWalletSign(m: string): Promise<string> }).testWalletSign;
+      (globalThis as unknown as { ethereum: unknown }).ethereum = {
         request: async ({ method, params }: { method: string; params?: string[] }) => {
           if (method === 'eth_requestAccounts') return [address.toLowerCase()];
           if (method === 'eth_chainId') return '0x2105';
