@@ -48,7 +48,7 @@ async function guest(page: Page, url: string, name: string): Promise<void> {
 }
 
 /**
- * The web client end to end in Debian's Chromium against a server process started as on a fresh clone
+ * The web client end to end in Debian's Chromium against the built server (`npm start`) started as on a fresh clone
  * (NODE_ENV=development defaults: SIWE on for localhost:PORT, guests on), the page at http://localhost:PORT.
  */
 describe('web client in Chromium', () => {
@@ -58,12 +58,13 @@ describe('web client in Chromium', () => {
   let env: Record<string, string>;
 
   async function startServer(): Promise<void> {
-    server = spawnServer(env);
+    server = spawnServer(env, [], 'dist');
     await waitForLog(server, (line) => line.msg === 'listening', 120_000);
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(REPO_ROOT, 'clients/web/build.mjs')], { stdio: 'ignore' });
+    // As `npm start` does: build the server and the client, then run dist/main.js.
+    execFileSync(process.execPath, ['build.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
     const port = await freePort();
     env = {
       NODE_ENV: 'development',
