@@ -22,13 +22,17 @@ async function command(page: Page, line: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-/** Waits until the event log holds a line matching `pattern`. */
+/** Waits until the event log holds a line matching `pattern` (failing with the log when it does not). */
 async function logShows(page: Page, pattern: RegExp): Promise<void> {
-  await page.waitForFunction(
-    (source) => new RegExp(source).test(document.querySelector('#log')?.textContent ?? ''),
-    pattern.source,
-    WAIT,
-  );
+  try {
+    await page.waitForFunction(
+      (source) => new RegExp(source).test(document.querySelector('#log')?.textContent ?? ''),
+      pattern.source,
+      WAIT,
+    );
+  } catch (error) {
+    throw new Error(`no ${pattern} in the log:\n${await page.textContent('#log')}`, { cause: error });
+  }
 }
 
 async function roomIs(page: Page, name: string): Promise<void> {
@@ -102,11 +106,29 @@ describe('web client in Chromium', () => {
     );
     await command(page, 'attack hen');
     await logShows(page, /You attack the speckled hen!/);
-    await logShows(page, /dies at your hand/);
+    await logShows(page, /You (hit|miss) the speckled hen/);
     expect(await page.locator('#log .combat').count()).toBeGreaterThan(1);
+    // The fight ends when the hen dies or flees at low health; then the player may walk on.
+    await page.waitForFunction(
+      () => document.querySelector('[data-stat="status"]')?.textContent === 'idle',
+      null,
+      WAIT,
+    );
     await screenshot(page, 'game');
     await page.click('#exits button[aria-label="Go east"]');
     await roomIs(page, 'Market Row');
+    // Into the next area: the handoff is followed on the same page, without a reload.
+    await page.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
+    await command(page, 'east');
+    await roomIs(page, 'East Gate');
+    await command(page, 'east');
+    await roomIs(page, 'Forest Edge');
+    await page.waitForFunction(
+      () => document.querySelector('[data-stat="area"]')?.textContent !== 'Thornwick Village',
+    );
+    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
+      true,
+    );
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'game-phone');
     await context.close();
