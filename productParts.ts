@@ -5,6 +5,7 @@ import { createHealthService } from './services/health';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
+import { createWebClientArea } from './services/web';
 
 /**
  * The composition root of the product: builds the health probes, each service area's routes, the world's room
@@ -15,7 +16,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
   const auth = createAuthService(context);
   const areas: ProductParts[] = [
     createHealthService(context),
-    { services: [auth.register], close: () => auth.close() },
+    { services: [auth.register], jobs: auth.jobs, close: () => auth.close() },
   ];
   try {
     // Product areas (each adds one line).
@@ -27,6 +28,8 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     areas.push(signer);
     // The MCP gateway last: its workers call the areas above through their service interfaces.
     areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer }));
+    // The web client last: it serves the page at / and its assets.
+    areas.push(createWebClientArea(context));
   } catch (error) {
     // The platform never sees parts that failed to build, so release the ones already built here.
     await combineParts(areas).close?.();

@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Types } from 'mongoose';
 import { modelFor } from './modelFor';
 
-export const SESSION_METHODS = ['wallet', 'email', 'oidc'] as const;
+export const SESSION_METHODS = ['wallet', 'email', 'oidc', 'guest'] as const;
 export type SessionMethod = (typeof SESSION_METHODS)[number];
 
 /**

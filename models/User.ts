@@ -12,6 +12,10 @@ export type UserRole = (typeof USER_ROLES)[number];
 export interface UserRecord {
   _id: Types.ObjectId;
   displayName?: string;
+  /** The display name lowercased: unique, so names are unique case-insensitively. */
+  displayNameKey?: string;
+  /** Created by guest sign-in (tier 0); removed by the guest retention job unless an identity was linked. */
+  guest?: boolean;
   roles: UserRole[];
   /** Identity tier 0-4, recomputed whenever the user's identities change (see services/auth/tiers.ts). */
   tier: number;
@@ -22,6 +26,8 @@ export interface UserRecord {
 const userSchema = new Schema<UserRecord>(
   {
     displayName: { type: String, trim: true, maxlength: 64 },
+    displayNameKey: { type: String, unique: true, sparse: true },
+    guest: { type: Boolean },
     roles: { type: [String], enum: USER_ROLES, default: ['player'] },
     tier: { type: Number, min: 0, max: 4, default: 0 },
   },

@@ -14,6 +14,12 @@ const flag = (defaultValue: '0' | '1') =>
     .default(defaultValue)
     .transform((value) => value === '1' || value === 'true');
 
+/** A flag whose default is derived from other variables (see loadConfig); unset stays undefined. */
+const derivedFlag = z
+  .enum(['0', '1', 'true', 'false'], { error: 'expected 0, 1, true or false' })
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === '1' || value === 'true'));
+
 const int = (defaultValue: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce
     .number({ error: 'expected an integer' })
@@ -96,7 +102,7 @@ export const envSchema = z.object({
   ADMIN_EMAILS: emailList,
 
   // Wallet sign-in (SPEC 2.4, 8)
-  SIWE_ENABLED: flag('0'),
+  SIWE_ENABLED: derivedFlag,
   SIWE_DOMAIN: z.string().min(1).optional(),
   SIWE_ALLOWED_ORIGINS: z.string().min(1).optional(),
   SIWE_MESSAGE_TEMPLATE: z.string().min(1).default('Sign in to Forge Platform.'),
@@ -200,6 +206,14 @@ export const envSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().min(1).optional(),
   MCP_CALLS_PER_MINUTE: int(600, 1),
   MCP_TOOL_CALLS_PER_MINUTE: int(120, 1),
+
+  // Guest sign-in (tier 0), the development mail outbox, the web client and the brain's first-start seed
+  GUEST_SIGNIN_ENABLED: flag('1'),
+  GUEST_SIGNIN_PER_HOUR: int(20, 1),
+  GUEST_SESSION_TTL_SECONDS: int(30 * 24 * 3600, 60, 365 * 24 * 3600),
+  GUEST_RETENTION_DAYS: int(30, 1),
+  WEB_CLIENT_ENABLED: flag('1'),
+  BRAIN_SEED_ON_START: flag('1'),
 });
 
 export type Env = z.infer<typeof envSchema>;

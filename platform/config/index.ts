@@ -4,7 +4,11 @@ import { envSchema, type Env, type Role } from './envSchema';
 export { ROLES, type Role } from './envSchema';
 
 /** The typed configuration every component receives. Derived defaults (SIWE domain and origins) are resolved. */
-export type Config = Omit<Env, 'SIWE_DOMAIN' | 'SIWE_ALLOWED_ORIGINS' | 'PUBLIC_BASE_URL' | 'EMAIL_FROM'> & {
+export type Config = Omit<
+  Env,
+  'SIWE_ENABLED' | 'SIWE_DOMAIN' | 'SIWE_ALLOWED_ORIGINS' | 'PUBLIC_BASE_URL' | 'EMAIL_FROM'
+> & {
+  SIWE_ENABLED: boolean;
   SIWE_DOMAIN: string;
   SIWE_ALLOWED_ORIGINS: string[];
   PUBLIC_BASE_URL: string;
@@ -41,16 +45,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(input);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, input));
   const values = parsed.data;
+  const publicBaseUrl = values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`;
+  const siweDomain = values.SIWE_DOMAIN ?? defaultSiweDomain(values, publicBaseUrl);
   return {
     ...values,
-    SIWE_DOMAIN: values.SIWE_DOMAIN ?? values.BASE_DOMAIN,
-    PUBLIC_BASE_URL: values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`,
+    SIWE_ENABLED: values.SIWE_ENABLED ?? (values.NODE_ENV === 'development' && isLoopback(siweDomain)),
+    SIWE_DOMAIN: siweDomain,
+    PUBLIC_BASE_URL: publicBaseUrl,
     EMAIL_FROM: values.EMAIL_FROM ?? `Forge Platform <no-reply@${values.BASE_DOMAIN}>`,
     SIWE_ALLOWED_ORIGINS: (values.SIWE_ALLOWED_ORIGINS ?? `https://*.${values.BASE_DOMAIN}`)
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
   };
+}
+
+/**
+ * SIWE_DOMAIN's default: BASE_DOMAIN, except on a development machine left at BASE_DOMAIN=localhost, where it is the
+ * host of PUBLIC_BASE_URL (`localhost:3000` on the defaults): EIP-4361's domain is the authority the browser shows,
+ * port included, so a browser wallet on the page a fresh clone serves signs a message the server accepts.
+ */
+function defaultSiweDomain(values: Env, publicBaseUrl: string): string {
+  if (values.NODE_ENV !== 'development' || values.BASE_DOMAIN !== 'localhost') return values.BASE_DOMAIN;
+  return new URL(publicBaseUrl).host;
+}
+
+/** Whether a SIWE domain names this machine (localhost, 127.0.0.1 or [::1], any port). */
+function isLoopback(domain: string): boolean {
+  return /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(domain);
 }
 
 /** Applies a `--role a,b` / `--role=a` command-line choice over the configured ROLES. */

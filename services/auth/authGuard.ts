@@ -69,11 +69,17 @@ export class AuthGuard {
       ),
   ];
 
-  /** SPEC 5 `require_brain_auth`: a signed-in user (wallet or email) or the service token. */
+  /**
+   * SPEC 5 `require_brain_auth`: a user signed in with a wallet, email or SSO identity (tier 1 and above) or the
+   * service token; a guest (tier 0) gets 403 TIER_REQUIRED.
+   */
   readonly requireBrainAuth: RequestHandler[] = [
     this.authenticate(),
-    (req, _res, next) =>
-      next(req.principal ? undefined : authError('UNAUTHENTICATED', 'Authentication required')),
+    (req, _res, next) => {
+      if (!req.principal) return next(authError('UNAUTHENTICATED', 'Authentication required'));
+      const user = userOf(req);
+      next(user && user.tier < 1 ? tierRequired(1) : undefined);
+    },
   ];
 
   /**
@@ -104,11 +110,7 @@ export class AuthGuard {
       ...this.requireUser,
       (req, _res, next) => {
         const user = userOf(req);
-        next(
-          user && user.tier >= tier
-            ? undefined
-            : authError('TIER_REQUIRED', `Requires identity tier ${tier} (${tierName(tier)}) or above`),
-        );
+        next(user && user.tier >= tier ? undefined : tierRequired(tier));
       },
     ];
   }
@@ -131,6 +133,11 @@ function userSessionRequired(): AppError {
     'USER_SESSION_REQUIRED',
     'This route acts for a signed-in user; the service token is not a user session',
   );
+}
+
+/** 403 TIER_REQUIRED for a user below `tier`. */
+function tierRequired(tier: number): AppError {
+  return authError('TIER_REQUIRED', `Requires identity tier ${tier} (${tierName(tier)}) or above`);
 }
 
 /** 401 asking a browser for credentials (HTTP Basic; the password is a session token). */

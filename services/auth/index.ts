@@ -1,15 +1,19 @@
 import { EnsPlugin, FetchRequest, JsonRpcProvider, Network, WebSocketProvider, type Provider } from 'ethers';
 import type { RequestHandler } from 'express';
 import type { ServiceRegistrar } from '../../platform/app';
+import type { JobRegistrar } from '../../platform/jobs/scheduler';
 import { createLimiter } from '../../platform/http/rateLimit';
 import type { PlatformContext } from '../../platform/platform';
 import { MemoryEphemeralStore, RedisEphemeralStore } from '../../platform/stores/ephemeralStore';
 import { Accounts } from './accounts';
 import { AuthGuard } from './authGuard';
 import { corsPolicy } from './corsPolicy';
+import { DevOutbox } from './email/devOutbox';
 import { EmailSignIn } from './email/emailSignIn';
-import { SmtpMailer } from './email/mailer';
+import { SmtpMailer, type Mailer } from './email/mailer';
+import { registerOutboxRoutes } from './email/outboxRoutes';
 import { registerEmailRoutes } from './email/router';
+import { createGuestPart } from './guest';
 import { CachedEnsResolver, noEns } from './ensResolver';
 import { MemoryNonceStore, RedisNonceStore } from './wallet/nonceStore';
 import { OidcSignIn, type PendingLogin } from './oidc/oidcSignIn';
@@ -26,10 +30,12 @@ export interface AuthService {
   guard: AuthGuard;
   /** Admin sessions (bearer, or HTTP Basic password for browsers) for admin pages. */
   adminGuard: RequestHandler[];
-  /** CORS for cross-origin callers: SIWE_ALLOWED_ORIGINS get CORS headers, other origins none. */
-  cors: RequestHandler;
   accounts: Accounts;
   sessions: Sessions;
+  /** Background jobs (guest retention). */
+  jobs: JobRegistrar[];
+  /** CORS for REST routes: SIWE_ALLOWED_ORIGINS, the policy of /auth, for other areas' paths. */
+  cors: RequestHandler;
   close(): Promise<void>;
 }
 
@@ -92,7 +98,11 @@ export function createAuthService(context: PlatformContext): AuthService {
     },
   );
 
-  const mailer = config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.EMAIL_FROM) : undefined;
+  // Without SMTP_URL: the development outbox outside production, 501 in production.
+  const outbox = !config.SMTP_URL && config.NODE_ENV !== 'production' ? new DevOutbox(log, clock) : undefined;
+  const mailer: Mailer | undefined = config.SMTP_URL
+    ? new SmtpMailer(config.SMTP_URL, config.EMAIL_FROM)
+    : outbox;
   const email = new EmailSignIn(
     {
       publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -135,16 +145,22 @@ export function createAuthService(context: PlatformContext): AuthService {
     sessions,
   );
 
+  const guest = createGuestPart(context, { sessions, guard, logger: log });
   const cors = corsPolicy(config.SIWE_ALLOWED_ORIGINS);
+
   return {
     guard,
     accounts,
     sessions,
-    adminGuard: guard.requireRole('admin', { allowBasic: true }),
+    jobs: [guest.job],
     cors,
+    adminGuard: guard.requireRole('admin', { allowBasic: true }),
     register(routes) {
-      routes.router.use('/auth', cors);
+      // One allowed-origin policy (SIWE_ALLOWED_ORIGINS) for every REST area a browser page calls.
+      routes.router.use(['/auth', '/mud', '/brain', '/api', '/dev'], cors);
       registerWalletRoutes(routes, wallet, guard);
+      guest.register(routes);
+      if (outbox) registerOutboxRoutes(routes, outbox);
       registerEmailRoutes(routes, email, guard);
       registerOidcRoutes(routes, sso, guard);
       registerSessionRoutes(routes, { guard, accounts, sessions, ens });

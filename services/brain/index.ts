@@ -15,6 +15,8 @@ export {
   SearchRequestSchema,
   SearchResponseSchema,
 } from './schemas';
+import { PROJECT_ROOT } from '../../platform/projectRoot';
+import { seedEmptyBrain } from './seed';
 
 /** Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers). */
 export interface BrainAreaOptions {
@@ -62,8 +64,17 @@ export async function createBrainArea(
 ): Promise<BrainArea> {
   if (!hasRole(context.config, 'api')) return {};
   const core = await openBrainCore({ ...context, sleep: options.sleep });
+  // In the background, so start-up does not wait for it; stopping waits for it to finish.
+  const seeding = context.config.BRAIN_SEED_ON_START
+    ? seedEmptyBrain(core, PROJECT_ROOT, context.logger).catch((error: unknown) => {
+        context.logger.error({ err: error }, 'brain seed failed');
+      })
+    : undefined;
   return {
     service: brainService(core),
+    close: async () => {
+      await seeding;
+    },
     services: [
       (routes) =>
         registerBrainRoutes(routes, {

@@ -1,17 +1,28 @@
-import type { Connection } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import { characterModel } from '../../models/Character';
+import { userModel } from '../../models/User';
 import type { CharacterRecord, PlayerStore } from '../../rooms/persistence';
 
 /**
  * The world's `PlayerStore` on MongoDB: one `characters` document per user, replaced whole on each save (one
  * single-document write, so a save is atomic). Area rooms await `save` before acknowledging a state-changing
- * action, and MongoDB acknowledges only written data, so a restart loses no acknowledged progress.
+ * action, and MongoDB acknowledges only written data, so a restart loses no acknowledged progress. A loaded
+ * character carries its user's current display name, so a name chosen with `PUT /auth/me` shows on its next entry.
  */
 export class MongoPlayerStore implements PlayerStore {
   private readonly characters;
+  private readonly users;
 
   constructor(connection: Connection) {
     this.characters = characterModel(connection);
+    this.users = userModel(connection);
+  }
+
+  /** The user's display name, when they chose one. */
+  private async displayName(userId: string): Promise<string | undefined> {
+    if (!Types.ObjectId.isValid(userId)) return undefined;
+    const user = await this.users.findById(userId, { displayName: 1 }).lean();
+    return user?.displayName || undefined;
   }
 
   async load(userId: string): Promise<CharacterRecord | null> {
@@ -19,7 +30,7 @@ export class MongoPlayerStore implements PlayerStore {
     if (!doc) return null;
     return {
       userId: doc.userId,
-      name: doc.name,
+      name: (await this.displayName(userId)) ?? doc.name,
       roomRef: doc.roomRef,
       health: doc.health,
       maxHealth: doc.maxHealth,

@@ -25,7 +25,14 @@ export function spawnServer(
       : [path.join(REPO_ROOT, 'dist', 'main.js')];
   const child = spawn(process.execPath, [...main, ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // NODE_ENV=test like the in-process test platform (development derives SIWE and outbox defaults), unless set.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'test',
+      BRAIN_SEED_ON_START: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

@@ -22,6 +22,8 @@ export const TEST_ENV: Record<string, string> = {
   SHUTDOWN_TIMEOUT_MS: '5000',
   // Tests drive many requests from one address; the gateway limit has its own test.
   GATEWAY_RATE_LIMIT_PER_SECOND: '100000',
+  // An empty brain stays empty unless a test asks for the first-start seed.
+  BRAIN_SEED_ON_START: '0',
 };
 
 export interface TestPlatform {

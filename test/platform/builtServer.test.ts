@@ -31,9 +31,7 @@ describe('the compiled server (npm start)', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    await run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: REPO_ROOT,
-    });
+    await run(process.execPath, ['build.mjs'], { cwd: REPO_ROOT });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-built-'));
   }, 120_000);
 
@@ -48,6 +46,10 @@ describe('the compiled server (npm start)', () => {
     const url = `http://127.0.0.1:${listening.port as number}`;
 
     expect((await request(url).get('/readyz')).status).toBe(200);
+    const page = await request(url).get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain('Play as guest');
     const spawns = await request(url).get('/mud/spawns/status');
     expect(spawns.status).toBe(200);
     expect(spawns.body.areas.map((area: { area_id: string }) => area.area_id).sort()).toEqual([

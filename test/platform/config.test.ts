@@ -8,8 +8,8 @@ describe('loadConfig', () => {
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
       ROLES: ['api', 'game', 'worker'],
-      SIWE_ENABLED: false,
-      SIWE_DOMAIN: 'localhost',
+      SIWE_ENABLED: true,
+      SIWE_DOMAIN: 'localhost:3000',
       SIWE_ALLOWED_ORIGINS: ['https://*.localhost'],
       SIWE_SESSION_TTL_SECONDS: 3600,
       SIWE_NONCE_TTL_SECONDS: 300,
@@ -32,6 +32,18 @@ describe('loadConfig', () => {
     });
     expect(config.MONGODB_URI).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
+  });
+
+  it('turns wallet sign-in on for a loopback domain in development only', () => {
+    expect(loadConfig({ PORT: '3015' })).toMatchObject({ SIWE_ENABLED: true, SIWE_DOMAIN: 'localhost:3015' });
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({
+      SIWE_ENABLED: false,
+      SIWE_DOMAIN: 'localhost',
+    });
+    expect(loadConfig({ NODE_ENV: 'test' }).SIWE_ENABLED).toBe(false);
+    expect(loadConfig({ BASE_DOMAIN: 'forge.example' }).SIWE_ENABLED).toBe(false);
+    expect(loadConfig({ SIWE_ENABLED: '0' }).SIWE_ENABLED).toBe(false);
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:8080' }).SIWE_DOMAIN).toBe('127.0.0.1:8080');
   });
 
   it('derives SIWE domain and origins from BASE_DOMAIN and splits origin lists', () => {

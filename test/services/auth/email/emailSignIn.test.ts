@@ -224,10 +224,10 @@ describe('email sign-in', () => {
   });
 });
 
-describe('email sign-in without SMTP', () => {
+describe('email sign-in without SMTP in production', () => {
   let server: TestPlatform;
   beforeAll(async () => {
-    server = await startTestPlatform({}, productParts);
+    server = await startTestPlatform({ NODE_ENV: 'production' }, productParts);
   });
   afterAll(() => server.stop());
 

@@ -1,0 +1,60 @@
+import pino from 'pino';
+import request from 'supertest';
+import { productParts } from '../../../productParts';
+import { seedEmptyBrain } from '../../../services/brain/seed';
+import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
+
+/** Resolves once the platform logged `message`, or fails after `timeoutMs`. */
+async function logged(server: TestPlatform, message: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [line] = server.logs.withMessage(message);
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`"${message}" not logged in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('brain seed on first start', () => {
+  let server: TestPlatform;
+  beforeAll(async () => {
+    server = await startTestPlatform({ BRAIN_SEED_ON_START: '1' }, productParts);
+  }, 60_000);
+  afterAll(() => server.stop());
+
+  it('ingests the READMEs, the spec and the world lore as the docs index', async () => {
+    const line = await logged(server, 'brain seeded with the platform docs');
+    expect(line.ingested).toBeGreaterThan(10);
+    const stats = await request(server.url).get('/brain/stats').expect(200);
+    expect(stats.body.documents.docs).toBe(line.ingested);
+    expect(stats.body.documents.code).toBe(0);
+    const search = await request(server.url)
+      .post('/brain/search')
+      .send({ query: 'Thornwick village square', strategy: 'fulltext', indexes: ['docs'] })
+      .expect(200);
+    expect(search.body.hits.map((hit: { source: string }) => hit.source)).toContain('world/village/area.yml');
+    const spec = await request(server.url)
+      .post('/brain/search')
+      .send({ query: 'guest sign-in tier 0', strategy: 'fulltext' })
+      .expect(200);
+    expect(spec.body.hits.map((hit: { source: string }) => hit.source)).toContain(
+      'services/auth/guest/README.md',
+    );
+  }, 150_000);
+});
+
+describe('seedEmptyBrain', () => {
+  it('leaves a knowledge base that holds any document alone', async () => {
+    const ingest = jest.fn();
+    const report = await seedEmptyBrain(
+      {
+        ingestor: { ingest },
+        store: { counts: async () => ({ documents: { docs: 0, code: 1, tests: 0 } }) as never },
+      },
+      process.cwd(),
+      pino({ level: 'silent' }),
+    );
+    expect(report).toBeUndefined();
+    expect(ingest).not.toHaveBeenCalled();
+  });
+});
