@@ -52,6 +52,7 @@ const characterSchema = new Schema<CharacterDocument>(
     quests: { type: Map, of: questProgressSchema, default: {} },
     relations: { type: Map, of: Number, default: {} },
     companion: { type: companionSchema, default: null },
+    visited: { type: [String], default: [] },
     updatedAt: { type: Number, required: true },
   },
   { versionKey: false, minimize: false },

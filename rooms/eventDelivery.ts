@@ -48,9 +48,14 @@ export class EventDelivery {
   private readonly capture = new Map<string, MudEvent[]>();
 
   constructor(
-    private readonly sessions: ReadonlyMap<string, PlayerSession>,
+    private sessions: ReadonlyMap<string, PlayerSession>,
     private readonly publish: (userId: string, event: MudEvent) => void,
   ) {}
+
+  /** Points delivery at the room's live session table (built after the delivery it uses). */
+  useSessions(sessions: ReadonlyMap<string, PlayerSession>): void {
+    this.sessions = sessions;
+  }
 
   /** Delivers an event to its audience (one player, or everyone in a room but `except`). */
   deliver(event: GameEvent): void {

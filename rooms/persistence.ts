@@ -34,6 +34,8 @@ export interface CharacterRecord {
     bondPoints: number;
     presence: CompanionPresence;
   } | null;
+  /** Rooms the character has visited (`"area:id"`), for the `map` command; absent on older records. */
+  visited?: string[];
   /** Milliseconds since the epoch of the last save (from the injected clock). */
   updatedAt: number;
 }
@@ -90,6 +92,7 @@ export function newCharacter(world: World, identity: PlayerIdentity, now: number
     quests: {},
     relations: {},
     companion: null,
+    visited: [],
     updatedAt: now,
   };
 }

@@ -31,6 +31,7 @@ export function playerFromRecord(record: CharacterRecord): { state: PlayerState;
       Object.entries(record.quests).map(([ref, p]) => [ref, { status: p.status, counts: [...p.counts] }]),
     ),
     relations: new Map(Object.entries(record.relations)),
+    visited: new Set(record.visited ?? []),
   };
   return { state, journal };
 }
@@ -73,6 +74,7 @@ export function recordFromPlayer(
           presence: c.presence as CompanionPresence,
         }
       : null,
+    visited: [...journal.visited],
     updatedAt,
   };
 }

@@ -35,7 +35,8 @@ export const RoomFile = z.strictObject({
   description: z.string().min(1),
   exits: z.partialRecord(Direction, Ref).default({}),
   spawns: z.array(SpawnPoint).default([]),
-  items: z.array(z.strictObject({ item: Ref, qty: count.default(1) })).default([]),
+  /** Floor resources: `qty` laid out at start; with `every`, one unit grows back per `every` AI steps up to `qty`. */
+  items: z.array(z.strictObject({ item: Ref, qty: count.default(1), every: count.optional() })).default([]),
   tags: z.array(RoomTag).default([]),
 });
 

@@ -2,6 +2,7 @@ import type { AreaDef, World } from '../content/world';
 import type { AreaState, CreatureState } from '../state/AreaState';
 import type { PlayerState } from '../state/PlayerState';
 import type { GameEvent } from './events';
+import type { WorldEvent } from '../worldEvents';
 import type { Rng } from './random';
 import { reject } from './errors';
 
@@ -11,10 +12,14 @@ export interface QuestProgress {
   counts: number[];
 }
 
-/** The parts of a character that only its owner sees: quest journal and NPC relations (score per NPC). */
+/**
+ * The parts of a character that only its owner sees: quest journal, NPC relations (score per NPC) and the
+ * rooms they have visited (the `map` command).
+ */
 export interface PlayerJournal {
   quests: Map<string, QuestProgress>;
   relations: Map<string, number>;
+  visited: Set<string>;
 }
 
 /** Server-only memory of a creature, beside its synchronised `CreatureState`. */
@@ -53,6 +58,8 @@ export interface SimContext {
   minds: Map<string, CreatureMind>;
   journal(userId: string): PlayerJournal;
   emit(event: GameEvent): void;
+  /** Publishes a world event (kill, quest completed, trade, conversation) on the world event bus, once. */
+  publish(event: WorldEvent): void;
   nextId(prefix: string): string;
   /** Records a creature's death at its spawn point so the spawn system refills it later. */
   onCreatureRemoved(spawnPoint: string): void;

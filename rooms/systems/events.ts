@@ -36,7 +36,6 @@ export type GameEventBody =
   | { type: 'room.look'; room: RoomView }
   | { type: 'player.left'; actor: Actor; direction: string }
   | { type: 'player.arrived'; actor: Actor }
-  | { type: 'player.travelled'; actor: Actor; areaId: string; roomRef: string }
   | { type: 'combat.started'; attacker: Actor; target: Actor }
   | { type: 'combat.hit'; attacker: Actor; target: Actor; damage: number; remaining: number }
   | { type: 'combat.missed'; attacker: Actor; target: Actor }
@@ -87,7 +86,7 @@ export type GameEventBody =
   | { type: 'creature.arrived'; creature: Actor }
   | { type: 'creature.approached'; creature: Actor; target: Actor; emotion: string }
   | { type: 'creature.spawned'; creature: Actor }
-  | { type: 'area.handoff'; areaId: string; roomRef: string; reservation?: unknown };
+  | { type: 'area.handoff'; areaId: string; areaName: string; roomRef: string; reservation?: unknown };
 
 export type GameEventType = GameEventBody['type'];
 

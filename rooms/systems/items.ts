@@ -208,10 +208,3 @@ export function buy(ctx: SimContext, userId: string, query: string, from?: strin
     to: { userId },
   });
 }
-
-/** Lays out the items the area data puts on room floors (called once when the area room starts). */
-export function placeStartingItems(ctx: SimContext): void {
-  for (const roomRef of ctx.area.roomRefs) {
-    for (const item of ctx.world.rooms.get(roomRef)!.items) dropOnFloor(ctx, roomRef, item.item, item.qty);
-  }
-}

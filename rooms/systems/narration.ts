@@ -53,7 +53,6 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
     (e) => (e.direction ? `${e.actor.name} leaves ${e.direction}.` : `${e.actor.name} leaves.`),
   ],
   'player.arrived': ['room', (e) => `${e.actor.name} arrives.`],
-  'player.travelled': ['system', (e) => `You travel on towards ${e.roomRef}.`],
   'combat.started': [
     'combat',
     (e, v) => cap(`${who(e.attacker, v)} ${verb(e.attacker, v, 'attack', 'attacks')} ${who(e.target, v)}!`),
@@ -192,7 +191,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
       `The ${e.creature.name} ${e.emotion === 'FRIENDLY' ? 'trots up to' : 'edges closer to'} ${e.target.userId === v ? 'you' : e.target.name}${e.emotion === 'FRIENDLY' ? ' happily' : ', sniffing the air'}.`,
   ],
   'creature.spawned': ['room', (e) => `A ${e.creature.name} appears.`],
-  'area.handoff': ['system', (e) => `You travel to ${e.areaId}...`],
+  'area.handoff': ['system', (e) => `You travel to ${e.areaName}...`],
 };
 
 const EMOTION_LINES: Record<string, string> = {
