@@ -53,6 +53,7 @@ const characterSchema = new Schema<CharacterDocument>(
     relations: { type: Map, of: Number, default: {} },
     companion: { type: companionSchema, default: null },
     visited: { type: [String], default: [] },
+    pendingCompanion: { type: String, default: null },
     updatedAt: { type: Number, required: true },
   },
   { versionKey: false, minimize: false },

@@ -36,6 +36,8 @@ export interface CharacterRecord {
   } | null;
   /** Rooms the character has visited (`"area:id"`), for the `map` command; absent on older records. */
   visited?: string[];
+  /** A companion offered by a quest while another was bonded, waiting for `companion swap|decline`. */
+  pendingCompanion?: string | null;
   /** Milliseconds since the epoch of the last save (from the injected clock). */
   updatedAt: number;
 }
@@ -93,6 +95,7 @@ export function newCharacter(world: World, identity: PlayerIdentity, now: number
     relations: {},
     companion: null,
     visited: [],
+    pendingCompanion: null,
     updatedAt: now,
   };
 }

@@ -32,6 +32,7 @@ export function playerFromRecord(record: CharacterRecord): { state: PlayerState;
     ),
     relations: new Map(Object.entries(record.relations)),
     visited: new Set(record.visited ?? []),
+    ...(record.pendingCompanion ? { pendingCompanion: record.pendingCompanion } : {}),
   };
   return { state, journal };
 }
@@ -75,6 +76,7 @@ export function recordFromPlayer(
         }
       : null,
     visited: [...journal.visited],
+    pendingCompanion: journal.pendingCompanion ?? null,
     updatedAt,
   };
 }

@@ -53,6 +53,14 @@ export const AreaFile = z.strictObject({
 export const Temperament = z.enum(['aggressive', 'neutral', 'timid', 'docile']);
 export type Temperament = z.infer<typeof Temperament>;
 
+/** Behaviours a creature template can switch on, each handled by an entry of `DATA_BEHAVIOURS`. */
+export const Behaviors = z.strictObject({
+  wander: z.strictObject({ every: count }).optional(),
+  pack: z.strictObject({}).optional(),
+  territorial: z.strictObject({ after: count }).optional(),
+});
+export type Behaviors = z.infer<typeof Behaviors>;
+
 export const CreatureFile = z.strictObject({
   name: z.string().min(1),
   description: z.string().min(1),
@@ -65,8 +73,10 @@ export const CreatureFile = z.strictObject({
   loot: z
     .array(z.strictObject({ item: Ref, chance: z.number().min(0).max(1), qty: count.default(1) }))
     .default([]),
-  /** Named behaviours attached from data; `wander.every` is in AI steps. */
-  behaviors: z.strictObject({ wander: z.strictObject({ every: count }).optional() }).default({}),
+  /** Named behaviours attached from data (systems/creatureBehaviours.ts); step counts are AI steps. */
+  behaviors: Behaviors.default({}),
+  /** Plural name when adding "s" is wrong ("wolves"). */
+  plural: z.string().min(1).optional(),
   /** AI steps without news before "time passes" for the emotion machine. */
   calmAfter: count.default(30),
 });
@@ -85,6 +95,8 @@ export const ItemFile = z
     defense: z.number().int().min(0).default(0),
     heal: z.number().int().min(0).default(0),
     value: z.number().int().min(0).default(0),
+    /** Plural name when adding "s" is wrong. */
+    plural: z.string().min(1).optional(),
   })
   .refine((item) => (item.kind === 'weapon' || item.kind === 'armor') === (item.slot !== undefined), {
     message: 'weapons and armor need a slot; other kinds must not have one',

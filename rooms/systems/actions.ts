@@ -47,7 +47,7 @@ export const MudAction = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('buy'), item: name, from: name.optional() }),
   z.strictObject({
     action: z.literal('companion'),
-    op: z.enum(['talk', 'presence']),
+    op: z.enum(['talk', 'presence', 'swap', 'decline']),
     presence: CompanionPresence.optional(),
   }),
   z.strictObject({ action: z.literal('command'), line: z.string().trim().min(1).max(300) }),

@@ -24,10 +24,10 @@ export function hitChance(attack: number, defense: number): number {
   return Math.max(0.1, Math.min(0.95, 0.7 + 0.05 * (attack - defense)));
 }
 
-/** One blow: undefined on a miss, else damage (attack + 0..2 − half the defense, at least 1). */
+/** One blow: undefined on a miss, else damage (attack + 0..2 − half the defense rounded up, at least 1). */
 export function rollStrike(rng: Rng, attack: number, defense: number): number | undefined {
   if (!rng.chance(hitChance(attack, defense))) return undefined;
-  return Math.max(1, attack + rng.int(0, 2) - Math.floor(defense / 2));
+  return Math.max(1, attack + rng.int(0, 2) - Math.ceil(defense / 2));
 }
 
 /** Chance a flee succeeds. */
@@ -116,27 +116,36 @@ function playerStrikes(ctx: SimContext, player: PlayerState, creature: CreatureS
       to: { roomRef: player.roomRef },
     });
   } else {
+    const wasLow = isHealthLow(creature.health, creature.maxHealth);
     hurtCreature(ctx, creature, damage, player);
     ctx.emit({
       type: 'combat.hit',
       attacker,
       target: { name: creature.name },
       damage,
-      remaining: Math.max(0, creature.health),
+      remaining: creature.health,
       to: { roomRef: player.roomRef },
     });
+    feelHurt(ctx, creature, wasLow, player);
   }
   if (creature.health > 0) {
+    const wasLow = isHealthLow(creature.health, creature.maxHealth);
     const extra = companionStrike(ctx, player, creature.name);
-    if (extra > 0) hurtCreature(ctx, creature, extra, player);
+    if (extra > 0) {
+      hurtCreature(ctx, creature, extra, player);
+      feelHurt(ctx, creature, wasLow, player);
+    }
   }
   if (creature.health <= 0) creatureDies(ctx, creature, player);
 }
 
 function hurtCreature(ctx: SimContext, creature: CreatureState, damage: number, by: PlayerState): void {
-  const wasLow = isHealthLow(creature.health, creature.maxHealth);
   creature.health = Math.max(0, creature.health - damage);
   ctx.minds.get(creature.id)?.attackers.add(by.userId);
+}
+
+/** After the blow is told: a creature whose health just dropped low feels it. */
+function feelHurt(ctx: SimContext, creature: CreatureState, wasLow: boolean, by: PlayerState): void {
   if (creature.health > 0 && !wasLow && isHealthLow(creature.health, creature.maxHealth))
     feel(ctx, creature, 'HEALTH_LOW', by.userId);
 }
@@ -144,6 +153,11 @@ function hurtCreature(ctx: SimContext, creature: CreatureState, damage: number, 
 function creatureStrikes(ctx: SimContext, creature: CreatureState, player: PlayerState): void {
   const template = ctx.world.creatures.get(creature.ref)!;
   const target = { name: player.name, userId: player.userId };
+  // A player who is attacked is in combat with the attacker (they strike back from the next round).
+  if (!player.target) {
+    player.status = PlayerStatus.fighting;
+    player.target = creature.id;
+  }
   const damage = rollStrike(ctx.rng, template.attack, defenseOf(ctx.world, player));
   if (damage === undefined) {
     ctx.emit({
@@ -195,13 +209,21 @@ export function creatureDies(ctx: SimContext, creature: CreatureState, killer: P
       items: dropped,
       to: { roomRef: creature.roomRef },
     });
-  const credited = new Set([killer.userId, ...(mind?.attackers ?? [])]);
+  const credited = [...new Set([killer.userId, ...(mind?.attackers ?? [])])].filter(
+    (userId) => ctx.state.players.get(userId)?.roomRef === creature.roomRef,
+  );
   for (const userId of credited) {
-    const player = ctx.state.players.get(userId);
-    if (!player || player.roomRef !== creature.roomRef) continue;
+    const player = ctx.state.players.get(userId)!;
     gainXp(ctx, player, template.xp);
     recordObjective(ctx, userId, 'kill', creature.ref);
     addBond(ctx, player, BOND_POINTS.victory);
   }
+  ctx.publish({
+    type: 'creature.killed',
+    areaId: ctx.area.id,
+    roomRef: creature.roomRef,
+    creature: creature.ref,
+    userIds: credited,
+  });
   roomFeels(ctx, creature.roomRef, 'ALLY_DIED');
 }

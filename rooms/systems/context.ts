@@ -20,6 +20,8 @@ export interface PlayerJournal {
   quests: Map<string, QuestProgress>;
   relations: Map<string, number>;
   visited: Set<string>;
+  /** A companion a quest offered while another was bonded: `companion swap` takes it, `decline` refuses. */
+  pendingCompanion?: string;
 }
 
 /** Server-only memory of a creature, beside its synchronised `CreatureState`. */
@@ -33,6 +35,10 @@ export interface CreatureMind {
   /** The player it last went up to (the `approach` behaviour greets each player once). */
   approached?: string;
   spawnPoint: string;
+  /** Its spawn room: a creature with nothing to do walks back here. */
+  home: string;
+  /** AI steps a player has lingered in its room (the `territorial` behaviour). */
+  lingered?: number;
 }
 
 /** Tunables of the simulation, in ticks (see AreaRoomOptions for defaults). */

@@ -81,9 +81,13 @@ export type GameEventBody =
   | { type: 'companion.acted'; companion: string; target: string; damage: number }
   | { type: 'companion.bond'; companion: string; bond: number }
   | { type: 'companion.presence'; companion: string; presence: string }
+  | { type: 'companion.offered'; companion: string; species: string; current: string }
+  | { type: 'companion.parted'; companion: string }
+  | { type: 'companion.declined'; companion: string }
   | { type: 'creature.emotion'; creature: Actor; emotion: string }
   | { type: 'creature.left'; creature: Actor; direction: string }
-  | { type: 'creature.arrived'; creature: Actor }
+  | { type: 'creature.arrived'; creature: Actor; from: string }
+  | { type: 'creature.warned'; creature: Actor; target: Actor }
   | { type: 'creature.approached'; creature: Actor; target: Actor; emotion: string }
   | { type: 'creature.spawned'; creature: Actor }
   | { type: 'area.handoff'; areaId: string; areaName: string; roomRef: string; reservation?: unknown };

@@ -79,10 +79,11 @@ export function drop(ctx: SimContext, userId: string, query: string, qty?: numbe
 }
 
 /**
- * `give`: hands items to another player or an NPC in the room. NPCs warm to gifts (more for ones they
- * like). Companions cannot be given: that is rejected with `COMPANION_NOT_PURCHASABLE`.
+ * `give`: hands items (one unless `qty` says more) to another player or an NPC in the room. NPCs warm to
+ * gifts (more for ones they like). Companions cannot be given: that is rejected with
+ * `COMPANION_NOT_PURCHASABLE`.
  */
-export function give(ctx: SimContext, userId: string, query: string, to: string, qty?: number): void {
+export function give(ctx: SimContext, userId: string, query: string, to: string, qty = 1): void {
   const player = requirePlayer(ctx, userId);
   requireAlive(player);
   assertNotCompanion(ctx.world, query, player);
@@ -139,6 +140,8 @@ export function use(ctx: SimContext, userId: string, query: string): void {
   requireAlive(player);
   const item = carried(ctx, player, query);
   if (item.kind !== 'consumable') throw reject('NOT_USABLE', `You cannot use ${item.name}.`);
+  if (player.health >= player.maxHealth)
+    throw reject('FULL_HEALTH', `You are already at full health; you keep the ${item.name}.`);
   removeItem(player, item.ref, 1);
   const healed = Math.min(item.heal, player.maxHealth - player.health);
   player.health += healed;

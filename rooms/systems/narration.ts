@@ -177,14 +177,27 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   'companion.spoke': ['companion', (e) => e.text],
   'companion.acted': ['companion', (e) => `${e.companion} strikes the ${e.target} for ${e.damage}.`],
   'companion.bond': ['companion', (e) => `Your bond with ${e.companion} deepens (bond ${e.bond}).`],
-  'companion.presence': [
+  'companion.offered': [
     'companion',
     (e) =>
-      `${e.companion} will now be ${e.presence === 'On Demand' ? 'on demand' : e.presence.toLowerCase()}.`,
+      `${e.companion} the ${e.species} would join you, but ${e.current} is already at your side and will not share you. Type "companion swap" to part with ${e.current} and take ${e.companion}, or "companion decline".`,
+  ],
+  'companion.parted': ['companion', (e) => `${e.companion} nuzzles you one last time and goes its own way.`],
+  'companion.declined': ['companion', (e) => `${e.companion} watches you go, then slips away.`],
+  'companion.presence': [
+    'companion',
+    (e) => `${e.companion} will now ${PRESENCE_LINES[e.presence] ?? 'stay'}.`,
   ],
   'creature.emotion': ['room', (e) => `The ${e.creature.name} ${EMOTION_LINES[e.emotion] ?? 'shifts'}.`],
   'creature.left': ['room', (e) => `The ${e.creature.name} heads ${e.direction}.`],
-  'creature.arrived': ['room', (e) => `A ${e.creature.name} arrives.`],
+  'creature.arrived': [
+    'room',
+    (e) => `A ${e.creature.name} arrives${e.from ? ` from ${FROM[e.from] ?? `the ${e.from}`}` : ''}.`,
+  ],
+  'creature.warned': [
+    'combat',
+    (e, v) => `The ${e.creature.name} has had enough of ${who(e.target, v)} and attacks!`,
+  ],
   'creature.approached': [
     'room',
     (e, v) =>
@@ -192,6 +205,16 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ],
   'creature.spawned': ['room', (e) => `A ${e.creature.name} appears.`],
   'area.handoff': ['system', (e) => `You travel to ${e.areaName}...`],
+};
+
+const FROM: Record<string, string> = { above: 'above', below: 'below', inside: 'inside', outside: 'outside' };
+
+const PRESENCE_LINES: Record<string, string> = {
+  Always: 'speak up and fight beside you at every turn',
+  'On Demand': 'stay quiet and still until you ask',
+  Subtle: 'fight beside you quietly and speak only when it matters',
+  Progressive: 'open up as your bond grows',
+  Silent: 'keep silent and out of your fights',
 };
 
 const EMOTION_LINES: Record<string, string> = {

@@ -8,6 +8,8 @@ import { reject } from './errors';
 import type { ObjectiveView } from './events';
 import { addItem, countOf, removeItem } from './inventory';
 import { gainXp } from './progression';
+import { counted } from './words';
+import { credit } from './purse';
 
 /**
  * Quests: accept from the giver NPC, progress through kills, visits and talks (collect objectives count the
@@ -22,10 +24,14 @@ function needed(objective: Objective): number {
 /** The player-facing wording of an objective. */
 export function objectiveText(world: World, objective: Objective): string {
   switch (objective.kind) {
-    case 'kill':
-      return `Defeat ${objective.count} ${world.creatures.get(objective.creature)!.name}`;
-    case 'collect':
-      return `Collect ${objective.count} ${world.items.get(objective.item)!.name}`;
+    case 'kill': {
+      const creature = world.creatures.get(objective.creature)!;
+      return `Defeat ${counted(objective.count, creature.name, creature.plural)}`;
+    }
+    case 'collect': {
+      const item = world.items.get(objective.item)!;
+      return `Collect ${counted(objective.count, item.name, item.plural)}`;
+    }
     case 'visit':
       return `Visit ${world.rooms.get(objective.room)!.name}`;
     case 'talk':
@@ -178,10 +184,9 @@ export function completeQuest(ctx: SimContext, userId: string, query: string): v
   }
   progress.status = 'completed';
   const rewards = quest.rewards;
-  player.soft += rewards.soft;
   for (const reward of rewards.items) addItem(player, reward.item, reward.qty);
-  const companion =
-    rewards.companion && !player.companion.ref ? ctx.world.companions.get(rewards.companion) : undefined;
+  const offered = rewards.companion ? ctx.world.companions.get(rewards.companion) : undefined;
+  const companion = offered && !player.companion.ref ? offered : undefined;
   ctx.emit({
     type: 'quest.completed',
     quest: quest.name,
@@ -191,11 +196,30 @@ export function completeQuest(ctx: SimContext, userId: string, query: string): v
     ...(companion ? { companion: companion.name } : {}),
     to: { userId },
   });
+  if (rewards.soft > 0) credit(ctx, player, rewards.soft, `quest:${quest.ref}`);
   gainXp(ctx, player, rewards.xp);
   adjustDisposition(ctx, userId, giver, 'questCompleted');
+  ctx.publish({
+    type: 'quest.completed',
+    areaId: ctx.area.id,
+    userId,
+    quest: quest.ref,
+    xp: rewards.xp,
+    soft: rewards.soft,
+  });
   if (companion) bondCompanion(ctx, player, companion);
   else if (player.companion.ref) {
     addBond(ctx, player, 3);
     companionSpeaks(ctx, player, 'questDone');
+  }
+  if (offered && !companion && offered.ref !== player.companion.ref) {
+    ctx.journal(userId).pendingCompanion = offered.ref;
+    ctx.emit({
+      type: 'companion.offered',
+      companion: offered.name,
+      species: offered.species,
+      current: player.companion.name,
+      to: { userId },
+    });
   }
 }
