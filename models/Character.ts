@@ -54,6 +54,7 @@ const characterSchema = new Schema<CharacterDocument>(
     companion: { type: companionSchema, default: null },
     visited: { type: [String], default: [] },
     pendingCompanion: { type: String, default: null },
+    group: { type: String, default: null },
     updatedAt: { type: Number, required: true },
   },
   { versionKey: false, minimize: false },

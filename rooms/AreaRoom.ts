@@ -26,6 +26,7 @@ import { type ActionErrorBody, InvalidActionError, WrongAreaError, toErrorBody }
 import { type Handoff } from './systems/movement';
 import { narrate, narrateError } from './systems/narration';
 import { createRng } from './systems/random';
+import { restock } from './systems/merchants';
 import { ResourceSystem } from './systems/resources';
 import { type SpawnStatus, SpawnSystem } from './systems/spawns';
 import { regenerate } from './systems/vitals';
@@ -285,6 +286,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       runCreatureAi(this.sim);
       this.spawns.run(this.sim);
       this.resources.run(this.sim);
+      restock(this.sim);
       this.players.dismissIdleRemotes(this.settings.remoteIdleMs);
     }
     if (tick % this.settings.regenEvery === 0) regenerate(this.sim);
@@ -312,6 +314,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
         regenEvery: this.settings.regenEvery,
       },
       minds: new Map(),
+      stock: new Map(),
       journal: journals,
       emit: (event) => this.delivery.deliver(event),
       publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),

@@ -38,6 +38,8 @@ export interface CharacterRecord {
   visited?: string[];
   /** A companion offered by a quest while another was bonded, waiting for `companion swap|decline`. */
   pendingCompanion?: string | null;
+  /** The group the character travels with (`group invite/accept/leave`). */
+  group?: string | null;
   /** Milliseconds since the epoch of the last save (from the injected clock). */
   updatedAt: number;
 }
@@ -96,6 +98,7 @@ export function newCharacter(world: World, identity: PlayerIdentity, now: number
     companion: null,
     visited: [],
     pendingCompanion: null,
+    group: null,
     updatedAt: now,
   };
 }

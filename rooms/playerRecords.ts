@@ -33,6 +33,7 @@ export function playerFromRecord(record: CharacterRecord): { state: PlayerState;
     relations: new Map(Object.entries(record.relations)),
     visited: new Set(record.visited ?? []),
     ...(record.pendingCompanion ? { pendingCompanion: record.pendingCompanion } : {}),
+    ...(record.group ? { group: record.group } : {}),
   };
   return { state, journal };
 }
@@ -77,6 +78,7 @@ export function recordFromPlayer(
       : null,
     visited: [...journal.visited],
     pendingCompanion: journal.pendingCompanion ?? null,
+    group: journal.group ?? null,
     updatedAt,
   };
 }

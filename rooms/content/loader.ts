@@ -26,6 +26,7 @@ export async function loadWorld(dir: string = DEFAULT_WORLD_DIR): Promise<World>
   const world: Mutable<World> = {
     name: worldFile?.name ?? '',
     startRoom: worldFile?.startRoom ?? '',
+    help: new Map(Object.entries(worldFile?.help ?? {})),
     areas: new Map(),
     rooms: new Map(),
     creatures: new Map(),

@@ -38,6 +38,8 @@ export const RoomFile = z.strictObject({
   /** Floor resources: `qty` laid out at start; with `every`, one unit grows back per `every` AI steps up to `qty`. */
   items: z.array(z.strictObject({ item: Ref, qty: count.default(1), every: count.optional() })).default([]),
   tags: z.array(RoomTag).default([]),
+  /** Things in the room a player can `examine` (keyword → what they see). */
+  details: z.record(z.string().regex(/^[a-z][a-z ]*$/), z.string().min(1)).default({}),
 });
 
 /** `world/<area>/area.yml`: the area and its rooms. `spawnBudget` caps live creatures in the whole area. */
@@ -121,7 +123,19 @@ export const NpcFile = z.strictObject({
     wary: z.string().min(1),
   }),
   offers: z.array(Ref).default([]),
-  sells: z.array(z.strictObject({ item: Ref, price: z.number().int().min(1) })).default([]),
+  /** Wares: `stock` units on hand (unlimited when absent), one more every `restock` AI steps. */
+  sells: z
+    .array(
+      z.strictObject({
+        item: Ref,
+        price: z.number().int().min(1),
+        stock: count.optional(),
+        restock: count.default(30),
+      }),
+    )
+    .default([]),
+  /** Item kinds or item refs the NPC buys, at the item's `value`. */
+  buys: z.array(z.union([ItemKind, Ref])).default([]),
   likes: z.array(Ref).default([]),
   protects: z.array(Ref).default([]),
 });
@@ -176,8 +190,15 @@ export const CompanionFile = z.strictObject({
   }),
 });
 
-/** `world/world.yml`. */
-export const WorldFile = z.strictObject({ name: z.string().min(1), startRoom: Ref });
+/** A help topic (`help <topic>`): a title and a few lines of text. */
+export const HelpTopic = z.strictObject({ title: z.string().min(1), text: z.string().min(1) });
+
+/** `world/world.yml`: the world's name, where new characters start and the help topics. */
+export const WorldFile = z.strictObject({
+  name: z.string().min(1),
+  startRoom: Ref,
+  help: z.record(LocalId, HelpTopic).default({}),
+});
 
 /** The optional per-area files and the schema of one entry (the file is a map of local id → entry). */
 export const AREA_ENTRY_FILES = {

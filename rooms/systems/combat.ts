@@ -12,6 +12,8 @@ import { attackOf, defenseOf, gainXp } from './progression';
 import { recordObjective } from './quests';
 import type { Rng } from './random';
 import { killPlayer } from './vitals';
+import { groupMatesIn } from './groups';
+import { improve } from './skills';
 
 /**
  * Turn-based combat. `attack` only picks a fight; blows are exchanged in `combatRound`, which the room runs
@@ -209,12 +211,18 @@ export function creatureDies(ctx: SimContext, creature: CreatureState, killer: P
       items: dropped,
       to: { roomRef: creature.roomRef },
     });
-  const credited = [...new Set([killer.userId, ...(mind?.attackers ?? [])])].filter(
+  // Everyone who hurt it and their group mates in the room share the credit.
+  const fighters = [killer.userId, ...(mind?.attackers ?? [])];
+  const mates = fighters.flatMap((userId) =>
+    groupMatesIn(ctx, userId, creature.roomRef).map((p) => p.userId),
+  );
+  const credited = [...new Set([...fighters, ...mates])].filter(
     (userId) => ctx.state.players.get(userId)?.roomRef === creature.roomRef,
   );
   for (const userId of credited) {
     const player = ctx.state.players.get(userId)!;
     gainXp(ctx, player, template.xp);
+    improve(ctx, player, 'combat');
     recordObjective(ctx, userId, 'kill', creature.ref);
     addBond(ctx, player, BOND_POINTS.victory);
   }

@@ -22,6 +22,9 @@ export interface PlayerJournal {
   visited: Set<string>;
   /** A companion a quest offered while another was bonded: `companion swap` takes it, `decline` refuses. */
   pendingCompanion?: string;
+  /** The group the player travels with (its id), and a pending invitation to one. */
+  group?: string;
+  invite?: string;
 }
 
 /** Server-only memory of a creature, beside its synchronised `CreatureState`. */
@@ -62,6 +65,8 @@ export interface SimContext {
   rng: Rng;
   tuning: SimTuning;
   minds: Map<string, CreatureMind>;
+  /** Merchant wares below their stock (`npcRef>itemRef`), refilling one unit per `every` AI steps. */
+  stock: Map<string, { left: number; max: number; every: number; waited: number }>;
   journal(userId: string): PlayerJournal;
   emit(event: GameEvent): void;
   /** Publishes a world event (kill, quest completed, trade, conversation) on the world event bus, once. */

@@ -4,6 +4,7 @@ import { type SimContext, matchByName, requireAlive, requirePlayer } from './con
 import { reject } from './errors';
 import { companionSpeaks } from './companions';
 import { offeredQuests, recordObjective } from './quests';
+import { improve } from './skills';
 
 /**
  * NPC disposition toward each player. Each NPC keeps a score per player (-10..10, stored in the player's
@@ -95,5 +96,7 @@ export function talk(ctx: SimContext, userId: string, query: string): void {
       ctx.emit({ type: 'npc.offers', npc: { name: npc.name }, quests, wares, to: { userId } });
   }
   recordObjective(ctx, userId, 'talk', npc.ref);
+  improve(ctx, player, 'lore');
+  ctx.publish({ type: 'npc.conversation', areaId: ctx.area.id, userId, npc: npc.ref, disposition });
   companionSpeaks(ctx, player, 'greet');
 }

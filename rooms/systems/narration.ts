@@ -1,4 +1,5 @@
 import type { Actor, GameEvent, GameEventBody, GameEventType, ObjectiveView } from './events';
+import { INFO_FORMATTERS } from './narrationInfo';
 
 /** The channel a line belongs to, so clients can colour or filter it. */
 export type Channel = 'room' | 'combat' | 'chat' | 'info' | 'quest' | 'companion' | 'system';
@@ -30,6 +31,7 @@ const objectives = (views: ObjectiveView[]) =>
   views.map((o) => `${o.done ? '[x]' : '[ ]'} ${o.text} (${o.have}/${o.need})`).join('; ');
 
 const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
+  ...INFO_FORMATTERS,
   'room.look': [
     'room',
     ({ room }) =>
@@ -146,6 +148,10 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ],
   'item.used': ['info', (e) => `You use ${e.item} and recover ${e.healed} health.`],
   'item.bought': ['info', (e) => `You buy ${e.item} from ${e.npc.name} for ${e.price} coins.`],
+  'item.sold': [
+    'info',
+    (e) => `You sell ${e.item}${e.qty > 1 ? ` x${e.qty}` : ''} to ${e.npc.name} for ${e.price} coins.`,
+  ],
   inventory: [
     'info',
     (e) =>

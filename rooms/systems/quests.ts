@@ -9,6 +9,7 @@ import type { ObjectiveView } from './events';
 import { addItem, countOf, removeItem } from './inventory';
 import { gainXp } from './progression';
 import { counted } from './words';
+import { improve } from './skills';
 import { credit } from './purse';
 
 /**
@@ -198,6 +199,7 @@ export function completeQuest(ctx: SimContext, userId: string, query: string): v
   });
   if (rewards.soft > 0) credit(ctx, player, rewards.soft, `quest:${quest.ref}`);
   gainXp(ctx, player, rewards.xp);
+  improve(ctx, player, 'lore');
   adjustDisposition(ctx, userId, giver, 'questCompleted');
   ctx.publish({
     type: 'quest.completed',

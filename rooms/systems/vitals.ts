@@ -34,6 +34,13 @@ export function killPlayer(ctx: SimContext, player: PlayerState, killer: Actor):
   ctx.state.creatures.forEach((creature) => {
     if (creature.target === player.userId) creature.target = '';
   });
+  ctx.publish({
+    type: 'player.died',
+    areaId: ctx.area.id,
+    roomRef: player.roomRef,
+    userId: player.userId,
+    killer: killer.name,
+  });
   ctx.emit({
     type: 'player.died',
     actor: { name: player.name, userId: player.userId },
