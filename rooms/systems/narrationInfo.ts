@@ -68,7 +68,7 @@ export const INFO_FORMATTERS: { [T in InfoType]: [Channel, Formatter<T>] } = {
     'info',
     (e) => `In ${e.area}: ${list(e.players.map((p) => `${p.name} (level ${p.level}, ${p.room})`))}.`,
   ],
-  'chat.emote': ['chat', (e) => `${e.actor.name} ${e.text}`],
+  'chat.emote': ['chat', (e) => `${e.actor.name} ${e.text}${/[.!?]$/.test(e.text) ? '' : '.'}`],
   'chat.whisper': [
     'chat',
     (e, v) =>
