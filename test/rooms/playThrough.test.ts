@@ -1,18 +1,21 @@
-import type { QuestDef } from '../../rooms/content/world';
+import { balanceReport } from '../../rooms/content/balance';
+import type { QuestDef, World } from '../../rooms/content/world';
 import { type GameServer, startGameServer } from '../helpers/gameServer';
 import { QuestSolver } from './fixtures/questSolver';
 
-/** Quests in an order that respects `requires`. */
-function questOrder(quests: QuestDef[]): QuestDef[] {
+/** Quests in the order a careful player would take them: open ones first, easiest fight first. */
+function questOrder(world: World): QuestDef[] {
+  const fight = new Map(balanceReport(world).quests.map((q) => [q.ref, q.hardestCreature]));
+  const quests = [...world.quests.values()];
   const done = new Set<string>();
   const order: QuestDef[] = [];
   while (order.length < quests.length) {
-    const next = quests.filter((q) => !done.has(q.ref) && q.requires.every((r) => done.has(r)));
-    if (next.length === 0) throw new Error('quest prerequisites loop');
-    for (const quest of next) {
-      done.add(quest.ref);
-      order.push(quest);
-    }
+    const open = quests
+      .filter((q) => !done.has(q.ref) && q.requires.every((r) => done.has(r)))
+      .sort((a, b) => fight.get(a.ref)! - fight.get(b.ref)!);
+    if (open.length === 0) throw new Error('quest prerequisites loop');
+    done.add(open[0].ref);
+    order.push(open[0]);
   }
   return order;
 }
@@ -28,7 +31,7 @@ describe('scripted play-through', () => {
     const hero = new QuestSolver(game, game.world);
     await hero.act({ action: 'look' });
     const completed: string[] = [];
-    for (const quest of questOrder([...game.world.quests.values()])) {
+    for (const quest of questOrder(game.world)) {
       const giver = game.world.npcs.get(quest.giver)!;
       await hero.refreshInventory();
       await hero.recover();

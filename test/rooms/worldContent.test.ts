@@ -9,13 +9,21 @@ describe('world content', () => {
     const world = await loadWorld();
     expect(world.name).toBe('The Thornwick Marches');
     expect(world.startRoom).toBe('village:square');
-    expect(world.areas.size).toBeGreaterThanOrEqual(3);
-    expect(world.rooms.size).toBeGreaterThanOrEqual(30);
-    expect(world.creatures.size).toBeGreaterThanOrEqual(10);
-    expect(world.items.size).toBeGreaterThanOrEqual(25);
-    expect(world.recipes.size).toBeGreaterThanOrEqual(8);
-    expect(world.quests.size).toBeGreaterThanOrEqual(6);
-    expect(world.npcs.size).toBeGreaterThanOrEqual(5);
+    expect(world.areas.size).toBeGreaterThanOrEqual(6);
+    expect(world.rooms.size).toBeGreaterThanOrEqual(80);
+    expect(world.creatures.size).toBeGreaterThanOrEqual(25);
+    expect(world.items.size).toBeGreaterThanOrEqual(60);
+    expect(world.recipes.size).toBeGreaterThanOrEqual(20);
+    expect(world.quests.size).toBeGreaterThanOrEqual(25);
+    expect(world.npcs.size).toBeGreaterThanOrEqual(12);
+    expect(world.companions.size).toBeGreaterThanOrEqual(4);
+    // Every room has a description of at least two sentences.
+    for (const room of world.rooms.values()) {
+      expect({
+        room: room.ref,
+        sentences: room.description.split(/[.!?](\s|$)/).filter((s) => s.trim()).length >= 2,
+      }).toEqual({ room: room.ref, sentences: true });
+    }
     expect([...world.companions.values()].every((c) => c.is_purchasable === false)).toBe(true);
     expect(world.rooms.get('village:gate')?.exits.east).toBe('forest:edge');
   });
