@@ -81,6 +81,9 @@ describe('area handoff, the action gateway and persistence', () => {
     expect(status.map((s) => [s.areaId, s.running, s.live, s.pending])).toEqual([
       ['caves', false, 0, 0],
       ['forest', false, 0, 0],
+      ['marsh', false, 0, 0],
+      ['peaks', false, 0, 0],
+      ['ruins', false, 0, 0],
       ['village', true, 5, 0],
     ]);
   });
