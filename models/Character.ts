@@ -14,6 +14,7 @@ const questProgressSchema = new Schema(
   {
     status: { type: String, enum: ['active', 'completed'], required: true },
     counts: { type: [Number], default: [] },
+    completedAt: { type: Number },
   },
   { _id: false },
 );
@@ -53,6 +54,7 @@ const characterSchema = new Schema<CharacterDocument>(
     relations: { type: Map, of: Number, default: {} },
     companion: { type: companionSchema, default: null },
     visited: { type: [String], default: [] },
+    asked: { type: [String], default: [] },
     pendingCompanion: { type: String, default: null },
     group: { type: String, default: null },
     updatedAt: { type: Number, required: true },

@@ -302,7 +302,12 @@ export class AreaRoom extends Room<{ state: AreaState }> {
 
   private buildContext(options: AreaRoomOptions): SimContext {
     const journals = (userId: string) =>
-      this.players.get(userId)?.journal ?? { quests: new Map(), relations: new Map(), visited: new Set() };
+      this.players.get(userId)?.journal ?? {
+        quests: new Map(),
+        relations: new Map(),
+        visited: new Set(),
+        asked: new Set(),
+      };
     return {
       world: this.world,
       area: this.area,
@@ -319,6 +324,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       emit: (event) => this.delivery.deliver(event),
       publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),
       nextId: (prefix) => `${prefix}${++this.idCounter}`,
+      now: () => this.clockSource.now(),
       onCreatureRemoved: (spawnPoint) => this.spawns.creatureRemoved(this.sim, spawnPoint),
     };
   }

@@ -36,6 +36,8 @@ export interface CharacterRecord {
   } | null;
   /** Rooms the character has visited (`"area:id"`), for the `map` command; absent on older records. */
   visited?: string[];
+  /** Dialogue topics answered (`<npcRef>#<topic>`). */
+  asked?: string[];
   /** A companion offered by a quest while another was bonded, waiting for `companion swap|decline`. */
   pendingCompanion?: string | null;
   /** The group the character travels with (`group invite/accept/leave`). */
@@ -97,6 +99,7 @@ export function newCharacter(world: World, identity: PlayerIdentity, now: number
     relations: {},
     companion: null,
     visited: [],
+    asked: [],
     pendingCompanion: null,
     group: null,
     updatedAt: now,

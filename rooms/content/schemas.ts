@@ -138,6 +138,21 @@ export const NpcFile = z.strictObject({
   buys: z.array(z.union([ItemKind, Ref])).default([]),
   likes: z.array(Ref).default([]),
   protects: z.array(Ref).default([]),
+  /**
+   * Dialogue choices (`ask <npc> about <topic>`): what the player says, the reply, and how the answer moves
+   * the NPC's disposition toward them (once per player); `requires` a completed quest to be offered.
+   */
+  topics: z
+    .record(
+      LocalId,
+      z.strictObject({
+        ask: z.string().min(1),
+        reply: z.string().min(1),
+        disposition: z.number().int().min(-3).max(3).default(0),
+        requires: Ref.optional(),
+      }),
+    )
+    .default({}),
 });
 
 export const RecipeFile = z.strictObject({
@@ -169,6 +184,8 @@ export const QuestFile = z.strictObject({
     })
     .default({ xp: 0, soft: 0, items: [] }),
   requires: z.array(Ref).default([]),
+  /** `daily`: can be taken again 24 hours after it was completed. */
+  repeatable: z.enum(['daily']).optional(),
 });
 
 export const CompanionPresence = z.enum(['Always', 'On Demand', 'Subtle', 'Progressive', 'Silent']);

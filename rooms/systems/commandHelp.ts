@@ -38,6 +38,7 @@ export const COMMAND_HELP: CommandHelp[] = [
   c('flee', 'flee', 'Try to escape a fight through a random exit.'),
   c('rest', 'rest', 'Sit down and recover health faster. Rooms of rest double it.'),
   c('talk', 'talk <npc>', 'Speak with someone: they greet you, offer work and wares.'),
+  c('ask', 'ask <npc> about <topic>', 'A dialogue choice: how you ask can warm or cool them toward you.'),
   c('take', 'take [n] <item>', 'Pick up items from the floor.', ['get']),
   c('drop', 'drop [n] <item>', 'Put items down.'),
   c(

@@ -121,6 +121,11 @@ const VERBS: Record<string, VerbParser> = {
   fight: (rest, verb) => ({ action: 'fight', target: required(rest, verb, 'target') }),
   flee: () => ({ action: 'flee' }),
   rest: () => ({ action: 'rest' }),
+  ask: (rest, verb) => {
+    const match = /^(.+?)\s+about\s+(.+)$/i.exec(required(rest, verb, 'npc'));
+    if (!match) throw new InvalidActionError(`Say what to ask about: "ask <npc> about <topic>".`);
+    return { action: 'talk', npc: match[1], topic: match[2] };
+  },
   talk: (rest, verb) => ({ action: 'talk', npc: required(rest.replace(/^(to|with)\s+/i, ''), verb, 'npc') }),
   take: (rest, verb) => ({ action: 'take', ...itemAndQty(required(rest, verb, 'item')) }),
   get: (rest, verb) => ({ action: 'take', ...itemAndQty(required(rest, verb, 'item')) }),

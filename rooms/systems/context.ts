@@ -10,6 +10,8 @@ import { reject } from './errors';
 export interface QuestProgress {
   status: 'active' | 'completed';
   counts: number[];
+  /** When it was last completed (ms, the room's clock); daily quests open again a day later. */
+  completedAt?: number;
 }
 
 /**
@@ -25,6 +27,8 @@ export interface PlayerJournal {
   /** The group the player travels with (its id), and a pending invitation to one. */
   group?: string;
   invite?: string;
+  /** Dialogue topics already answered (`<npcRef>#<topic>`): each moves a disposition once. */
+  asked: Set<string>;
 }
 
 /** Server-only memory of a creature, beside its synchronised `CreatureState`. */
@@ -72,6 +76,8 @@ export interface SimContext {
   /** Publishes a world event (kill, quest completed, trade, conversation) on the world event bus, once. */
   publish(event: WorldEvent): void;
   nextId(prefix: string): string;
+  /** The room's clock, ms since the epoch (daily quests). */
+  now(): number;
   /** Records a creature's death at its spawn point so the spawn system refills it later. */
   onCreatureRemoved(spawnPoint: string): void;
 }

@@ -55,7 +55,9 @@ export type GameEventBody =
       npc: Actor;
       quests: Array<{ ref: string; name: string }>;
       wares: Array<{ ref: string; name: string; price: number }>;
+      topics: Array<{ id: string; ask: string }>;
     }
+  | { type: 'npc.answered'; npc: Actor; ask: string; text: string }
   | { type: 'disposition.changed'; npc: Actor; disposition: Disposition }
   | { type: 'item.taken'; actor: Actor; item: string; qty: number }
   | { type: 'item.dropped'; actor: Actor; item: string; qty: number }

@@ -114,12 +114,14 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
       [
         e.quests.length ? `${e.npc.name} has work for you: ${list(e.quests.map((q) => q.name))}.` : '',
         e.wares.length
-          ? `${e.npc.name} sells: ${list(e.wares.map((w) => `${w.name} (${w.price} coins)`))}.`
+          ? `${e.npc.name} sells: ${list(e.wares.map((w) => `${w.name} (${w.price} ${w.price === 1 ? 'coin' : 'coins'})`))}.`
           : '',
+        e.topics.length ? `You could ask about: ${list(e.topics.map((t) => t.id.replace(/_/g, ' ')))}.` : '',
       ]
         .filter(Boolean)
         .join('\n'),
   ],
+  'npc.answered': ['chat', (e) => `You: "${e.ask}"\n${e.npc.name} says: "${e.text}"`],
   'disposition.changed': ['info', (e) => `${e.npc.name} now seems ${e.disposition} towards you.`],
   'item.taken': [
     'room',

@@ -57,14 +57,28 @@ export function objectiveViews(
   });
 }
 
-/** Quests `npc` would give this player now: not started, prerequisites done. */
+/** A day, for daily quests. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** True when the player may take `quest` (again): never taken, or a daily quest last done a day ago. */
+function open(ctx: SimContext, quest: QuestDef, progress: QuestProgress | undefined): boolean {
+  if (!progress) return true;
+  return (
+    quest.repeatable === 'daily' &&
+    progress.status === 'completed' &&
+    ctx.now() - (progress.completedAt ?? 0) >= DAY_MS
+  );
+}
+
+/** Quests `npc` would give this player now: not started (or a daily one due again), prerequisites done. */
 export function offeredQuests(ctx: SimContext, userId: string, npc: NpcTemplate): QuestDef[] {
   const journal = ctx.journal(userId).quests;
   return npc.offers
     .map((ref) => ctx.world.quests.get(ref)!)
     .filter(
       (quest) =>
-        !journal.has(quest.ref) && quest.requires.every((r) => journal.get(r)?.status === 'completed'),
+        open(ctx, quest, journal.get(quest.ref)) &&
+        quest.requires.every((r) => journal.get(r)?.status === 'completed'),
     );
 }
 
@@ -87,8 +101,11 @@ export function acceptQuest(ctx: SimContext, userId: string, query: string): voi
   const journal = ctx.journal(userId).quests;
   const existing = journal.get(quest.ref);
   if (existing?.status === 'active') throw reject('QUEST_ACTIVE', `You are already on "${quest.name}".`);
-  if (existing?.status === 'completed')
-    throw reject('QUEST_DONE', `You have already completed "${quest.name}".`);
+  if (existing?.status === 'completed' && !open(ctx, quest, existing)) {
+    throw quest.repeatable === 'daily'
+      ? reject('QUEST_DONE', `You have done "${quest.name}" today; come back tomorrow.`)
+      : reject('QUEST_DONE', `You have already completed "${quest.name}".`);
+  }
   const giver = ctx.world.npcs.get(quest.giver)!;
   if (dispositionOf(ctx, userId, giver) === 'wary')
     throw reject('NPC_REFUSES', `${giver.name} will not trust you with that.`);
@@ -184,6 +201,7 @@ export function completeQuest(ctx: SimContext, userId: string, query: string): v
     if (objective.kind === 'collect') removeItem(player, objective.item, objective.count);
   }
   progress.status = 'completed';
+  progress.completedAt = ctx.now();
   const rewards = quest.rewards;
   for (const reward of rewards.items) addItem(player, reward.item, reward.qty);
   const offered = rewards.companion ? ctx.world.companions.get(rewards.companion) : undefined;

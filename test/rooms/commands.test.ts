@@ -124,6 +124,49 @@ describe('look-closer and character commands', () => {
     ]);
   });
 
+  it('dialogue choices move an NPC once, warmly or coldly, and some open only after a quest', () => {
+    const sim = buildSim(world, 'village');
+    sim.addPlayer('ann', { roomRef: 'village:square' });
+    expect(typed(sim, 'ann', 'ask elder about founder')[0]).toMatch(
+      /^You: "Tell me about the man on the statue."\nElder Maren says: "Aldric Thorn\./,
+    );
+    expect(sim.journals.get('ann')!.relations.get('village:elder')).toBe(1);
+    typed(sim, 'ann', 'ask elder about founder');
+    expect(sim.journals.get('ann')!.relations.get('village:elder')).toBe(1);
+    typed(sim, 'ann', 'ask maren about chickens');
+    expect(sim.journals.get('ann')!.relations.get('village:elder')).toBe(0);
+    expect(() => typed(sim, 'ann', 'ask elder about dragons')).toThrow(
+      new ActionRejectedError('NO_SUCH_TOPIC', 'Elder Maren has nothing to say about "dragons".'),
+    );
+    const marsh = buildSim(world, 'marsh');
+    marsh.addPlayer('bob', { roomRef: 'marsh:stilt_village' });
+    expect(() => typed(marsh, 'bob', 'ask nettie about sallowby')).toThrow(
+      new ActionRejectedError('NO_SUCH_TOPIC', 'Old Nettie has nothing to say about "sallowby".'),
+    );
+    marsh.journals.get('bob')!.quests.set('marsh:leech_cure', { status: 'completed', counts: [3] });
+    expect(typed(marsh, 'bob', 'talk nettie').at(-1)!.split('\n').at(-1)).toBe(
+      'You could ask about: sallowby, smell.',
+    );
+  });
+
+  it('a daily quest can be taken again a day after it was completed', () => {
+    const sim = buildSim(world, 'village');
+    const ann = sim.addPlayer('ann', { roomRef: 'village:chapel' });
+    sim.journals.get('ann')!.quests.set('village:herbs_for_healer', { status: 'completed', counts: [3] });
+    ann.inventory.set('forest:herb', 4);
+    typed(sim, 'ann', 'quest accept herb round');
+    expect(typed(sim, 'ann', 'quest complete herb round')[0]).toBe(
+      'Quest complete: The Herb Round! Rewards: 10 xp, 8 coins.',
+    );
+    expect(() => typed(sim, 'ann', 'quest accept herb round')).toThrow(
+      new ActionRejectedError('QUEST_DONE', 'You have done "The Herb Round" today; come back tomorrow.'),
+    );
+    sim.clock.advance(24 * 60 * 60 * 1000);
+    expect(typed(sim, 'ann', 'quest accept herb round')[0]).toBe(
+      'Quest accepted: The Herb Round. [x] Collect 2 sprigs of moonleaf (2/2)',
+    );
+  });
+
   it('skills rise with use and move the player along the forge paths', () => {
     const sim = buildSim(world, 'village');
     const ann = sim.addPlayer('ann', { roomRef: 'village:square' });
