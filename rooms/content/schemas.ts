@@ -60,6 +60,20 @@ export const Behaviors = z.strictObject({
   wander: z.strictObject({ every: count }).optional(),
   pack: z.strictObject({}).optional(),
   territorial: z.strictObject({ after: count }).optional(),
+  /** A boss: as its health falls below each phase's fraction it announces the phase and hits harder. */
+  boss: z
+    .strictObject({
+      phases: z
+        .array(
+          z.strictObject({
+            below: z.number().gt(0).lt(1),
+            attack: z.number().int().min(0),
+            line: z.string().min(1),
+          }),
+        )
+        .min(1),
+    })
+    .optional(),
 });
 export type Behaviors = z.infer<typeof Behaviors>;
 

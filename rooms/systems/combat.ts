@@ -14,6 +14,7 @@ import type { Rng } from './random';
 import { killPlayer } from './vitals';
 import { groupMatesIn } from './groups';
 import { improve } from './skills';
+import { DATA_BEHAVIOURS } from './creatureBehaviours';
 
 /**
  * Turn-based combat. `attack` only picks a fight; blows are exchanged in `combatRound`, which the room runs
@@ -146,8 +147,15 @@ function hurtCreature(ctx: SimContext, creature: CreatureState, damage: number, 
   ctx.minds.get(creature.id)?.attackers.add(by.userId);
 }
 
-/** After the blow is told: a creature whose health just dropped low feels it. */
+/** After the blow is told: a boss may enter a new phase, and a creature whose health just dropped low feels it. */
 function feelHurt(ctx: SimContext, creature: CreatureState, wasLow: boolean, by: PlayerState): void {
+  const template = ctx.world.creatures.get(creature.ref)!;
+  const mind = ctx.minds.get(creature.id);
+  if (creature.health > 0 && mind) {
+    for (const name of Object.keys(template.behaviors) as Array<keyof typeof DATA_BEHAVIOURS>) {
+      DATA_BEHAVIOURS[name].onHurt?.(ctx, creature, mind, template);
+    }
+  }
   if (creature.health > 0 && !wasLow && isHealthLow(creature.health, creature.maxHealth))
     feel(ctx, creature, 'HEALTH_LOW', by.userId);
 }
@@ -160,7 +168,8 @@ function creatureStrikes(ctx: SimContext, creature: CreatureState, player: Playe
     player.status = PlayerStatus.fighting;
     player.target = creature.id;
   }
-  const damage = rollStrike(ctx.rng, template.attack, defenseOf(ctx.world, player));
+  const attack = template.attack + (ctx.minds.get(creature.id)?.bonusAttack ?? 0);
+  const damage = rollStrike(ctx.rng, attack, defenseOf(ctx.world, player));
   if (damage === undefined) {
     ctx.emit({
       type: 'combat.missed',

@@ -46,6 +46,9 @@ export interface CreatureMind {
   home: string;
   /** AI steps a player has lingered in its room (the `territorial` behaviour). */
   lingered?: number;
+  /** Boss phases entered so far, and the attack they add. */
+  phase?: number;
+  bonusAttack?: number;
 }
 
 /** Tunables of the simulation, in ticks (see AreaRoomOptions for defaults). */

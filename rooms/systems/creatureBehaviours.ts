@@ -25,6 +25,8 @@ interface DataBehaviour {
   ): void;
   /** Runs when a player attacks the creature. */
   onAttacked?(ctx: SimContext, creature: CreatureState, attacker: string, act: CreatureActions): void;
+  /** Runs after the creature took damage and survived. */
+  onHurt?(ctx: SimContext, creature: CreatureState, mind: CreatureMind, template: CreatureTemplate): void;
 }
 
 /**
@@ -34,6 +36,7 @@ interface DataBehaviour {
  *   nobody is watching.
  * - `pack`: when one is attacked, the others of its kind in the room turn on the attacker too.
  * - `territorial { after }`: a player who lingers `after` AI steps in its room is attacked.
+ * - `boss { phases }`: below each phase's health fraction it says the phase's line and gains its attack.
  */
 export const DATA_BEHAVIOURS: { [K in keyof Behaviors]-?: DataBehaviour } = {
   wander: {
@@ -59,6 +62,23 @@ export const DATA_BEHAVIOURS: { [K in keyof Behaviors]-?: DataBehaviour } = {
         if (!mind || mind.attackers.has(attacker)) continue;
         mind.attackers.add(attacker);
         act.provoke(ctx, ally, attacker);
+      }
+    },
+  },
+  boss: {
+    onHurt(ctx, creature, mind, template) {
+      const phases = [...(template.behaviors.boss?.phases ?? [])].sort((a, b) => b.below - a.below);
+      const fraction = creature.health / creature.maxHealth;
+      while ((mind.phase ?? 0) < phases.length && fraction < phases[mind.phase ?? 0].below) {
+        const phase = phases[mind.phase ?? 0];
+        mind.phase = (mind.phase ?? 0) + 1;
+        mind.bonusAttack = (mind.bonusAttack ?? 0) + phase.attack;
+        ctx.emit({
+          type: 'creature.phase',
+          creature: { name: creature.name },
+          text: phase.line,
+          to: { roomRef: creature.roomRef },
+        });
       }
     },
   },

@@ -92,6 +92,7 @@ export type GameEventBody =
   | { type: 'creature.left'; creature: Actor; direction: string }
   | { type: 'creature.arrived'; creature: Actor; from: string }
   | { type: 'creature.warned'; creature: Actor; target: Actor }
+  | { type: 'creature.phase'; creature: Actor; text: string }
   | { type: 'creature.approached'; creature: Actor; target: Actor; emotion: string }
   | { type: 'creature.spawned'; creature: Actor }
   | { type: 'area.handoff'; areaId: string; areaName: string; roomRef: string; reservation?: unknown };

@@ -202,6 +202,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
     'room',
     (e) => `A ${e.creature.name} arrives${e.from ? ` from ${FROM[e.from] ?? `the ${e.from}`}` : ''}.`,
   ],
+  'creature.phase': ['combat', (e) => e.text],
   'creature.warned': [
     'combat',
     (e, v) => `The ${e.creature.name} has had enough of ${who(e.target, v)} and attacks!`,
