@@ -29,7 +29,7 @@ import { loadWorld } from '../rooms/content/loader';
 import { newCharacter } from '../rooms/persistence';
 import { MongoPlayerStore } from '../services/mud/characterStore';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
-import { postJson } from './support/postJson';
+import { postJson, sendJson } from './support/postJson';
 import { percentile } from './support/stats';
 import { walletProof } from './support/walletProof';
 
@@ -47,17 +47,22 @@ type ChildMessage =
 
 type ActionKind = 'look' | 'say' | 'move';
 
-/** One player's session token and user id, through the public wallet sign-in. */
+/** One player's session token and user id, through the public wallet sign-in (and `GET /auth/me`). */
 async function signIn(
   port: number,
   domain: string,
   agent: http.Agent,
+  withUserId: boolean,
 ): Promise<{ token: string; user_id: string }> {
   const proof = await walletProof(agent, port, domain, Wallet.createRandom());
-  return JSON.parse((await postJson(agent, port, '/auth/wallet/verify', proof)).body) as {
+  const { token } = JSON.parse((await postJson(agent, port, '/auth/wallet/verify', proof)).body) as {
     token: string;
-    user_id: string;
   };
+  if (!withUserId) return { token, user_id: '' };
+  const me = JSON.parse((await sendJson(agent, port, 'GET', '/auth/me', undefined, token)).body) as {
+    id: string;
+  };
+  return { token, user_id: me.id };
 }
 
 /** The areas players are spread over in `areas` mode, in world order (client i plays in AREAS[i % n]). */
@@ -74,7 +79,9 @@ async function runClients(
   const agent = new http.Agent({ keepAlive: true, maxSockets: 25 });
   const sessions: Array<{ token: string; user_id: string }> = [];
   for (let i = 0; i < clients; i += 25) {
-    const batch = Array.from({ length: Math.min(25, clients - i) }, () => signIn(port, domain, agent));
+    const batch = Array.from({ length: Math.min(25, clients - i) }, () =>
+      signIn(port, domain, agent, spread),
+    );
     sessions.push(...(await Promise.all(batch)));
   }
   if (spread) {
