@@ -13,7 +13,7 @@
  * percentiles (all and per kind), event-loop delay, the server's CPU per action and memory.
  *
  * With `areas` the clients are spread over all six areas in the same process (their characters placed in each
- * area's respawn room before they join); only village players walk.
+ * area's respawn room, the village's in its square, before they join); only village players walk.
  *
  * Usage: npx tsx bench/mudRoom.ts [clients=500] [actions=20] [areas]
  * Targets: 500 clients in one area, p95 < 50 ms; a second line with 2000 clients over all areas.
@@ -179,7 +179,9 @@ async function main(clients: number, actions: number, spread: boolean): Promise<
     await Promise.all(
       userIds.map((userId, i) => {
         const record = newCharacter(world, { userId, name: `Bench-${i}` }, Date.now());
-        record.roomRef = world.areas.get(AREAS[i % AREAS.length])!.respawnRoom;
+        const area = AREAS[i % AREAS.length];
+        // Village players walk between the square and the market, like the one-area line.
+        record.roomRef = area === 'village' ? world.startRoom : world.areas.get(area)!.respawnRoom;
         return store.save(record);
       }),
     );
