@@ -12,7 +12,11 @@
  * Printed: connected clients in the room, the tick rate held under load, join time, action round-trip
  * percentiles (all and per kind), event-loop delay, the server's CPU per action and memory.
  *
- * Usage: npx tsx bench/mudRoom.ts [clients=500] [actions=20]   Target: 500 clients, p95 < 50 ms.
+ * With `areas` the clients are spread over all six areas in the same process (their characters placed in each
+ * area's respawn room, the village's in its square, before they join); only village players walk.
+ *
+ * Usage: npx tsx bench/mudRoom.ts [clients=500] [actions=20] [areas]
+ * Targets: 500 clients in one area, p95 < 50 ms; a second line with 2000 clients over all areas.
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -21,12 +25,16 @@ import { matchMaker } from '@colyseus/core';
 import { Client, type Room } from '@colyseus/sdk';
 import { Wallet } from 'ethers';
 import type { AreaRoom } from '../rooms/AreaRoom';
+import { loadWorld } from '../rooms/content/loader';
+import { newCharacter } from '../rooms/persistence';
+import { MongoPlayerStore } from '../services/mud/characterStore';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
-import { postJson } from './support/postJson';
+import { postJson, sendJson } from './support/postJson';
 import { percentile } from './support/stats';
 import { walletProof } from './support/walletProof';
 
 type ChildMessage =
+  | { kind: 'signed'; userIds: string[] }
   | { kind: 'joined'; joinSeconds: number }
   | {
       kind: 'done';
@@ -39,30 +47,55 @@ type ChildMessage =
 
 type ActionKind = 'look' | 'say' | 'move';
 
-/** One player's session token, through the public wallet sign-in. */
-async function signIn(port: number, domain: string, agent: http.Agent): Promise<string> {
+/** One player's session token and user id, through the public wallet sign-in (and `GET /auth/me`). */
+async function signIn(
+  port: number,
+  domain: string,
+  agent: http.Agent,
+  withUserId: boolean,
+): Promise<{ token: string; user_id: string }> {
   const proof = await walletProof(agent, port, domain, Wallet.createRandom());
-  const session = JSON.parse((await postJson(agent, port, '/auth/wallet/verify', proof)).body) as {
+  const { token } = JSON.parse((await postJson(agent, port, '/auth/wallet/verify', proof)).body) as {
     token: string;
   };
-  return session.token;
+  if (!withUserId) return { token, user_id: '' };
+  const me = JSON.parse((await sendJson(agent, port, 'GET', '/auth/me', undefined, token)).body) as {
+    id: string;
+  };
+  return { token, user_id: me.id };
 }
 
+/** The areas players are spread over in `areas` mode, in world order (client i plays in AREAS[i % n]). */
+const AREAS = ['caves', 'forest', 'marsh', 'peaks', 'ruins', 'village'];
+
 /** The client side (forked child): sign in, join, wait for "go", act, report latencies. */
-async function runClients(port: number, domain: string, clients: number, actions: number): Promise<void> {
+async function runClients(
+  port: number,
+  domain: string,
+  clients: number,
+  actions: number,
+  spread: boolean,
+): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 25 });
-  const tokens: string[] = [];
+  const sessions: Array<{ token: string; user_id: string }> = [];
   for (let i = 0; i < clients; i += 25) {
-    const batch = Array.from({ length: Math.min(25, clients - i) }, () => signIn(port, domain, agent));
-    tokens.push(...(await Promise.all(batch)));
+    const batch = Array.from({ length: Math.min(25, clients - i) }, () =>
+      signIn(port, domain, agent, spread),
+    );
+    sessions.push(...(await Promise.all(batch)));
+  }
+  if (spread) {
+    process.send?.({ kind: 'signed', userIds: sessions.map((s) => s.user_id) } satisfies ChildMessage);
+    await new Promise((resolve) => process.once('message', resolve));
   }
   const joinStart = performance.now();
   const rooms: Room[] = [];
   for (let i = 0; i < clients; i += 50) {
-    const batch = tokens.slice(i, i + 50).map(async (token) => {
+    const batch = sessions.slice(i, i + 50).map(async ({ token }, j) => {
       const client = new Client(`http://127.0.0.1:${port}`);
       client.auth.token = token;
-      const room = await client.joinOrCreate('area_village');
+      const area = spread ? AREAS[(i + j) % AREAS.length] : 'village';
+      const room = await client.joinOrCreate(`area_${area}`);
       room.onMessage('events', () => undefined);
       return room;
     });
@@ -82,11 +115,12 @@ async function runClients(port: number, domain: string, clients: number, actions
   await Promise.all(
     rooms.map(async (room, i) => {
       let inSquare = true;
+      const walks = !spread || room.name === 'area_village';
       // Clients start spread over the first second, as independent players would, not in one burst.
       await new Promise((resolve) => setTimeout(resolve, (i * 1000) / rooms.length));
       for (let n = 0; n < actions; n++) {
         const pick = (i * 7 + n * 3) % 10;
-        const kind: ActionKind = pick < 2 ? 'move' : pick < 4 ? 'say' : 'look';
+        const kind: ActionKind = pick < 2 && walks ? 'move' : pick < 4 ? 'say' : 'look';
         const t0 = performance.now();
         try {
           if (kind === 'move') {
@@ -121,18 +155,47 @@ async function runClients(port: number, domain: string, clients: number, actions
 }
 
 /** The platform process: starts the platform, drives the client child, measures tick rate and its own CPU. */
-async function main(clients: number, actions: number): Promise<void> {
+async function main(clients: number, actions: number, spread: boolean): Promise<void> {
   const bench = await startBenchPlatform('mud', { ROLES: 'api,game,worker', MUD_TICK_MS: '100' });
   const { platform, config } = bench;
+  const rssBefore = process.memoryUsage().rss;
   const { child, message } = forkLoadChild<ChildMessage>(
     __filename,
-    ['--clients', String(platform.port), config.SIWE_DOMAIN, String(clients), String(actions)],
+    [
+      '--clients',
+      String(platform.port),
+      config.SIWE_DOMAIN,
+      String(clients),
+      String(actions),
+      spread ? 'areas' : 'one',
+    ],
     'client process',
   );
+  if (spread) {
+    // Place each new character in its area's respawn room, as if they had walked there.
+    const { userIds } = await message('signed');
+    const world = await loadWorld();
+    const store = new MongoPlayerStore(platform.stores.mongo!);
+    await Promise.all(
+      userIds.map((userId, i) => {
+        const record = newCharacter(world, { userId, name: `Bench-${i}` }, Date.now());
+        const area = AREAS[i % AREAS.length];
+        // Village players walk between the square and the market, like the one-area line.
+        record.roomRef = area === 'village' ? world.startRoom : world.areas.get(area)!.respawnRoom;
+        return store.save(record);
+      }),
+    );
+    child.send('seeded');
+  }
 
   const joined = await message('joined');
   const room = matchMaker.getLocalRoomById('area_village') as AreaRoom;
-  const connected = room.clients.length;
+  const connected = spread
+    ? AREAS.reduce(
+        (sum, area) => sum + (matchMaker.getLocalRoomById(`area_${area}`) as AreaRoom).clients.length,
+        0,
+      )
+    : room.clients.length;
   const tickBefore = room.state.tick;
   const cpuBefore = process.cpuUsage();
   const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -154,10 +217,10 @@ async function main(clients: number, actions: number): Promise<void> {
   const memory = process.memoryUsage();
 
   console.log(
-    `area room: ${clients} SDK clients in area_village, ${actions} actions each; MongoDB ${config.MONGODB_URI ? 'external' : 'embedded in-process'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}`,
+    `area room: ${clients} SDK clients in ${spread ? `${AREAS.length} areas (one process)` : 'area_village'}, ${actions} actions each; MongoDB ${config.MONGODB_URI ? 'external' : 'embedded in-process'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}`,
   );
   console.log(
-    `  connected clients in the room: ${connected} (target 500); players in the decoding client's state: ${done.observedPlayers}`,
+    `  connected clients: ${connected} (target ${spread ? 2000 : 500}); players in the decoding client's state: ${done.observedPlayers}`,
   );
   console.log(`  tick: ${(ticks / seconds).toFixed(1)} Hz held under load (configured 10 Hz)`);
   console.log(`  join: ${joined.joinSeconds.toFixed(1)} s for all clients (sign-in excluded)`);
@@ -176,6 +239,9 @@ async function main(clients: number, actions: number): Promise<void> {
   console.log(
     `  server CPU ${((cpu.user + cpu.system) / 1000 / latencies.length).toFixed(2)} ms per action (ticks, patches and saves included); rss ${Math.round(memory.rss / 2 ** 20)} MB, heap ${Math.round(memory.heapUsed / 2 ** 20)} MB`,
   );
+  console.log(
+    `  memory per connected client: ${((memory.rss - rssBefore) / 2 ** 10 / Math.max(1, connected)).toFixed(0)} KB rss over the idle platform`,
+  );
   await new Promise((resolve) => child.once('exit', resolve));
   await bench.stop();
   process.exit(0);
@@ -184,8 +250,8 @@ async function main(clients: number, actions: number): Promise<void> {
 const [mode, ...args] = process.argv.slice(2);
 const run =
   mode === '--clients'
-    ? runClients(Number(args[0]), String(args[1]), Number(args[2]), Number(args[3]))
-    : main(Number(mode ?? 500), Number(args[0] ?? 20));
+    ? runClients(Number(args[0]), String(args[1]), Number(args[2]), Number(args[3]), args[4] === 'areas')
+    : main(Number(mode ?? 500), Number(args[0] ?? 20), args[1] === 'areas');
 run.catch((error: unknown) => {
   console.error(error);
   process.exit(1);

@@ -13,6 +13,8 @@ export type CompanionPresence = (typeof COMPANION_PRESENCES)[number];
 export interface QuestProgress {
   status: 'active' | 'completed';
   counts: number[];
+  /** When it was last completed (ms, the room's clock); daily quests open again a day later. */
+  completedAt?: number;
 }
 
 /**
@@ -46,6 +48,14 @@ export interface CharacterRecord {
     bondPoints: number;
     presence: CompanionPresence;
   } | null;
+  /** Rooms the character has visited (`"area:id"`), for the `map` command; absent on older records. */
+  visited?: string[];
+  /** Dialogue topics answered (`<npcRef>#<topic>`). */
+  asked?: string[];
+  /** A companion offered by a quest while another was bonded, waiting for `companion swap|decline`. */
+  pendingCompanion?: string | null;
+  /** The group the character travels with (`group invite/accept/leave`). */
+  group?: string | null;
   /** Milliseconds since the epoch of the last save (from the injected clock). */
   updatedAt: number;
 }
@@ -62,6 +72,7 @@ const questProgressSchema = new Schema(
   {
     status: { type: String, enum: ['active', 'completed'], required: true },
     counts: { type: [Number], default: [] },
+    completedAt: { type: Number },
   },
   { _id: false },
 );
@@ -100,6 +111,10 @@ const characterSchema = new Schema<CharacterDocument>(
     quests: { type: Map, of: questProgressSchema, default: {} },
     relations: { type: Map, of: Number, default: {} },
     companion: { type: companionSchema, default: null },
+    visited: { type: [String], default: [] },
+    asked: { type: [String], default: [] },
+    pendingCompanion: { type: String, default: null },
+    group: { type: String, default: null },
     updatedAt: { type: Number, required: true },
   },
   { versionKey: false, minimize: false },

@@ -2,62 +2,64 @@ import {
   type AuthContext,
   type Client,
   type MessageContext,
+  type RoomException,
+  type RoomMethodName,
   Room,
   ServerError,
   matchMaker,
 } from '@colyseus/core';
-import { Encoder } from '@colyseus/schema';
 import pino, { type Logger } from 'pino';
 import { type Clock, systemClock } from '../platform/clock';
-import {
-  type AreaRoomOptions,
-  AREA_ROOM_DEFAULTS,
-  PLAYER_ROOMS_KEY,
-  areaRoomId,
-  playerEventsChannel,
-} from './areaRoomOptions';
+import { type AreaRoomOptions, AREA_ROOM_DEFAULTS, areaRoomId, playerEventsChannel } from './areaRoomOptions';
 import { type ActionOutcome, type GatewayReply, isReadOnly, snapshotOf } from './actionOutcome';
 import { ensureAreaRoom } from './areaRooms';
 import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from './eventDelivery';
-import { type AreaDef, type World, areaOf } from './content/world';
-import { type Authenticate, type PlayerIdentity, type PlayerStore, newCharacter } from './persistence';
-import { playerFromRecord, recordFromPlayer } from './playerRecords';
+import type { AreaDef, World } from './content/world';
+import type { Authenticate, PlayerIdentity } from './persistence';
+import { PlayerSessions } from './playerSessions';
 import { AreaState } from './state/AreaState';
 import { ACTION_NAMES, type MudAction, parseAction, runAction } from './systems/actions';
-import { combatRound, disengage } from './systems/combat';
+import { combatRound } from './systems/combat';
 import type { SimContext } from './systems/context';
 import { runCreatureAi } from './systems/creatureAi';
 import { type ActionErrorBody, InvalidActionError, WrongAreaError, toErrorBody } from './systems/errors';
-import { placeStartingItems } from './systems/items';
-import { type Handoff, enterRoom, leaveRoom, viewRoom } from './systems/movement';
+import { type Handoff } from './systems/movement';
 import { narrate, narrateError } from './systems/narration';
 import { createRng } from './systems/random';
+import { restock } from './systems/merchants';
+import { ResourceSystem } from './systems/resources';
 import { type SpawnStatus, SpawnSystem } from './systems/spawns';
 import { regenerate } from './systems/vitals';
+import { NO_WORLD_EVENTS } from './worldEvents';
+import { RoomVisibility } from './visibility';
+
+type Settings = Required<Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events'>> & {
+  seed: number | string;
+};
 
 /**
  * The room actor of one area. Players, creatures and floor items live in its schema state; a fixed tick
- * (the room's simulation interval, cleared on dispose) drives combat rounds, creature AI, spawns and
- * regeneration. Clients send actions as messages named after the action (`move`, `attack`, ...) or as an
- * `action` envelope; they get what they witness as batched `events` messages (see `EventDelivery`). Moving into another area saves
- * the player and hands them a seat reservation for that area's room.
+ * (the room's simulation interval, or an injected `Ticker`) drives combat rounds, creature AI, spawns,
+ * resource regrowth and regeneration. Clients send actions as messages named after the action (`move`,
+ * `attack`, ...) or as an `action` envelope; they get what they witness as batched `events` messages (see
+ * `EventDelivery`) and the part of the state their character can perceive (`RoomVisibility`). Moving into
+ * another area saves the player and hands them a seat reservation for that area's room. The player
+ * lifecycle (attach, dismiss, saves) lives in `PlayerSessions`.
  */
 export class AreaRoom extends Room<{ state: AreaState }> {
   private world!: World;
   private area!: AreaDef;
-  private store!: PlayerStore;
+  private settings!: Settings;
   private authenticateToken!: Authenticate;
-  private options!: Required<Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed'>> & { seed: number | string };
   private clockSource: Clock = systemClock;
   private log: Logger = pino({ level: 'silent' });
   private sim!: SimContext;
   private spawns!: SpawnSystem;
-  private readonly sessions = new Map<string, PlayerSession>();
-  /** Saves of players who just left, so a quick rejoin loads what they left with. */
-  private readonly leaving = new Map<string, Promise<void>>();
-  private readonly delivery = new EventDelivery(this.sessions, (userId, event) =>
-    this.presence.publish(playerEventsChannel(userId), event),
-  );
+  private resources!: ResourceSystem;
+  private players!: PlayerSessions;
+  private visibility!: RoomVisibility;
+  private delivery!: EventDelivery;
+  private stopTicker?: () => void;
   private idCounter = 0;
   private ticks = 0;
 
@@ -66,21 +68,37 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     if (!area) throw new ServerError(4404, `UNKNOWN_AREA: there is no area "${options.areaId}"`);
     this.world = options.world;
     this.area = area;
-    this.store = options.store;
-    this.authenticateToken = options.authenticate;
     this.clockSource = options.clock ?? systemClock;
+    this.authenticateToken = options.authenticate;
     this.log = (options.logger ?? this.log).child({ room: 'area', areaId: area.id });
-    this.options = { ...AREA_ROOM_DEFAULTS, ...stripUndefined(options) } as typeof this.options;
-    // A crowded area's full state outgrows the 8 KB default encode buffer; size it once instead of regrowing.
-    Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 256 * 1024);
+    this.settings = { ...AREA_ROOM_DEFAULTS, ...stripUndefined(options) } as Settings;
     this.roomId = areaRoomId(area.id);
     this.autoDispose = false;
-    this.maxMessagesPerSecond = this.options.maxMessagesPerSecond;
-    this.patchRate = this.options.tickMs;
+    this.maxMessagesPerSecond = this.settings.maxMessagesPerSecond;
+    this.patchRate = this.settings.tickMs;
     this.state = new AreaState({ areaId: area.id, name: area.name, tick: 0 });
+    this.visibility = new RoomVisibility(this.state);
+    this.delivery = new EventDelivery(new Map(), (userId, event) =>
+      this.presence.publish(playerEventsChannel(userId), event),
+    );
     this.sim = this.buildContext(options);
+    this.players = new PlayerSessions({
+      world: this.world,
+      area,
+      store: options.store,
+      authenticate: options.authenticate,
+      clock: this.clockSource,
+      sim: this.sim,
+      delivery: this.delivery,
+      visibility: this.visibility,
+      presence: () => this.presence,
+      roomId: () => this.roomId,
+      log: this.log,
+    });
+    this.delivery.useSessions(this.players.all);
     this.spawns = new SpawnSystem(area, this.world);
-    placeStartingItems(this.sim);
+    this.resources = new ResourceSystem(area, this.world);
+    this.resources.populate(this.sim);
     this.spawns.populate(this.sim);
 
     for (const name of ACTION_NAMES) {
@@ -92,8 +110,9 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.onMessage('*', (client, type) => {
       client.send(EVENTS_MESSAGE, [narrateError('UNKNOWN_ACTION', `Unknown action "${String(type)}".`)]);
     });
-    this.setSimulationInterval(() => this.tick(), this.options.tickMs);
-    this.clock.setInterval(() => this.saveEveryone(), this.options.saveEveryMs);
+    if (options.ticker) this.stopTicker = options.ticker.register(() => this.tick(), this.settings.tickMs);
+    else this.setSimulationInterval(() => this.tick(), this.settings.tickMs);
+    this.clock.setInterval(() => this.players.saveEveryone(), this.settings.saveEveryMs);
   }
 
   /** Verifies the session token the client joined with (`client.auth.token` in the SDK). */
@@ -107,7 +126,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     const identity = client.auth as PlayerIdentity;
     client.userData = { userId: identity.userId };
     try {
-      await this.attach(identity, client);
+      await this.players.attach(identity, client);
     } catch (error) {
       if (error instanceof WrongAreaError) throw new ServerError(4409, `WRONG_AREA: ${error.areaId}`);
       throw error;
@@ -115,41 +134,53 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   }
 
   override async onLeave(client: Client): Promise<void> {
-    const session = this.sessions.get((client.userData as { userId: string }).userId);
-    if (!session || !session.clients.delete(client)) return;
-    if (session.clients.size === 0 && !session.remote) await this.dismiss(session);
+    await this.players.clientLeft(client);
   }
 
   override async onDispose(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((session) => this.dismiss(session)));
+    this.stopTicker?.();
+    await this.players.dismissAll();
   }
 
-  override onUncaughtException(error: Error, methodName: string): void {
-    this.log.error({ err: error, cause: error.cause, method: methodName }, 'area room hook failed');
+  /** Logs a failed hook with the player and the message that caused it (for `onMessage` failures). */
+  override onUncaughtException(error: RoomException, methodName: RoomMethodName): void {
+    const exception = error as RoomException & { client?: Client; type?: unknown; payload?: unknown };
+    const userId = (exception.client?.userData as { userId?: string } | undefined)?.userId;
+    this.log.error(
+      {
+        err: error,
+        cause: error.cause,
+        method: methodName,
+        ...(userId ? { userId } : {}),
+        ...(exception.type !== undefined ? { messageType: exception.type, payload: exception.payload } : {}),
+      },
+      'area room hook failed',
+    );
   }
 
   /**
    * Gateway entry (REST, plain WebSocket): performs `action` for a player, attaching them to this room if
    * they are not here yet. Returns plain JSON so `matchMaker.remoteRoomCall` can carry it across processes.
-   * With `backlog` (default true) the reply starts with events the player received since their last call.
+   * With `backlog` (default true) a successful reply starts with the events the player received since their
+   * last call; a refused action leaves those events waiting for the next call (each is delivered once).
    */
   async gatewayPerform(identity: PlayerIdentity, input: unknown, backlog = true): Promise<GatewayReply> {
     try {
       const action = parseAction(input);
-      const session = this.sessions.get(identity.userId) ?? (await this.attach(identity));
+      const session = this.players.get(identity.userId) ?? (await this.players.attach(identity));
       session.remote = true;
       session.lastRemoteAt = this.clockSource.now();
-      const earlier = backlog ? session.inbox.splice(0) : [];
       const outcome = await this.perform(session, action);
+      const earlier = backlog ? session.inbox.splice(0) : [];
       return { ok: true, outcome: { ...outcome, events: [...earlier, ...outcome.events] } };
     } catch (error) {
-      return { ok: false, error: this.errorBody(error) };
+      return { ok: false, error: this.errorBody(error, identity.userId, input) };
     }
   }
 
   /** Keeps a gateway player attached while their plain-WebSocket channel is open (idle timeout restarts). */
   gatewayTouch(userId: string): boolean {
-    const session = this.sessions.get(userId);
+    const session = this.players.get(userId);
     if (!session?.remote) return false;
     session.lastRemoteAt = this.clockSource.now();
     return true;
@@ -160,11 +191,11 @@ export class AreaRoom extends Room<{ state: AreaState }> {
    * area now (saved), instead of after `remoteIdleMs`.
    */
   async gatewayRelease(userId: string): Promise<boolean> {
-    const session = this.sessions.get(userId);
+    const session = this.players.get(userId);
     if (!session?.remote) return false;
     session.remote = false;
     session.inbox = [];
-    if (session.clients.size === 0) await this.dismiss(session);
+    if (session.clients.size === 0) await this.players.dismiss(session);
     return true;
   }
 
@@ -175,13 +206,13 @@ export class AreaRoom extends Room<{ state: AreaState }> {
 
   private async onClientAction(client: Client, input: unknown, ctx: MessageContext): Promise<unknown> {
     const userId = (client.userData as { userId: string } | undefined)?.userId ?? '';
-    const session = this.sessions.get(userId);
+    const session = this.players.get(userId);
     try {
       if (!session || !session.clients.has(client)) throw new InvalidActionError('You are not in this area.');
       await this.perform(session, parseAction(input));
       return { ok: true };
     } catch (error) {
-      const body = this.errorBody(error);
+      const body = this.errorBody(error, userId, input);
       if (ctx.id !== undefined) return ctx.reject(body);
       if (session) this.delivery.flush(session);
       client.send(EVENTS_MESSAGE, [{ ...narrateError(body.code, body.message), data: { ...body } }]);
@@ -195,9 +226,12 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     const { result, events } = this.delivery.captured(userId, () => runAction(this.sim, userId, action));
     const handoff = result ?? undefined;
     if (handoff) await this.handOff(session, handoff);
-    else if (this.options.durableActions && !isReadOnly(action)) {
-      const touched = action.action === 'give' ? this.sessionsIn(session.state.roomRef) : [session];
-      await Promise.all(touched.map((s) => this.persist(s)));
+    else {
+      this.visibility.sync(this.players.all.values());
+      if (this.settings.durableActions && !isReadOnly(action)) {
+        const touched = action.action === 'give' ? this.players.in(session.state.roomRef) : [session];
+        await Promise.all(touched.map((s) => this.players.persist(s)));
+      }
     }
     // The actor's own events go out before the reply; everyone else's with the tick.
     this.delivery.flush(session);
@@ -211,88 +245,25 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     };
   }
 
-  /** Hosts a player here: loads their character (new ones start at the world's start room). */
-  private async attach(identity: PlayerIdentity, client?: Client): Promise<PlayerSession> {
-    const existing = this.sessions.get(identity.userId);
-    if (existing) {
-      if (client) {
-        existing.clients.add(client);
-        this.delivery.deliver({
-          type: 'room.look',
-          room: viewRoom(this.sim, existing.state.roomRef),
-          to: { userId: identity.userId },
-        });
-        this.delivery.flush(existing);
-      }
-      return existing;
-    }
-    await this.leaving.get(identity.userId);
-    const record =
-      (await this.store.load(identity.userId)) ?? newCharacter(this.world, identity, this.clockSource.now());
-    if (!this.world.rooms.has(record.roomRef)) record.roomRef = this.area.respawnRoom;
-    if (areaOf(record.roomRef) !== this.area.id) throw new WrongAreaError(areaOf(record.roomRef));
-    const raced = this.sessions.get(identity.userId);
-    if (raced) return this.attach(identity, client);
-    const { state, journal } = playerFromRecord(record);
-    const session: PlayerSession = {
-      identity,
-      state,
-      journal,
-      clients: new Set(client ? [client] : []),
-      remote: false,
-      outbox: [],
-      lastRemoteAt: this.clockSource.now(),
-      inbox: [],
-      saving: Promise.resolve(),
-    };
-    this.sessions.set(identity.userId, session);
-    this.state.players.set(identity.userId, state);
-    await this.presence.hset(PLAYER_ROOMS_KEY, identity.userId, this.roomId);
-    enterRoom(this.sim, state, state.roomRef);
-    this.delivery.flush(session);
-    return session;
-  }
-
-  /** Saves a player and removes them from the area (last socket gone, idle gateway player, dispose). */
-  private async dismiss(session: PlayerSession): Promise<void> {
-    const userId = session.identity.userId;
-    if (this.sessions.get(userId) !== session) return;
-    disengage(this.sim, session.state);
-    leaveRoom(this.sim, session.state, '');
-    this.detach(session);
-    const saved = this.persist(session);
-    this.leaving.set(userId, saved);
-    try {
-      await saved;
-    } finally {
-      if (this.leaving.get(userId) === saved) this.leaving.delete(userId);
-    }
-  }
-
-  private detach(session: PlayerSession): void {
-    const userId = session.identity.userId;
-    this.sessions.delete(userId);
-    this.state.players.delete(userId);
-    void this.presence.hdel(PLAYER_ROOMS_KEY, userId);
-  }
-
   /**
    * Completes a move into another area: the player leaves this room's state, is saved at the new room, and
    * each of their sockets gets an `area.handoff` event carrying a seat reservation for the target area room
    * (`client.consumeSeatReservation(event.data.reservation)` in the SDK).
    */
   private async handOff(session: PlayerSession, to: Handoff): Promise<void> {
-    this.detach(session);
+    this.players.detach(session);
     session.state.roomRef = to.roomRef;
-    await this.persist(session);
+    await this.players.persist(session);
     const listing = await ensureAreaRoom(to.areaId);
     this.delivery.flush(session);
+    const areaName = this.world.areas.get(to.areaId)?.name ?? to.areaId;
     for (const client of session.clients) {
       const reservation = await matchMaker.reserveSeatFor(listing, {}, client.auth);
       const line = narrate(
         {
           type: 'area.handoff',
           areaId: to.areaId,
+          areaName,
           roomRef: to.roomRef,
           reservation,
           to: { userId: session.identity.userId },
@@ -303,74 +274,57 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     }
   }
 
-  /** Queues a save of the player's current state behind any save already in flight. */
-  private persist(session: PlayerSession): Promise<void> {
-    const record = recordFromPlayer(session.state, session.journal, this.clockSource.now());
-    session.saving = session.saving.catch(() => undefined).then(() => this.store.save(record));
-    return session.saving;
-  }
-
-  private saveEveryone(): void {
-    for (const session of this.sessions.values()) {
-      this.persist(session).catch((err) =>
-        this.log.error({ err, userId: session.identity.userId }, 'autosave failed'),
-      );
-    }
-  }
-
   /**
    * One simulation tick. The synchronised `state.tick` advances only on AI steps: a field changing every tick
    * would make every tick a patch to every client even in a quiet room. Events of the tick go out batched.
    */
   private tick(): void {
     const tick = (this.ticks += 1);
-    if (tick % this.options.combatEvery === 0) combatRound(this.sim);
-    if (tick % this.options.aiEvery === 0) {
+    if (tick % this.settings.combatEvery === 0) combatRound(this.sim);
+    if (tick % this.settings.aiEvery === 0) {
       this.state.tick = tick;
       runCreatureAi(this.sim);
       this.spawns.run(this.sim);
-      this.dismissIdleRemotes();
+      this.resources.run(this.sim);
+      restock(this.sim);
+      this.players.dismissIdleRemotes(this.settings.remoteIdleMs);
     }
-    if (tick % this.options.regenEvery === 0) regenerate(this.sim);
+    if (tick % this.settings.regenEvery === 0) regenerate(this.sim);
+    this.visibility.sync(this.players.all.values());
     this.delivery.flushAll();
   }
 
-  private dismissIdleRemotes(): void {
-    const cutoff = this.clockSource.now() - this.options.remoteIdleMs;
-    for (const session of [...this.sessions.values()]) {
-      if (session.remote && session.clients.size === 0 && session.lastRemoteAt < cutoff) {
-        this.dismiss(session).catch((err) => this.log.error({ err }, 'saving an idle player failed'));
-      }
-    }
-  }
-
-  private sessionsIn(roomRef: string): PlayerSession[] {
-    return [...this.sessions.values()].filter((s) => s.state.roomRef === roomRef);
-  }
-
-  private errorBody(error: unknown): ActionErrorBody {
+  private errorBody(error: unknown, userId: string, input: unknown): ActionErrorBody {
     const body = toErrorBody(error);
-    if (body.status >= 500) this.log.error({ err: error }, 'action failed');
+    if (body.status >= 500) this.log.error({ err: error, userId, action: input }, 'action failed');
     return body;
   }
 
   private buildContext(options: AreaRoomOptions): SimContext {
     const journals = (userId: string) =>
-      this.sessions.get(userId)?.journal ?? { quests: new Map(), relations: new Map() };
+      this.players.get(userId)?.journal ?? {
+        quests: new Map(),
+        relations: new Map(),
+        visited: new Set(),
+        asked: new Set(),
+      };
     return {
       world: this.world,
       area: this.area,
       state: this.state,
       rng: createRng(`${options.seed ?? AREA_ROOM_DEFAULTS.seed}:${this.area.id}`),
       tuning: {
-        combatEvery: this.options.combatEvery,
-        aiEvery: this.options.aiEvery,
-        regenEvery: this.options.regenEvery,
+        combatEvery: this.settings.combatEvery,
+        aiEvery: this.settings.aiEvery,
+        regenEvery: this.settings.regenEvery,
       },
       minds: new Map(),
+      stock: new Map(),
       journal: journals,
       emit: (event) => this.delivery.deliver(event),
+      publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),
       nextId: (prefix) => `${prefix}${++this.idCounter}`,
+      now: () => this.clockSource.now(),
       onCreatureRemoved: (spawnPoint) => this.spawns.creatureRemoved(this.sim, spawnPoint),
     };
   }

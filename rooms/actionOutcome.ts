@@ -37,11 +37,23 @@ export function isReadOnly(action: MudAction): boolean {
     case 'look':
     case 'inventory':
     case 'say':
+    case 'help':
+    case 'examine':
+    case 'consider':
+    case 'quests':
+    case 'recipes':
+    case 'score':
+    case 'who':
+    case 'emote':
+    case 'whisper':
+    case 'shout':
       return true;
     case 'quest':
       return action.op === 'progress';
     case 'companion':
       return action.op === 'talk';
+    case 'group':
+      return action.op === 'list';
     default:
       return false;
   }

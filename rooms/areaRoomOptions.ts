@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock';
 import type { World } from './content/world';
 import type { Authenticate, PlayerStore } from './persistence';
+import type { Ticker } from './ticker';
+import type { WorldEventBus } from './worldEvents';
 
 /** Presence hash mapping userId → roomId of the area room currently hosting that player. */
 export const PLAYER_ROOMS_KEY = 'mud:player-rooms';
@@ -58,6 +60,10 @@ export interface AreaRoomOptions {
   /** Messages per second a client may send before it is dropped. Default 30. */
   maxMessagesPerSecond?: number;
   logger?: Logger;
+  /** Drives the simulation instead of the room's own interval (tests step it by hand). */
+  ticker?: Ticker;
+  /** Where world events (kills, quests, trades, conversations) are published. Default: nowhere. */
+  events?: WorldEventBus;
 }
 
 /** The defaults of every optional tunable. */

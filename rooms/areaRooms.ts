@@ -1,7 +1,16 @@
 import { type IRoomCache, type Server, matchMaker } from '@colyseus/core';
+import { Encoder } from '@colyseus/schema';
 import type { RoomDefinition } from '../platform/game/gameServer';
 import { AREA_ROOM_DEFAULTS, type AreaRoomOptions, areaRoomId, areaRoomName } from './areaRoomOptions';
 import { AreaRoom } from './AreaRoom';
+
+/** Encode buffer for area states: a crowded area outgrows the 8 KB default, so size it once, up front. */
+export const AREA_ENCODE_BUFFER_BYTES = 256 * 1024;
+
+/** Sets the schema encoder's buffer size for area rooms (once per process; never shrinks it). */
+function configureEncoder(): void {
+  if (Encoder.BUFFER_SIZE < AREA_ENCODE_BUFFER_BYTES) Encoder.BUFFER_SIZE = AREA_ENCODE_BUFFER_BYTES;
+}
 
 /** Options given once for every area room: everything but `areaId`, which each area's definition adds. */
 export type AreaRoomDefinition = Omit<AreaRoomOptions, 'areaId'>;
@@ -14,8 +23,9 @@ export type AreaRoomDefinition = Omit<AreaRoomOptions, 'areaId'>;
  * of the client whose join creates the room, so a key left out could be set by that client.
  */
 export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition[] {
-  const complete: Required<Omit<AreaRoomOptions, 'areaId' | 'clock' | 'logger'>> &
-    Pick<AreaRoomOptions, 'clock' | 'logger'> = {
+  configureEncoder();
+  const complete: Required<Omit<AreaRoomOptions, 'areaId' | 'clock' | 'logger' | 'ticker' | 'events'>> &
+    Pick<AreaRoomOptions, 'clock' | 'logger' | 'ticker' | 'events'> = {
     seed: options.seed ?? AREA_ROOM_DEFAULTS.seed,
     tickMs: options.tickMs ?? AREA_ROOM_DEFAULTS.tickMs,
     aiEvery: options.aiEvery ?? AREA_ROOM_DEFAULTS.aiEvery,
@@ -30,6 +40,8 @@ export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition
     authenticate: options.authenticate,
     clock: options.clock,
     logger: options.logger,
+    ticker: options.ticker,
+    events: options.events,
   };
   return [...options.world.areas.keys()].map((areaId) => {
     const roomOptions: AreaRoomOptions = { ...complete, areaId };

@@ -48,11 +48,16 @@ export class EventDelivery {
   private readonly capture = new Map<string, MudEvent[]>();
 
   constructor(
-    private readonly sessions: ReadonlyMap<string, PlayerSession>,
+    private sessions: ReadonlyMap<string, PlayerSession>,
     private readonly publish: (userId: string, event: MudEvent) => void,
   ) {}
 
-  /** Delivers an event to its audience (one player, or everyone in a room but `except`). */
+  /** Points delivery at the room's live session table (built after the delivery it uses). */
+  useSessions(sessions: ReadonlyMap<string, PlayerSession>): void {
+    this.sessions = sessions;
+  }
+
+  /** Delivers an event to its audience (one player, everyone in a room but `except`, or the whole area). */
   deliver(event: GameEvent): void {
     const to = event.to;
     if ('userId' in to) {
@@ -60,10 +65,11 @@ export class EventDelivery {
       return;
     }
     const named = namedPlayers(event);
+    const inRoom = 'roomRef' in to ? to : undefined;
     let bystanders: Line | undefined;
     for (const session of this.sessions.values()) {
       const userId = session.identity.userId;
-      if (session.state.roomRef !== to.roomRef || userId === to.except) continue;
+      if (inRoom && (session.state.roomRef !== inRoom.roomRef || userId === inRoom.except)) continue;
       if (named.has(userId)) this.deliverTo(session, event);
       else this.deliverLine(session, (bystanders ??= lineOf(event, '')));
     }

@@ -58,6 +58,10 @@ export function newCharacter(world: World, identity: PlayerIdentity, now: number
     quests: {},
     relations: {},
     companion: null,
+    visited: [],
+    asked: [],
+    pendingCompanion: null,
+    group: null,
     updatedAt: now,
   };
 }

@@ -28,9 +28,16 @@ export function playerFromRecord(record: CharacterRecord): { state: PlayerState;
   }
   const journal: PlayerJournal = {
     quests: new Map(
-      Object.entries(record.quests).map(([ref, p]) => [ref, { status: p.status, counts: [...p.counts] }]),
+      Object.entries(record.quests).map(([ref, p]) => [
+        ref,
+        { status: p.status, counts: [...p.counts], ...(p.completedAt ? { completedAt: p.completedAt } : {}) },
+      ]),
     ),
     relations: new Map(Object.entries(record.relations)),
+    visited: new Set(record.visited ?? []),
+    asked: new Set(record.asked ?? []),
+    ...(record.pendingCompanion ? { pendingCompanion: record.pendingCompanion } : {}),
+    ...(record.group ? { group: record.group } : {}),
   };
   return { state, journal };
 }
@@ -61,7 +68,10 @@ export function recordFromPlayer(
     equipment,
     skills,
     quests: Object.fromEntries(
-      [...journal.quests].map(([ref, p]) => [ref, { status: p.status, counts: [...p.counts] }]),
+      [...journal.quests].map(([ref, p]) => [
+        ref,
+        { status: p.status, counts: [...p.counts], ...(p.completedAt ? { completedAt: p.completedAt } : {}) },
+      ]),
     ),
     relations: Object.fromEntries(journal.relations),
     companion: c.ref
@@ -73,6 +83,10 @@ export function recordFromPlayer(
           presence: c.presence as CompanionPresence,
         }
       : null,
+    visited: [...journal.visited],
+    asked: [...journal.asked],
+    pendingCompanion: journal.pendingCompanion ?? null,
+    group: journal.group ?? null,
     updatedAt,
   };
 }

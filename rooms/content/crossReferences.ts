@@ -69,6 +69,9 @@ export function checkCrossReferences(world: World): ContentIssue[] {
       } else expect(file, `${npc.id}.sells[${i}].item`, 'item', sale.item);
     });
     npc.likes.forEach((item, i) => expect(file, `${npc.id}.likes[${i}]`, 'item', item));
+    npc.buys.forEach((item, i) => {
+      if (item.includes(':')) expect(file, `${npc.id}.buys[${i}]`, 'item', item);
+    });
     npc.protects.forEach((creature, i) => expect(file, `${npc.id}.protects[${i}]`, 'creature', creature));
   }
   for (const recipe of world.recipes.values()) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PROJECT_ROOT } from '../../platform/projectRoot';
 import { type ContentIssue, WorldContentError, issuesFromZod } from './contentError';
 import { checkCrossReferences } from './crossReferences';
+import { checkPlayability } from './reachability';
 import { AREA_ENTRY_FILES, AreaFile, type AreaEntryKind, LocalId, WorldFile } from './schemas';
 import { type AreaDef, type Located, type RoomDef, type World, refOf } from './world';
 
@@ -26,6 +27,7 @@ export async function loadWorld(dir: string = DEFAULT_WORLD_DIR): Promise<World>
   const world: Mutable<World> = {
     name: worldFile?.name ?? '',
     startRoom: worldFile?.startRoom ?? '',
+    help: new Map(Object.entries(worldFile?.help ?? {})),
     areas: new Map(),
     rooms: new Map(),
     creatures: new Map(),
@@ -39,6 +41,7 @@ export async function loadWorld(dir: string = DEFAULT_WORLD_DIR): Promise<World>
     await loadArea(dir, areaId, world, issues);
   }
   if (issues.length === 0) issues.push(...checkCrossReferences(world));
+  if (issues.length === 0) issues.push(...checkPlayability(world));
   if (issues.length > 0) throw new WorldContentError(issues);
   return world;
 }

@@ -35,8 +35,11 @@ export const RoomFile = z.strictObject({
   description: z.string().min(1),
   exits: z.partialRecord(Direction, Ref).default({}),
   spawns: z.array(SpawnPoint).default([]),
-  items: z.array(z.strictObject({ item: Ref, qty: count.default(1) })).default([]),
+  /** Floor resources: `qty` laid out at start; with `every`, one unit grows back per `every` AI steps up to `qty`. */
+  items: z.array(z.strictObject({ item: Ref, qty: count.default(1), every: count.optional() })).default([]),
   tags: z.array(RoomTag).default([]),
+  /** Things in the room a player can `examine` (keyword → what they see). */
+  details: z.record(z.string().regex(/^[a-z][a-z ]*$/), z.string().min(1)).default({}),
 });
 
 /** `world/<area>/area.yml`: the area and its rooms. `spawnBudget` caps live creatures in the whole area. */
@@ -52,6 +55,28 @@ export const AreaFile = z.strictObject({
 export const Temperament = z.enum(['aggressive', 'neutral', 'timid', 'docile']);
 export type Temperament = z.infer<typeof Temperament>;
 
+/** Behaviours a creature template can switch on, each handled by an entry of `DATA_BEHAVIOURS`. */
+export const Behaviors = z.strictObject({
+  wander: z.strictObject({ every: count }).optional(),
+  pack: z.strictObject({}).optional(),
+  territorial: z.strictObject({ after: count }).optional(),
+  /** A boss: as its health falls below each phase's fraction it announces the phase and hits harder. */
+  boss: z
+    .strictObject({
+      phases: z
+        .array(
+          z.strictObject({
+            below: z.number().gt(0).lt(1),
+            attack: z.number().int().min(0),
+            line: z.string().min(1),
+          }),
+        )
+        .min(1),
+    })
+    .optional(),
+});
+export type Behaviors = z.infer<typeof Behaviors>;
+
 export const CreatureFile = z.strictObject({
   name: z.string().min(1),
   description: z.string().min(1),
@@ -64,8 +89,10 @@ export const CreatureFile = z.strictObject({
   loot: z
     .array(z.strictObject({ item: Ref, chance: z.number().min(0).max(1), qty: count.default(1) }))
     .default([]),
-  /** Named behaviours attached from data; `wander.every` is in AI steps. */
-  behaviors: z.strictObject({ wander: z.strictObject({ every: count }).optional() }).default({}),
+  /** Named behaviours attached from data (systems/creatureBehaviours.ts); step counts are AI steps. */
+  behaviors: Behaviors.default({}),
+  /** Plural name when adding "s" is wrong ("wolves"). */
+  plural: z.string().min(1).optional(),
   /** AI steps without news before "time passes" for the emotion machine. */
   calmAfter: count.default(30),
 });
@@ -84,6 +111,8 @@ export const ItemFile = z
     defense: z.number().int().min(0).default(0),
     heal: z.number().int().min(0).default(0),
     value: z.number().int().min(0).default(0),
+    /** Plural name when adding "s" is wrong. */
+    plural: z.string().min(1).optional(),
   })
   .refine((item) => (item.kind === 'weapon' || item.kind === 'armor') === (item.slot !== undefined), {
     message: 'weapons and armor need a slot; other kinds must not have one',
@@ -108,9 +137,36 @@ export const NpcFile = z.strictObject({
     wary: z.string().min(1),
   }),
   offers: z.array(Ref).default([]),
-  sells: z.array(z.strictObject({ item: Ref, price: z.number().int().min(1) })).default([]),
+  /** Wares: `stock` units on hand (unlimited when absent), one more every `restock` AI steps. */
+  sells: z
+    .array(
+      z.strictObject({
+        item: Ref,
+        price: z.number().int().min(1),
+        stock: count.optional(),
+        restock: count.default(30),
+      }),
+    )
+    .default([]),
+  /** Item kinds or item refs the NPC buys, at the item's `value`. */
+  buys: z.array(z.union([ItemKind, Ref])).default([]),
   likes: z.array(Ref).default([]),
   protects: z.array(Ref).default([]),
+  /**
+   * Dialogue choices (`ask <npc> about <topic>`): what the player says, the reply, and how the answer moves
+   * the NPC's disposition toward them (once per player); `requires` a completed quest to be offered.
+   */
+  topics: z
+    .record(
+      LocalId,
+      z.strictObject({
+        ask: z.string().min(1),
+        reply: z.string().min(1),
+        disposition: z.number().int().min(-3).max(3).default(0),
+        requires: Ref.optional(),
+      }),
+    )
+    .default({}),
 });
 
 export const RecipeFile = z.strictObject({
@@ -142,6 +198,8 @@ export const QuestFile = z.strictObject({
     })
     .default({ xp: 0, soft: 0, items: [] }),
   requires: z.array(Ref).default([]),
+  /** `daily`: can be taken again 24 hours after it was completed. */
+  repeatable: z.enum(['daily']).optional(),
 });
 
 export const CompanionPresence = z.enum(['Always', 'On Demand', 'Subtle', 'Progressive', 'Silent']);
@@ -163,8 +221,15 @@ export const CompanionFile = z.strictObject({
   }),
 });
 
-/** `world/world.yml`. */
-export const WorldFile = z.strictObject({ name: z.string().min(1), startRoom: Ref });
+/** A help topic (`help <topic>`): a title and a few lines of text. */
+export const HelpTopic = z.strictObject({ title: z.string().min(1), text: z.string().min(1) });
+
+/** `world/world.yml`: the world's name, where new characters start and the help topics. */
+export const WorldFile = z.strictObject({
+  name: z.string().min(1),
+  startRoom: Ref,
+  help: z.record(LocalId, HelpTopic).default({}),
+});
 
 /** The optional per-area files and the schema of one entry (the file is a map of local id → entry). */
 export const AREA_ENTRY_FILES = {

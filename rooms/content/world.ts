@@ -33,6 +33,8 @@ export type CompanionTemplate = z.output<typeof CompanionFile> & Located;
 export interface World {
   name: string;
   startRoom: string;
+  /** Help topics by id (`help <topic>`). */
+  help: ReadonlyMap<string, { title: string; text: string }>;
   areas: ReadonlyMap<string, AreaDef>;
   rooms: ReadonlyMap<string, RoomDef>;
   creatures: ReadonlyMap<string, CreatureTemplate>;

@@ -34,15 +34,19 @@ export const FloorItemState = schema(
 );
 export type FloorItemState = SchemaType<typeof FloorItemState>;
 
-/** The synchronised state of one area room: who and what is where, and the simulation tick. */
+/**
+ * The synchronised state of one area room: who and what is where, and the simulation tick. Every client sees
+ * every player of the area; creatures and floor items only in its own room (StateView, rooms/visibility.ts).
+ */
 export const AreaState = schema(
   {
     areaId: t.string().default(''),
     name: t.string().default(''),
     tick: t.uint32().default(0),
     players: t.map(PlayerState),
-    creatures: t.map(CreatureState),
-    items: t.map(FloorItemState),
+    // View-tagged: each client sees only the creatures and items of its own room (rooms/visibility.ts).
+    creatures: t.map(CreatureState).view(),
+    items: t.map(FloorItemState).view(),
   },
   'AreaState',
 );

@@ -19,7 +19,8 @@ export const PlayerStatus = { idle: 'idle', fighting: 'fighting', resting: 'rest
 /**
  * A player character in an area room's synchronised state, keyed by userId in `AreaState.players`.
  * `inventory` and `skills` map item/skill refs to counts; `equipment` maps a slot to an item ref; `target` is
- * the id of the creature the player is fighting ('' when none).
+ * the id of the creature the player is fighting ('' when none). xp, coins, inventory, equipment and skills
+ * are view-tagged: only the player's own client receives them (rooms/visibility.ts).
  */
 export const PlayerState = schema(
   {
@@ -29,14 +30,14 @@ export const PlayerState = schema(
     health: t.int16().default(0),
     maxHealth: t.int16().default(0),
     level: t.uint8().default(1),
-    xp: t.uint32().default(0),
-    soft: t.uint32().default(0),
-    hard: t.uint32().default(0),
+    xp: t.uint32().default(0).view(),
+    soft: t.uint32().default(0).view(),
+    hard: t.uint32().default(0).view(),
     status: t.string().default('idle'),
     target: t.string().default(''),
-    inventory: t.map('number'),
-    equipment: t.map('string'),
-    skills: t.map('number'),
+    inventory: t.map('number').view(),
+    equipment: t.map('string').view(),
+    skills: t.map('number').view(),
     companion: CompanionState,
   },
   'PlayerState',

@@ -7,16 +7,22 @@ import { commandCompanion } from './companions';
 import { craft } from './crafting';
 import { talk } from './disposition';
 import { InvalidActionError } from './errors';
-import { buy, drop, equip, give, inventory, take, use } from './items';
+import { drop, equip, give, inventory, take, use } from './items';
+import { buy, sell } from './merchants';
+import { consider, examine, help } from './info';
+import { questLog, recipeBook, score } from './journalViews';
+import { drawMap } from './mapView';
+import { emote, say, shout, who, whisper } from './social';
+import { commandGroup } from './groups';
 import { type Handoff, look, move } from './movement';
 import { acceptQuest, completeQuest, reportQuests } from './quests';
 import { rest } from './vitals';
 import { parseCommandLine } from './commandLine';
-import { requireAlive, requirePlayer } from './context';
 import { reject } from './errors';
 
 const name = z.string().trim().min(1).max(64);
 const qty = z.number().int().min(1).max(999).optional();
+const text = z.string().trim().min(1).max(280);
 
 /**
  * Every action a player can take, as one zod discriminated union on `action`. The same shapes arrive as
@@ -30,7 +36,7 @@ export const MudAction = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('fight'), target: name }),
   z.strictObject({ action: z.literal('flee') }),
   z.strictObject({ action: z.literal('rest') }),
-  z.strictObject({ action: z.literal('talk'), npc: name }),
+  z.strictObject({ action: z.literal('talk'), npc: name, topic: name.optional() }),
   z.strictObject({ action: z.literal('take'), item: name, qty }),
   z.strictObject({ action: z.literal('drop'), item: name, qty }),
   z.strictObject({ action: z.literal('give'), item: name, to: name, qty }),
@@ -38,16 +44,33 @@ export const MudAction = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('use'), item: name }),
   z.strictObject({ action: z.literal('craft'), recipe: name }),
   z.strictObject({ action: z.literal('inventory') }),
-  z.strictObject({ action: z.literal('say'), text: z.string().trim().min(1).max(280) }),
+  z.strictObject({ action: z.literal('say'), text }),
   z.strictObject({
     action: z.literal('quest'),
     op: z.enum(['accept', 'progress', 'complete']),
     quest: name.optional(),
   }),
   z.strictObject({ action: z.literal('buy'), item: name, from: name.optional() }),
+  z.strictObject({ action: z.literal('sell'), item: name, qty, to: name.optional() }),
+  z.strictObject({ action: z.literal('help'), topic: name.optional() }),
+  z.strictObject({ action: z.literal('examine'), target: name }),
+  z.strictObject({ action: z.literal('consider'), target: name }),
+  z.strictObject({ action: z.literal('quests') }),
+  z.strictObject({ action: z.literal('recipes') }),
+  z.strictObject({ action: z.literal('score') }),
+  z.strictObject({ action: z.literal('map') }),
+  z.strictObject({ action: z.literal('who') }),
+  z.strictObject({ action: z.literal('emote'), text }),
+  z.strictObject({ action: z.literal('whisper'), to: name, text }),
+  z.strictObject({ action: z.literal('shout'), text }),
+  z.strictObject({
+    action: z.literal('group'),
+    op: z.enum(['invite', 'accept', 'leave', 'list']),
+    player: name.optional(),
+  }),
   z.strictObject({
     action: z.literal('companion'),
-    op: z.enum(['talk', 'presence']),
+    op: z.enum(['talk', 'presence', 'swap', 'decline']),
     presence: CompanionPresence.optional(),
   }),
   z.strictObject({ action: z.literal('command'), line: z.string().trim().min(1).max(300) }),
@@ -86,7 +109,7 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   fight: (ctx, userId, a) => attack(ctx, userId, a.target),
   flee: (ctx, userId) => flee(ctx, userId),
   rest: (ctx, userId) => rest(ctx, userId),
-  talk: (ctx, userId, a) => talk(ctx, userId, a.npc),
+  talk: (ctx, userId, a) => talk(ctx, userId, a.npc, a.topic),
   take: (ctx, userId, a) => take(ctx, userId, a.item, a.qty),
   drop: (ctx, userId, a) => drop(ctx, userId, a.item, a.qty),
   give: (ctx, userId, a) => give(ctx, userId, a.item, a.to, a.qty),
@@ -97,6 +120,19 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   say: (ctx, userId, a) => say(ctx, userId, a.text),
   quest: (ctx, userId, a) => onQuest(ctx, userId, a.op, a.quest),
   buy: (ctx, userId, a) => buy(ctx, userId, a.item, a.from),
+  sell: (ctx, userId, a) => sell(ctx, userId, a.item, a.qty, a.to),
+  help: (ctx, userId, a) => help(ctx, userId, a.topic),
+  examine: (ctx, userId, a) => examine(ctx, userId, a.target),
+  consider: (ctx, userId, a) => consider(ctx, userId, a.target),
+  quests: (ctx, userId) => questLog(ctx, userId),
+  recipes: (ctx, userId) => recipeBook(ctx, userId),
+  score: (ctx, userId) => score(ctx, userId),
+  map: (ctx, userId) => drawMap(ctx, userId),
+  who: (ctx, userId) => who(ctx, userId),
+  emote: (ctx, userId, a) => emote(ctx, userId, a.text),
+  whisper: (ctx, userId, a) => whisper(ctx, userId, a.to, a.text),
+  shout: (ctx, userId, a) => shout(ctx, userId, a.text),
+  group: (ctx, userId, a) => commandGroup(ctx, userId, a.op, a.player),
   companion: (ctx, userId, a) => commandCompanion(ctx, userId, a.op, a.presence),
   // A typed line: parsed into one of the actions above and run as that action.
   command: (ctx, userId, a) => runAction(ctx, userId, parseCommandLine(a.line)),
@@ -106,18 +142,6 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
 export function runAction(ctx: SimContext, userId: string, action: MudAction): Handoff | void {
   const handler = ACTION_HANDLERS[action.action] as Handler<ActionName>;
   return handler(ctx, userId, action);
-}
-
-/** `say`: speaks to everyone in the room. */
-function say(ctx: SimContext, userId: string, text: string): void {
-  const player = requirePlayer(ctx, userId);
-  requireAlive(player);
-  ctx.emit({
-    type: 'chat.said',
-    actor: { name: player.name, userId },
-    text,
-    to: { roomRef: player.roomRef },
-  });
 }
 
 function onQuest(

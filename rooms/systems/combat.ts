@@ -12,6 +12,9 @@ import { attackOf, defenseOf, gainXp } from './progression';
 import { recordObjective } from './quests';
 import type { Rng } from './random';
 import { killPlayer } from './vitals';
+import { groupMatesIn } from './groups';
+import { improve } from './skills';
+import { DATA_BEHAVIOURS } from './creatureBehaviours';
 
 /**
  * Turn-based combat. `attack` only picks a fight; blows are exchanged in `combatRound`, which the room runs
@@ -24,10 +27,10 @@ export function hitChance(attack: number, defense: number): number {
   return Math.max(0.1, Math.min(0.95, 0.7 + 0.05 * (attack - defense)));
 }
 
-/** One blow: undefined on a miss, else damage (attack + 0..2 − half the defense, at least 1). */
+/** One blow: undefined on a miss, else damage (attack + 0..2 − half the defense rounded up, at least 1). */
 export function rollStrike(rng: Rng, attack: number, defense: number): number | undefined {
   if (!rng.chance(hitChance(attack, defense))) return undefined;
-  return Math.max(1, attack + rng.int(0, 2) - Math.floor(defense / 2));
+  return Math.max(1, attack + rng.int(0, 2) - Math.ceil(defense / 2));
 }
 
 /** Chance a flee succeeds. */
@@ -116,27 +119,43 @@ function playerStrikes(ctx: SimContext, player: PlayerState, creature: CreatureS
       to: { roomRef: player.roomRef },
     });
   } else {
+    const wasLow = isHealthLow(creature.health, creature.maxHealth);
     hurtCreature(ctx, creature, damage, player);
     ctx.emit({
       type: 'combat.hit',
       attacker,
       target: { name: creature.name },
       damage,
-      remaining: Math.max(0, creature.health),
+      remaining: creature.health,
       to: { roomRef: player.roomRef },
     });
+    feelHurt(ctx, creature, wasLow, player);
   }
   if (creature.health > 0) {
+    const wasLow = isHealthLow(creature.health, creature.maxHealth);
     const extra = companionStrike(ctx, player, creature.name);
-    if (extra > 0) hurtCreature(ctx, creature, extra, player);
+    if (extra > 0) {
+      hurtCreature(ctx, creature, extra, player);
+      feelHurt(ctx, creature, wasLow, player);
+    }
   }
   if (creature.health <= 0) creatureDies(ctx, creature, player);
 }
 
 function hurtCreature(ctx: SimContext, creature: CreatureState, damage: number, by: PlayerState): void {
-  const wasLow = isHealthLow(creature.health, creature.maxHealth);
   creature.health = Math.max(0, creature.health - damage);
   ctx.minds.get(creature.id)?.attackers.add(by.userId);
+}
+
+/** After the blow is told: a boss may enter a new phase, and a creature whose health just dropped low feels it. */
+function feelHurt(ctx: SimContext, creature: CreatureState, wasLow: boolean, by: PlayerState): void {
+  const template = ctx.world.creatures.get(creature.ref)!;
+  const mind = ctx.minds.get(creature.id);
+  if (creature.health > 0 && mind) {
+    for (const name of Object.keys(template.behaviors) as Array<keyof typeof DATA_BEHAVIOURS>) {
+      DATA_BEHAVIOURS[name].onHurt?.(ctx, creature, mind, template);
+    }
+  }
   if (creature.health > 0 && !wasLow && isHealthLow(creature.health, creature.maxHealth))
     feel(ctx, creature, 'HEALTH_LOW', by.userId);
 }
@@ -144,7 +163,13 @@ function hurtCreature(ctx: SimContext, creature: CreatureState, damage: number, 
 function creatureStrikes(ctx: SimContext, creature: CreatureState, player: PlayerState): void {
   const template = ctx.world.creatures.get(creature.ref)!;
   const target = { name: player.name, userId: player.userId };
-  const damage = rollStrike(ctx.rng, template.attack, defenseOf(ctx.world, player));
+  // A player who is attacked is in combat with the attacker (they strike back from the next round).
+  if (!player.target) {
+    player.status = PlayerStatus.fighting;
+    player.target = creature.id;
+  }
+  const attack = template.attack + (ctx.minds.get(creature.id)?.bonusAttack ?? 0);
+  const damage = rollStrike(ctx.rng, attack, defenseOf(ctx.world, player));
   if (damage === undefined) {
     ctx.emit({
       type: 'combat.missed',
@@ -195,13 +220,27 @@ export function creatureDies(ctx: SimContext, creature: CreatureState, killer: P
       items: dropped,
       to: { roomRef: creature.roomRef },
     });
-  const credited = new Set([killer.userId, ...(mind?.attackers ?? [])]);
+  // Everyone who hurt it and their group mates in the room share the credit.
+  const fighters = [killer.userId, ...(mind?.attackers ?? [])];
+  const mates = fighters.flatMap((userId) =>
+    groupMatesIn(ctx, userId, creature.roomRef).map((p) => p.userId),
+  );
+  const credited = [...new Set([...fighters, ...mates])].filter(
+    (userId) => ctx.state.players.get(userId)?.roomRef === creature.roomRef,
+  );
   for (const userId of credited) {
-    const player = ctx.state.players.get(userId);
-    if (!player || player.roomRef !== creature.roomRef) continue;
+    const player = ctx.state.players.get(userId)!;
     gainXp(ctx, player, template.xp);
+    improve(ctx, player, 'combat');
     recordObjective(ctx, userId, 'kill', creature.ref);
     addBond(ctx, player, BOND_POINTS.victory);
   }
+  ctx.publish({
+    type: 'creature.killed',
+    areaId: ctx.area.id,
+    roomRef: creature.roomRef,
+    creature: creature.ref,
+    userIds: credited,
+  });
   roomFeels(ctx, creature.roomRef, 'ALLY_DIED');
 }

@@ -1,6 +1,9 @@
 import type { Direction } from '../content/schemas';
 import { InvalidActionError } from './errors';
 import type { MudAction } from './actions';
+import { CompanionPresence } from '../content/schemas';
+
+const PRESENCES = CompanionPresence.options;
 
 /**
  * The MUD command line: turns what a player types (`n`, `attack rat`, `say hello all`, `give 2 bread to ann`) into
@@ -48,9 +51,67 @@ const move: VerbParser = (rest, verb) => {
   return { action: 'move', direction };
 };
 
+const look: VerbParser = (rest) =>
+  rest ? { action: 'examine', target: rest.replace(/^(at|in)\s+/i, '') } : { action: 'look' };
+const examine: VerbParser = (rest, verb) => ({ action: 'examine', target: required(rest, verb, 'thing') });
+const consider: VerbParser = (rest, verb) => ({
+  action: 'consider',
+  target: required(rest, verb, 'creature'),
+});
+const emote: VerbParser = (rest, verb) => ({ action: 'emote', text: required(rest, verb, 'action') });
+const simple =
+  (action: 'quests' | 'recipes' | 'score' | 'map' | 'who'): VerbParser =>
+  () => ({ action });
+
 const VERBS: Record<string, VerbParser> = {
-  look: () => ({ action: 'look' }),
-  l: () => ({ action: 'look' }),
+  look,
+  l: look,
+  examine,
+  ex: examine,
+  x: examine,
+  consider,
+  con: consider,
+  help: (rest) => (rest ? { action: 'help', topic: rest } : { action: 'help' }),
+  quests: simple('quests'),
+  journal: simple('quests'),
+  recipes: simple('recipes'),
+  score: simple('score'),
+  stats: simple('score'),
+  map: simple('map'),
+  who: simple('who'),
+  emote,
+  me: emote,
+  whisper: (rest, verb) => {
+    const match = /^(\S+)\s+(.+)$/.exec(required(rest, verb, 'player'));
+    if (!match) throw new InvalidActionError(`Say what to whisper: "whisper <player> <text>".`);
+    return { action: 'whisper', to: match[1], text: match[2] };
+  },
+  shout: (rest, verb) => ({ action: 'shout', text: required(rest, verb, 'text') }),
+  yell: (rest, verb) => ({ action: 'shout', text: required(rest, verb, 'text') }),
+  sell: (rest, verb) => {
+    const match = /^(.+?)\s+to\s+(.+)$/i.exec(required(rest, verb, 'item'));
+    return match
+      ? { action: 'sell', ...itemAndQty(match[1]), to: match[2] }
+      : { action: 'sell', ...itemAndQty(rest) };
+  },
+  group: (rest, verb) => {
+    const [op = 'list', ...words] = rest.split(/\s+/).filter(Boolean);
+    const player = words.join(' ') || undefined;
+    if (op !== 'invite' && op !== 'accept' && op !== 'leave' && op !== 'list')
+      throw new InvalidActionError(
+        `"${verb} ${op}": try "group invite <player>", "group accept" or "group leave".`,
+      );
+    return { action: 'group', op, ...(player ? { player } : {}) };
+  },
+  companion: (rest, verb) => {
+    const [op = 'talk', ...words] = rest.split(/\s+/).filter(Boolean);
+    if (op === 'talk' || op === 'swap' || op === 'decline') return { action: 'companion', op };
+    const presence = PRESENCES.find((p) => p.toLowerCase() === words.join(' ').toLowerCase());
+    if (op === 'presence' && presence) return { action: 'companion', op, presence };
+    throw new InvalidActionError(
+      `"${verb} ${rest}": try "companion talk", "companion presence <${PRESENCES.join('|')}>", "companion swap" or "companion decline".`,
+    );
+  },
   go: move,
   move,
   ...Object.fromEntries(Object.keys(DIRECTIONS).map((word) => [word, move])),
@@ -60,6 +121,11 @@ const VERBS: Record<string, VerbParser> = {
   fight: (rest, verb) => ({ action: 'fight', target: required(rest, verb, 'target') }),
   flee: () => ({ action: 'flee' }),
   rest: () => ({ action: 'rest' }),
+  ask: (rest, verb) => {
+    const match = /^(.+?)\s+about\s+(.+)$/i.exec(required(rest, verb, 'npc'));
+    if (!match) throw new InvalidActionError(`Say what to ask about: "ask <npc> about <topic>".`);
+    return { action: 'talk', npc: match[1], topic: match[2] };
+  },
   talk: (rest, verb) => ({ action: 'talk', npc: required(rest.replace(/^(to|with)\s+/i, ''), verb, 'npc') }),
   take: (rest, verb) => ({ action: 'take', ...itemAndQty(required(rest, verb, 'item')) }),
   get: (rest, verb) => ({ action: 'take', ...itemAndQty(required(rest, verb, 'item')) }),
@@ -101,8 +167,9 @@ const VERBS: Record<string, VerbParser> = {
 /** Parses one typed line into an action; an unknown verb or a missing argument is a 400 `INVALID_ACTION`. */
 export function parseCommandLine(line: string): MudAction {
   const text = line.trim();
-  // MUD convention: a leading quote is `say`.
+  // MUD convention: a leading quote is `say`, a leading colon is `emote`.
   if (text.startsWith("'") || text.startsWith('"')) return VERBS.say(text.slice(1).trim(), 'say');
+  if (text.startsWith(':')) return VERBS.emote(text.slice(1).trim(), 'emote');
   const [first = '', ...words] = text.split(/\s+/);
   const verb = first.toLowerCase();
   const parser = Object.hasOwn(VERBS, verb) ? VERBS[verb] : undefined;

@@ -148,14 +148,21 @@ export function companionStrike(ctx: SimContext, player: PlayerState, targetName
   return damage;
 }
 
-/** `companion talk` / `companion presence`. */
+/** The companion operations a player can ask for. */
+export type CompanionOp = 'talk' | 'presence' | 'swap' | 'decline';
+
+/**
+ * `companion talk` / `companion presence` / `companion swap` (part with the bonded companion and take the
+ * one a quest offered) / `companion decline` (refuse that offer).
+ */
 export function commandCompanion(
   ctx: SimContext,
   userId: string,
-  op: 'talk' | 'presence',
+  op: CompanionOp,
   presence?: CompanionPresence,
 ): void {
   const player = requirePlayer(ctx, userId);
+  if (op === 'swap' || op === 'decline') return answerOffer(ctx, player, op);
   if (!player.companion.ref) throw reject('NO_COMPANION', 'You have no companion.');
   if (op === 'presence') {
     if (!presence)
@@ -170,6 +177,23 @@ export function commandCompanion(
   if (!companionSpeaks(ctx, player, 'asked')) {
     ctx.emit({ type: 'companion.spoke', companion: player.companion.name, text: '...', to: { userId } });
   }
+}
+
+function answerOffer(ctx: SimContext, player: PlayerState, op: 'swap' | 'decline'): void {
+  const journal = ctx.journal(player.userId);
+  const offered = journal.pendingCompanion ? ctx.world.companions.get(journal.pendingCompanion) : undefined;
+  if (!offered) throw reject('NO_COMPANION_OFFER', 'No companion is waiting for your answer.');
+  journal.pendingCompanion = undefined;
+  const to = { userId: player.userId };
+  if (op === 'decline') {
+    ctx.emit({ type: 'companion.declined', companion: offered.name, to });
+    return;
+  }
+  if (player.companion.ref) {
+    ctx.emit({ type: 'companion.parted', companion: player.companion.name, to });
+    player.companion.ref = '';
+  }
+  bondCompanion(ctx, player, offered);
 }
 
 /**

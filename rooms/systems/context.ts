@@ -1,20 +1,30 @@
+import type { QuestProgress } from '../../models/Character';
 import type { AreaDef, World } from '../content/world';
 import type { AreaState, CreatureState } from '../state/AreaState';
 import type { PlayerState } from '../state/PlayerState';
 import type { GameEvent } from './events';
+import type { WorldEvent } from '../worldEvents';
 import type { Rng } from './random';
 import { reject } from './errors';
 
-/** Quest progress of one quest: `counts[i]` is progress on objective i. */
-export interface QuestProgress {
-  status: 'active' | 'completed';
-  counts: number[];
-}
+/** A character's progress on one quest: `counts[i]` is progress on objective i (the type lives with the model). */
+export type { QuestProgress };
 
-/** The parts of a character that only its owner sees: quest journal and NPC relations (score per NPC). */
+/**
+ * The parts of a character that only its owner sees: quest journal, NPC relations (score per NPC) and the
+ * rooms they have visited (the `map` command).
+ */
 export interface PlayerJournal {
   quests: Map<string, QuestProgress>;
   relations: Map<string, number>;
+  visited: Set<string>;
+  /** A companion a quest offered while another was bonded: `companion swap` takes it, `decline` refuses. */
+  pendingCompanion?: string;
+  /** The group the player travels with (its id), and a pending invitation to one. */
+  group?: string;
+  invite?: string;
+  /** Dialogue topics already answered (`<npcRef>#<topic>`): each moves a disposition once. */
+  asked: Set<string>;
 }
 
 /** Server-only memory of a creature, beside its synchronised `CreatureState`. */
@@ -28,6 +38,13 @@ export interface CreatureMind {
   /** The player it last went up to (the `approach` behaviour greets each player once). */
   approached?: string;
   spawnPoint: string;
+  /** Its spawn room: a creature with nothing to do walks back here. */
+  home: string;
+  /** AI steps a player has lingered in its room (the `territorial` behaviour). */
+  lingered?: number;
+  /** Boss phases entered so far, and the attack they add. */
+  phase?: number;
+  bonusAttack?: number;
 }
 
 /** Tunables of the simulation, in ticks (see AreaRoomOptions for defaults). */
@@ -51,9 +68,15 @@ export interface SimContext {
   rng: Rng;
   tuning: SimTuning;
   minds: Map<string, CreatureMind>;
+  /** Merchant wares below their stock (`npcRef>itemRef`), refilling one unit per `every` AI steps. */
+  stock: Map<string, { left: number; max: number; every: number; waited: number }>;
   journal(userId: string): PlayerJournal;
   emit(event: GameEvent): void;
+  /** Publishes a world event (kill, quest completed, trade, conversation) on the world event bus, once. */
+  publish(event: WorldEvent): void;
   nextId(prefix: string): string;
+  /** The room's clock, ms since the epoch (daily quests). */
+  now(): number;
   /** Records a creature's death at its spawn point so the spawn system refills it later. */
   onCreatureRemoved(spawnPoint: string): void;
 }

@@ -3,6 +3,7 @@ import type { PlayerState } from '../state/PlayerState';
 import { type SimContext, matchByName, requireAlive, requirePlayer } from './context';
 import { reject } from './errors';
 import { addItem, countOf, removeItem } from './inventory';
+import { improve } from './skills';
 
 /**
  * Crafting. `craft` checks the station and every ingredient first, then consumes the ingredients and adds
@@ -39,7 +40,7 @@ export function craft(ctx: SimContext, userId: string, query: string): void {
   }
   for (const ing of recipe.ingredients) removeItem(player, ing.item, ing.qty);
   addItem(player, recipe.produces.item, recipe.produces.qty);
-  player.skills.set('crafting', (player.skills.get('crafting') ?? 0) + 1);
+  improve(ctx, player, 'crafting');
   const product = ctx.world.items.get(recipe.produces.item)!;
   ctx.emit({
     type: 'craft.done',

@@ -4,6 +4,7 @@ import { type SimContext, matchByName, requireAlive, requirePlayer } from './con
 import { reject } from './errors';
 import { companionSpeaks } from './companions';
 import { offeredQuests, recordObjective } from './quests';
+import { improve } from './skills';
 
 /**
  * NPC disposition toward each player. Each NPC keeps a score per player (-10..10, stored in the player's
@@ -17,6 +18,8 @@ export const DISPOSITION_DELTAS = {
   likedGift: 2,
   questCompleted: 3,
   attackedProtected: -3,
+  /** Dialogue answers carry their own delta (`topics.<id>.disposition` in npcs.yml). */
+  dialogue: 0,
 } as const;
 export type DispositionCause = keyof typeof DISPOSITION_DELTAS;
 
@@ -45,9 +48,10 @@ export function adjustDisposition(
   userId: string,
   npc: NpcTemplate,
   cause: DispositionCause,
+  delta: number = DISPOSITION_DELTAS[cause],
 ): Disposition {
   const before = relationScore(ctx, userId, npc);
-  const after = Math.max(-10, Math.min(10, before + DISPOSITION_DELTAS[cause]));
+  const after = Math.max(-10, Math.min(10, before + delta));
   ctx.journal(userId).relations.set(npc.ref, after);
   const disposition = dispositionFor(after);
   if (disposition !== dispositionFor(before)) {
@@ -68,14 +72,51 @@ export function findNpc(ctx: SimContext, roomRef: string, query: string): NpcTem
   return npc;
 }
 
+/** Dialogue topics `npc` offers this player now (their `requires` quest done). */
+export function topicsOf(
+  ctx: SimContext,
+  userId: string,
+  npc: NpcTemplate,
+): Array<{ id: string; ask: string }> {
+  const quests = ctx.journal(userId).quests;
+  return Object.entries(npc.topics)
+    .filter(([, t]) => !t.requires || quests.get(t.requires)?.status === 'completed')
+    .map(([id, t]) => ({ id, ask: t.ask }));
+}
+
+/**
+ * `ask <npc> about <topic>`: a dialogue choice. The NPC replies; the first time, the answer moves its
+ * disposition by the topic's delta (kindness warms, insolence cools).
+ */
+function answer(ctx: SimContext, userId: string, npc: NpcTemplate, query: string): void {
+  const offered = topicsOf(ctx, userId, npc);
+  const found = matchByName(offered, query, (t) => [t.id, t.id.replace(/_/g, ' '), t.ask]);
+  if (!found) throw reject('NO_SUCH_TOPIC', `${npc.name} has nothing to say about "${query}".`);
+  const topic = npc.topics[found.id];
+  ctx.emit({
+    type: 'npc.answered',
+    npc: { name: npc.name },
+    ask: topic.ask,
+    text: topic.reply,
+    to: { userId },
+  });
+  const key = `${npc.ref}#${found.id}`;
+  const journal = ctx.journal(userId);
+  if (journal.asked.has(key)) return;
+  journal.asked.add(key);
+  if (topic.disposition !== 0) adjustDisposition(ctx, userId, npc, 'dialogue', topic.disposition);
+}
+
 /**
  * `talk`: the NPC greets the player according to disposition, then (unless wary) lists the quests it can
- * give them and what it sells. Counts for "talk" objectives.
+ * give them, what it sells and what they can ask about. Counts for "talk" objectives. With `topic`, the
+ * player asks about that instead (a dialogue choice).
  */
-export function talk(ctx: SimContext, userId: string, query: string): void {
+export function talk(ctx: SimContext, userId: string, query: string, topic?: string): void {
   const player = requirePlayer(ctx, userId);
   requireAlive(player);
   const npc = findNpc(ctx, player.roomRef, query);
+  if (topic) return answer(ctx, userId, npc, topic);
   const disposition = dispositionOf(ctx, userId, npc);
   ctx.emit({
     type: 'npc.said',
@@ -91,9 +132,12 @@ export function talk(ctx: SimContext, userId: string, query: string): void {
       name: ctx.world.items.get(s.item)!.name,
       price: s.price,
     }));
-    if (quests.length > 0 || wares.length > 0)
-      ctx.emit({ type: 'npc.offers', npc: { name: npc.name }, quests, wares, to: { userId } });
+    const topics = topicsOf(ctx, userId, npc);
+    if (quests.length > 0 || wares.length > 0 || topics.length > 0)
+      ctx.emit({ type: 'npc.offers', npc: { name: npc.name }, quests, wares, topics, to: { userId } });
   }
   recordObjective(ctx, userId, 'talk', npc.ref);
+  improve(ctx, player, 'lore');
+  ctx.publish({ type: 'npc.conversation', areaId: ctx.area.id, userId, npc: npc.ref, disposition });
   companionSpeaks(ctx, player, 'greet');
 }

@@ -74,6 +74,7 @@ export const TEMPERAMENT_OVERRIDES: Record<
   aggressive: {
     CALM: { PLAYER_ENTERS: 'ALERT', ALLY_DIED: 'DEFENSIVE' },
     CURIOUS: { PLAYER_ENTERS: 'ALERT' },
+    ALERT: { HEALTH_LOW: 'ALERT' },
     DEFENSIVE: { HEALTH_LOW: 'DEFENSIVE' },
   },
   timid: {

@@ -6,9 +6,69 @@ import { AppError, ConflictError, ValidationError, type FieldError } from '../..
  * action has changed nothing.
  */
 
+/** Every reason the world's rules refuse an action (409), one catalogue for clients to switch on. */
+export const WORLD_RULE_CODES = [
+  'ALREADY_FIGHTING',
+  'ALREADY_GROUPED',
+  'ALREADY_RESTING',
+  'DEAD',
+  'FULL_HEALTH',
+  'GROUP_FULL',
+  'HAS_COMPANION',
+  'IN_COMBAT',
+  'MISSING_INGREDIENTS',
+  'NOT_CARRIED',
+  'NOT_ENOUGH',
+  'NOT_ENOUGH_MONEY',
+  'NOT_EQUIPPABLE',
+  'NOT_FIGHTING',
+  'NOT_FOR_SALE',
+  'NOT_IN_AREA',
+  'NOT_IN_GROUP',
+  'NOT_USABLE',
+  'NO_ACTIVE_QUESTS',
+  'NO_COMPANION',
+  'NO_COMPANION_OFFER',
+  'NO_EXIT',
+  'NO_INVITE',
+  'NO_RECIPIENT',
+  'NO_SUCH_CREATURE',
+  'NO_SUCH_ITEM',
+  'NO_SUCH_NPC',
+  'NO_SUCH_PLAYER',
+  'NO_SUCH_QUEST',
+  'NO_SUCH_RECIPE',
+  'NO_SUCH_ROOM',
+  'NO_SUCH_TARGET',
+  'NO_SUCH_THING',
+  'NO_SUCH_TOPIC',
+  'NPC_REFUSES',
+  'NPC_WONT_BUY',
+  'OUT_OF_STOCK',
+  'QUEST_ACTIVE',
+  'QUEST_DONE',
+  'QUEST_GIVER_ABSENT',
+  'QUEST_INCOMPLETE',
+  'QUEST_LOCKED',
+  'PRESENCE_REQUIRED',
+  'QUEST_REQUIRED',
+  'STATION_REQUIRED',
+] as const;
+export type WorldRuleCode = (typeof WORLD_RULE_CODES)[number];
+
+/** Every code an action can fail with: the rule codes plus the protocol-level ones. */
+export type WorldActionErrorCode =
+  | WorldRuleCode
+  | 'INVALID_ACTION'
+  | 'UNKNOWN_ACTION'
+  | 'WRONG_AREA'
+  | 'COMPANION_NOT_PURCHASABLE'
+  | 'WORLD_UNAVAILABLE'
+  | 'INTERNAL_ERROR';
+
 /** 409: the action is well-formed but the world does not allow it now (no such exit, in combat, ...). */
 export class ActionRejectedError extends ConflictError {
-  constructor(code: string, detail: string) {
+  constructor(code: WorldRuleCode, detail: string) {
     super(detail, code);
     this.name = 'ActionRejectedError';
   }
@@ -34,14 +94,14 @@ export class CompanionNotPurchasableError extends ConflictError {
 }
 
 /** Shorthand used by the rule modules: `throw reject('NO_EXIT', 'You cannot go north from here.')`. */
-export function reject(code: string, detail: string): ActionRejectedError {
+export function reject(code: WorldRuleCode, detail: string): ActionRejectedError {
   return new ActionRejectedError(code, detail);
 }
 
 /** The plain, serialisable form of an action error (crosses process boundaries and goes to clients). */
 export interface ActionErrorBody {
   status: number;
-  code: string;
+  code: WorldActionErrorCode;
   message: string;
   errors?: FieldError[];
   /** Set with `WRONG_AREA`: the area the character is in. */
@@ -53,7 +113,7 @@ export function toErrorBody(error: unknown): ActionErrorBody {
   if (error instanceof AppError) {
     return {
       status: error.status,
-      code: error.code,
+      code: error.code as WorldActionErrorCode,
       message: error.detail ?? error.message,
       ...(error.errors?.length ? { errors: error.errors } : {}),
       ...(error instanceof WrongAreaError ? { areaId: error.areaId } : {}),

@@ -1,7 +1,7 @@
 import type { Disposition } from '../content/schemas';
 
-/** Who receives an event: one player, or everyone in a room (optionally except one player). */
-export type Audience = { userId: string } | { roomRef: string; except?: string };
+/** Who receives an event: one player, everyone in a room (optionally except one player), or the whole area. */
+export type Audience = { userId: string } | { roomRef: string; except?: string } | { areaId: string };
 
 /** A name plus, for players, their userId (so narration can say "you" to the actor). */
 export interface Actor {
@@ -33,10 +33,10 @@ export interface ObjectiveView {
  * that turns them into the text a player reads.
  */
 export type GameEventBody =
+  | InfoEventBody
   | { type: 'room.look'; room: RoomView }
   | { type: 'player.left'; actor: Actor; direction: string }
   | { type: 'player.arrived'; actor: Actor }
-  | { type: 'player.travelled'; actor: Actor; areaId: string; roomRef: string }
   | { type: 'combat.started'; attacker: Actor; target: Actor }
   | { type: 'combat.hit'; attacker: Actor; target: Actor; damage: number; remaining: number }
   | { type: 'combat.missed'; attacker: Actor; target: Actor }
@@ -55,14 +55,17 @@ export type GameEventBody =
       npc: Actor;
       quests: Array<{ ref: string; name: string }>;
       wares: Array<{ ref: string; name: string; price: number }>;
+      topics: Array<{ id: string; ask: string }>;
     }
+  | { type: 'npc.answered'; npc: Actor; ask: string; text: string }
   | { type: 'disposition.changed'; npc: Actor; disposition: Disposition }
   | { type: 'item.taken'; actor: Actor; item: string; qty: number }
   | { type: 'item.dropped'; actor: Actor; item: string; qty: number }
   | { type: 'item.given'; actor: Actor; item: string; qty: number; recipient: Actor }
   | { type: 'item.equipped'; actor: Actor; item: string; slot: string }
   | { type: 'item.used'; actor: Actor; item: string; healed: number }
-  | { type: 'item.bought'; actor: Actor; item: string; price: number; npc: Actor }
+  | { type: 'item.bought'; actor: Actor; item: string; qty: number; price: number; npc: Actor }
+  | { type: 'item.sold'; actor: Actor; item: string; qty: number; price: number; npc: Actor }
   | {
       type: 'inventory';
       items: Array<{ ref: string; name: string; qty: number }>;
@@ -82,12 +85,76 @@ export type GameEventBody =
   | { type: 'companion.acted'; companion: string; target: string; damage: number }
   | { type: 'companion.bond'; companion: string; bond: number }
   | { type: 'companion.presence'; companion: string; presence: string }
+  | { type: 'companion.offered'; companion: string; species: string; current: string }
+  | { type: 'companion.parted'; companion: string }
+  | { type: 'companion.declined'; companion: string }
   | { type: 'creature.emotion'; creature: Actor; emotion: string }
   | { type: 'creature.left'; creature: Actor; direction: string }
-  | { type: 'creature.arrived'; creature: Actor }
+  | { type: 'creature.arrived'; creature: Actor; from: string }
+  | { type: 'creature.warned'; creature: Actor; target: Actor }
+  | { type: 'creature.phase'; creature: Actor; text: string }
   | { type: 'creature.approached'; creature: Actor; target: Actor; emotion: string }
   | { type: 'creature.spawned'; creature: Actor }
-  | { type: 'area.handoff'; areaId: string; roomRef: string; reservation?: unknown };
+  | { type: 'area.handoff'; areaId: string; areaName: string; roomRef: string; reservation?: unknown };
+
+/** A quest as the `quests` log shows it. */
+export interface QuestLogEntry {
+  name: string;
+  description: string;
+  status: 'active' | 'completed';
+  giver: string;
+  objectives: ObjectiveView[];
+}
+
+/** A recipe as the `recipes` command shows it. */
+export interface RecipeView {
+  name: string;
+  produces: string;
+  station: string;
+  ingredients: Array<{ name: string; need: number; have: number }>;
+  ready: boolean;
+}
+
+/** Events of the look-closer and character-sheet commands, and of talking between players. */
+export type InfoEventBody =
+  | { type: 'help'; title: string; text: string }
+  | { type: 'examined'; kind: 'creature' | 'npc' | 'player' | 'item' | 'detail'; name: string; text: string }
+  | {
+      type: 'considered';
+      creature: Actor;
+      level: number;
+      verdict: string;
+      yourAttack: number;
+      yourDefense: number;
+    }
+  | { type: 'quest.log'; quests: QuestLogEntry[] }
+  | { type: 'recipes'; recipes: RecipeView[] }
+  | {
+      type: 'score';
+      name: string;
+      level: number;
+      xp: number;
+      nextLevelXp: number;
+      health: number;
+      maxHealth: number;
+      soft: number;
+      attack: number;
+      defense: number;
+      skills: Record<string, number>;
+      paths: Record<string, number>;
+      abilities: string[];
+      companion: string;
+    }
+  | { type: 'map'; area: string; here: string; grid: string; rooms: string[]; vertical: string[] }
+  | { type: 'who'; area: string; players: Array<{ name: string; level: number; room: string }> }
+  | { type: 'chat.emote'; actor: Actor; text: string }
+  | { type: 'chat.whisper'; actor: Actor; target: Actor; text: string }
+  | { type: 'chat.shout'; actor: Actor; text: string }
+  | { type: 'path.advanced'; path: string; level: number; abilities: string[] }
+  | { type: 'group.invited'; actor: Actor; target: Actor }
+  | { type: 'group.joined'; actor: Actor }
+  | { type: 'group.left'; actor: Actor }
+  | { type: 'group.members'; members: string[] };
 
 export type GameEventType = GameEventBody['type'];
 

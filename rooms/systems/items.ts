@@ -3,9 +3,10 @@ import { FloorItemState } from '../state/AreaState';
 import type { PlayerState } from '../state/PlayerState';
 import { type SimContext, matchByName, playersIn, requireAlive, requirePlayer } from './context';
 import { assertNotCompanion } from './companions';
-import { adjustDisposition, dispositionOf, findNpc, npcsIn } from './disposition';
+import { adjustDisposition, findNpc, npcsIn } from './disposition';
 import { reject } from './errors';
 import { addItem, countOf, removeItem } from './inventory';
+import { improve } from './skills';
 
 /** Item actions: take, drop, give, equip, use, inventory and buying from an NPC. */
 
@@ -52,6 +53,7 @@ export function take(ctx: SimContext, userId: string, query: string, qty?: numbe
   if (amount === item.qty) ctx.state.items.delete(item.id);
   else item.qty -= amount;
   addItem(player, item.ref, amount);
+  if (ctx.world.items.get(item.ref)?.kind === 'material') improve(ctx, player, 'gathering');
   ctx.emit({
     type: 'item.taken',
     actor: { name: player.name, userId },
@@ -79,10 +81,11 @@ export function drop(ctx: SimContext, userId: string, query: string, qty?: numbe
 }
 
 /**
- * `give`: hands items to another player or an NPC in the room. NPCs warm to gifts (more for ones they
- * like). Companions cannot be given: that is rejected with `COMPANION_NOT_PURCHASABLE`.
+ * `give`: hands items (one unless `qty` says more) to another player or an NPC in the room. NPCs warm to
+ * gifts (more for ones they like). Companions cannot be given: that is rejected with
+ * `COMPANION_NOT_PURCHASABLE`.
  */
-export function give(ctx: SimContext, userId: string, query: string, to: string, qty?: number): void {
+export function give(ctx: SimContext, userId: string, query: string, to: string, qty = 1): void {
   const player = requirePlayer(ctx, userId);
   requireAlive(player);
   assertNotCompanion(ctx.world, query, player);
@@ -115,6 +118,7 @@ export function give(ctx: SimContext, userId: string, query: string, to: string,
     to: { roomRef: player.roomRef },
   });
   adjustDisposition(ctx, userId, npc, npc.likes.includes(item.ref) ? 'likedGift' : 'gift');
+  ctx.publish({ type: 'item.given', areaId: ctx.area.id, userId, to: npc.ref, item: item.ref, qty: amount });
 }
 
 /** `equip`: wields or wears a carried weapon or armor in its slot. */
@@ -139,6 +143,8 @@ export function use(ctx: SimContext, userId: string, query: string): void {
   requireAlive(player);
   const item = carried(ctx, player, query);
   if (item.kind !== 'consumable') throw reject('NOT_USABLE', `You cannot use ${item.name}.`);
+  if (player.health >= player.maxHealth)
+    throw reject('FULL_HEALTH', `You are already at full health; you keep the ${item.name}.`);
   removeItem(player, item.ref, 1);
   const healed = Math.min(item.heal, player.maxHealth - player.health);
   player.health += healed;
@@ -173,45 +179,4 @@ export function inventory(ctx: SimContext, userId: string): void {
     maxHealth: player.maxHealth,
     to: { userId },
   });
-}
-
-/**
- * `buy`: purchases an item an NPC in the room sells, for soft currency. Companions are never for sale
- * (`COMPANION_NOT_PURCHASABLE`); wary NPCs refuse to trade.
- */
-export function buy(ctx: SimContext, userId: string, query: string, from?: string): void {
-  const player = requirePlayer(ctx, userId);
-  requireAlive(player);
-  assertNotCompanion(ctx.world, query, player);
-  const sellers = from ? [findNpc(ctx, player.roomRef, from)] : npcsIn(ctx, player.roomRef);
-  const offers = sellers.flatMap((npc) =>
-    npc.sells.map((sale) => ({ npc, sale, item: ctx.world.items.get(sale.item)! })),
-  );
-  const offer = matchByName(offers, query, (o) => [o.item.ref, o.item.id, o.item.name]);
-  if (!offer) throw reject('NOT_FOR_SALE', `Nobody here sells "${query}".`);
-  if (dispositionOf(ctx, userId, offer.npc) === 'wary')
-    throw reject('NPC_REFUSES', `${offer.npc.name} will not trade with you.`);
-  if (player.soft < offer.sale.price) {
-    throw reject(
-      'NOT_ENOUGH_MONEY',
-      `${offer.item.name} costs ${offer.sale.price} coins; you have ${player.soft}.`,
-    );
-  }
-  player.soft -= offer.sale.price;
-  addItem(player, offer.item.ref, 1);
-  ctx.emit({
-    type: 'item.bought',
-    actor: { name: player.name, userId },
-    item: offer.item.name,
-    price: offer.sale.price,
-    npc: { name: offer.npc.name },
-    to: { userId },
-  });
-}
-
-/** Lays out the items the area data puts on room floors (called once when the area room starts). */
-export function placeStartingItems(ctx: SimContext): void {
-  for (const roomRef of ctx.area.roomRefs) {
-    for (const item of ctx.world.rooms.get(roomRef)!.items) dropOnFloor(ctx, roomRef, item.item, item.qty);
-  }
 }

@@ -50,6 +50,7 @@ export function look(ctx: SimContext, userId: string): void {
  */
 export function enterRoom(ctx: SimContext, player: PlayerState, roomRef: string): void {
   player.roomRef = roomRef;
+  ctx.journal(player.userId).visited.add(roomRef);
   ctx.emit({
     type: 'player.arrived',
     actor: { name: player.name, userId: player.userId },

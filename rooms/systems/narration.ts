@@ -1,4 +1,5 @@
 import type { Actor, GameEvent, GameEventBody, GameEventType, ObjectiveView } from './events';
+import { INFO_FORMATTERS } from './narrationInfo';
 
 /** The channel a line belongs to, so clients can colour or filter it. */
 export type Channel = 'room' | 'combat' | 'chat' | 'info' | 'quest' | 'companion' | 'system';
@@ -30,6 +31,7 @@ const objectives = (views: ObjectiveView[]) =>
   views.map((o) => `${o.done ? '[x]' : '[ ]'} ${o.text} (${o.have}/${o.need})`).join('; ');
 
 const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
+  ...INFO_FORMATTERS,
   'room.look': [
     'room',
     ({ room }) =>
@@ -53,7 +55,6 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
     (e) => (e.direction ? `${e.actor.name} leaves ${e.direction}.` : `${e.actor.name} leaves.`),
   ],
   'player.arrived': ['room', (e) => `${e.actor.name} arrives.`],
-  'player.travelled': ['system', (e) => `You travel on towards ${e.roomRef}.`],
   'combat.started': [
     'combat',
     (e, v) => cap(`${who(e.attacker, v)} ${verb(e.attacker, v, 'attack', 'attacks')} ${who(e.target, v)}!`),
@@ -113,12 +114,14 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
       [
         e.quests.length ? `${e.npc.name} has work for you: ${list(e.quests.map((q) => q.name))}.` : '',
         e.wares.length
-          ? `${e.npc.name} sells: ${list(e.wares.map((w) => `${w.name} (${w.price} coins)`))}.`
+          ? `${e.npc.name} sells: ${list(e.wares.map((w) => `${w.name} (${w.price} ${w.price === 1 ? 'coin' : 'coins'})`))}.`
           : '',
+        e.topics.length ? `You could ask about: ${list(e.topics.map((t) => t.id.replace(/_/g, ' ')))}.` : '',
       ]
         .filter(Boolean)
         .join('\n'),
   ],
+  'npc.answered': ['chat', (e) => `You: "${e.ask}"\n${e.npc.name} says: "${e.text}"`],
   'disposition.changed': ['info', (e) => `${e.npc.name} now seems ${e.disposition} towards you.`],
   'item.taken': [
     'room',
@@ -147,6 +150,10 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ],
   'item.used': ['info', (e) => `You use ${e.item} and recover ${e.healed} health.`],
   'item.bought': ['info', (e) => `You buy ${e.item} from ${e.npc.name} for ${e.price} coins.`],
+  'item.sold': [
+    'info',
+    (e) => `You sell ${e.item}${e.qty > 1 ? ` x${e.qty}` : ''} to ${e.npc.name} for ${e.price} coins.`,
+  ],
   inventory: [
     'info',
     (e) =>
@@ -178,21 +185,45 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   'companion.spoke': ['companion', (e) => e.text],
   'companion.acted': ['companion', (e) => `${e.companion} strikes the ${e.target} for ${e.damage}.`],
   'companion.bond': ['companion', (e) => `Your bond with ${e.companion} deepens (bond ${e.bond}).`],
-  'companion.presence': [
+  'companion.offered': [
     'companion',
     (e) =>
-      `${e.companion} will now be ${e.presence === 'On Demand' ? 'on demand' : e.presence.toLowerCase()}.`,
+      `${e.companion} the ${e.species} would join you, but ${e.current} is already at your side and will not share you. Type "companion swap" to part with ${e.current} and take ${e.companion}, or "companion decline".`,
+  ],
+  'companion.parted': ['companion', (e) => `${e.companion} nuzzles you one last time and goes its own way.`],
+  'companion.declined': ['companion', (e) => `${e.companion} watches you go, then slips away.`],
+  'companion.presence': [
+    'companion',
+    (e) => `${e.companion} will now ${PRESENCE_LINES[e.presence] ?? 'stay'}.`,
   ],
   'creature.emotion': ['room', (e) => `The ${e.creature.name} ${EMOTION_LINES[e.emotion] ?? 'shifts'}.`],
   'creature.left': ['room', (e) => `The ${e.creature.name} heads ${e.direction}.`],
-  'creature.arrived': ['room', (e) => `A ${e.creature.name} arrives.`],
+  'creature.arrived': [
+    'room',
+    (e) => `A ${e.creature.name} arrives${e.from ? ` from ${FROM[e.from] ?? `the ${e.from}`}` : ''}.`,
+  ],
+  'creature.phase': ['combat', (e) => e.text],
+  'creature.warned': [
+    'combat',
+    (e, v) => `The ${e.creature.name} has had enough of ${who(e.target, v)} and attacks!`,
+  ],
   'creature.approached': [
     'room',
     (e, v) =>
       `The ${e.creature.name} ${e.emotion === 'FRIENDLY' ? 'trots up to' : 'edges closer to'} ${e.target.userId === v ? 'you' : e.target.name}${e.emotion === 'FRIENDLY' ? ' happily' : ', sniffing the air'}.`,
   ],
   'creature.spawned': ['room', (e) => `A ${e.creature.name} appears.`],
-  'area.handoff': ['system', (e) => `You travel to ${e.areaId}...`],
+  'area.handoff': ['system', (e) => `You travel to ${e.areaName}...`],
+};
+
+const FROM: Record<string, string> = { above: 'above', below: 'below', inside: 'inside', outside: 'outside' };
+
+const PRESENCE_LINES: Record<string, string> = {
+  Always: 'speak up and fight beside you at every turn',
+  'On Demand': 'stay quiet and still until you ask',
+  Subtle: 'fight beside you quietly and speak only when it matters',
+  Progressive: 'open up as your bond grows',
+  Silent: 'keep silent and out of your fights',
 };
 
 const EMOTION_LINES: Record<string, string> = {

@@ -1,6 +1,7 @@
 import type { World } from '../content/world';
 import type { PlayerState } from '../state/PlayerState';
 import type { SimContext } from './context';
+import { chaosAttackBonus, laborHealthBonus } from './skills';
 
 /** Experience, levels and the combat numbers that follow from level and equipment. */
 
@@ -26,7 +27,7 @@ export function gainXp(ctx: SimContext, player: PlayerState, amount: number): vo
   const levelled = level > player.level;
   if (levelled) {
     player.level = level;
-    player.maxHealth = maxHealthFor(level);
+    player.maxHealth = maxHealthFor(level) + laborHealthBonus(player);
     player.health = player.maxHealth;
   }
   ctx.emit({
@@ -39,10 +40,10 @@ export function gainXp(ctx: SimContext, player: PlayerState, amount: number): vo
   });
 }
 
-/** Attack: 1 + level + equipped weapon's attack. */
+/** Attack: 1 + level + equipped weapon's attack + the Chaos path's bonus. */
 export function attackOf(world: World, player: PlayerState): number {
   const weapon = player.equipment.get('weapon');
-  return 1 + player.level + (weapon ? (world.items.get(weapon)?.attack ?? 0) : 0);
+  return 1 + player.level + (weapon ? (world.items.get(weapon)?.attack ?? 0) : 0) + chaosAttackBonus(player);
 }
 
 /** Defense: sum of equipped items' defense. */

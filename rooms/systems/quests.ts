@@ -8,6 +8,9 @@ import { reject } from './errors';
 import type { ObjectiveView } from './events';
 import { addItem, countOf, removeItem } from './inventory';
 import { gainXp } from './progression';
+import { counted } from './words';
+import { improve } from './skills';
+import { credit } from './purse';
 
 /**
  * Quests: accept from the giver NPC, progress through kills, visits and talks (collect objectives count the
@@ -22,10 +25,14 @@ function needed(objective: Objective): number {
 /** The player-facing wording of an objective. */
 export function objectiveText(world: World, objective: Objective): string {
   switch (objective.kind) {
-    case 'kill':
-      return `Defeat ${objective.count} ${world.creatures.get(objective.creature)!.name}`;
-    case 'collect':
-      return `Collect ${objective.count} ${world.items.get(objective.item)!.name}`;
+    case 'kill': {
+      const creature = world.creatures.get(objective.creature)!;
+      return `Defeat ${counted(objective.count, creature.name, creature.plural)}`;
+    }
+    case 'collect': {
+      const item = world.items.get(objective.item)!;
+      return `Collect ${counted(objective.count, item.name, item.plural)}`;
+    }
     case 'visit':
       return `Visit ${world.rooms.get(objective.room)!.name}`;
     case 'talk':
@@ -50,14 +57,28 @@ export function objectiveViews(
   });
 }
 
-/** Quests `npc` would give this player now: not started, prerequisites done. */
+/** A day, for daily quests. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** True when the player may take `quest` (again): never taken, or a daily quest last done a day ago. */
+function open(ctx: SimContext, quest: QuestDef, progress: QuestProgress | undefined): boolean {
+  if (!progress) return true;
+  return (
+    quest.repeatable === 'daily' &&
+    progress.status === 'completed' &&
+    ctx.now() - (progress.completedAt ?? 0) >= DAY_MS
+  );
+}
+
+/** Quests `npc` would give this player now: not started (or a daily one due again), prerequisites done. */
 export function offeredQuests(ctx: SimContext, userId: string, npc: NpcTemplate): QuestDef[] {
   const journal = ctx.journal(userId).quests;
   return npc.offers
     .map((ref) => ctx.world.quests.get(ref)!)
     .filter(
       (quest) =>
-        !journal.has(quest.ref) && quest.requires.every((r) => journal.get(r)?.status === 'completed'),
+        open(ctx, quest, journal.get(quest.ref)) &&
+        quest.requires.every((r) => journal.get(r)?.status === 'completed'),
     );
 }
 
@@ -80,8 +101,11 @@ export function acceptQuest(ctx: SimContext, userId: string, query: string): voi
   const journal = ctx.journal(userId).quests;
   const existing = journal.get(quest.ref);
   if (existing?.status === 'active') throw reject('QUEST_ACTIVE', `You are already on "${quest.name}".`);
-  if (existing?.status === 'completed')
-    throw reject('QUEST_DONE', `You have already completed "${quest.name}".`);
+  if (existing?.status === 'completed' && !open(ctx, quest, existing)) {
+    throw quest.repeatable === 'daily'
+      ? reject('QUEST_DONE', `You have done "${quest.name}" today; come back tomorrow.`)
+      : reject('QUEST_DONE', `You have already completed "${quest.name}".`);
+  }
   const giver = ctx.world.npcs.get(quest.giver)!;
   if (dispositionOf(ctx, userId, giver) === 'wary')
     throw reject('NPC_REFUSES', `${giver.name} will not trust you with that.`);
@@ -177,11 +201,11 @@ export function completeQuest(ctx: SimContext, userId: string, query: string): v
     if (objective.kind === 'collect') removeItem(player, objective.item, objective.count);
   }
   progress.status = 'completed';
+  progress.completedAt = ctx.now();
   const rewards = quest.rewards;
-  player.soft += rewards.soft;
   for (const reward of rewards.items) addItem(player, reward.item, reward.qty);
-  const companion =
-    rewards.companion && !player.companion.ref ? ctx.world.companions.get(rewards.companion) : undefined;
+  const offered = rewards.companion ? ctx.world.companions.get(rewards.companion) : undefined;
+  const companion = offered && !player.companion.ref ? offered : undefined;
   ctx.emit({
     type: 'quest.completed',
     quest: quest.name,
@@ -191,11 +215,31 @@ export function completeQuest(ctx: SimContext, userId: string, query: string): v
     ...(companion ? { companion: companion.name } : {}),
     to: { userId },
   });
+  if (rewards.soft > 0) credit(ctx, player, rewards.soft, `quest:${quest.ref}`);
   gainXp(ctx, player, rewards.xp);
+  improve(ctx, player, 'lore');
   adjustDisposition(ctx, userId, giver, 'questCompleted');
+  ctx.publish({
+    type: 'quest.completed',
+    areaId: ctx.area.id,
+    userId,
+    quest: quest.ref,
+    xp: rewards.xp,
+    soft: rewards.soft,
+  });
   if (companion) bondCompanion(ctx, player, companion);
   else if (player.companion.ref) {
     addBond(ctx, player, 3);
     companionSpeaks(ctx, player, 'questDone');
+  }
+  if (offered && !companion && offered.ref !== player.companion.ref) {
+    ctx.journal(userId).pendingCompanion = offered.ref;
+    ctx.emit({
+      type: 'companion.offered',
+      companion: offered.name,
+      species: offered.species,
+      current: player.companion.name,
+      to: { userId },
+    });
   }
 }

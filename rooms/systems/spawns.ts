@@ -47,7 +47,13 @@ export function spawnCreature(
     target: '',
   });
   ctx.state.creatures.set(id, creature);
-  ctx.minds.set(id, { quietSteps: 0, wanderSteps: 0, attackers: new Set(), spawnPoint: pointId });
+  ctx.minds.set(id, {
+    quietSteps: 0,
+    wanderSteps: 0,
+    attackers: new Set(),
+    spawnPoint: pointId,
+    home: roomRef,
+  });
   ctx.emit({ type: 'creature.spawned', creature: { name: template.name }, to: { roomRef } });
   return creature;
 }

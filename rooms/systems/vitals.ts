@@ -4,6 +4,7 @@ import { type SimContext, requireAlive, requirePlayer } from './context';
 import { BOND_POINTS, addBond } from './companions';
 import { reject } from './errors';
 import { enterRoom, leaveRoom } from './movement';
+import { forfeit } from './purse';
 
 /**
  * Health over time: resting, regeneration, death and respawn. Regeneration runs every `tuning.regenEvery`
@@ -26,13 +27,19 @@ export function rest(ctx: SimContext, userId: string): void {
 
 /** A player's health reaches zero: they drop out of every fight and lose a tenth of their coins. */
 export function killPlayer(ctx: SimContext, player: PlayerState, killer: Actor): void {
-  const lost = Math.floor(player.soft * DEATH_PENALTY);
-  player.soft -= lost;
+  const lost = forfeit(ctx, player, Math.floor(player.soft * DEATH_PENALTY), 'death');
   player.health = 0;
   player.status = PlayerStatus.dead;
   player.target = '';
   ctx.state.creatures.forEach((creature) => {
     if (creature.target === player.userId) creature.target = '';
+  });
+  ctx.publish({
+    type: 'player.died',
+    areaId: ctx.area.id,
+    roomRef: player.roomRef,
+    userId: player.userId,
+    killer: killer.name,
   });
   ctx.emit({
     type: 'player.died',

@@ -7,6 +7,7 @@ import type { Types } from 'mongoose';
 import { ActionGateway } from '../../rooms/actionGateway';
 import { areaRoomDefinitions } from '../../rooms/areaRooms';
 import { loadWorld } from '../../rooms/content/loader';
+import { InProcessWorldEventBus, type WorldEventBus } from '../../rooms/worldEvents';
 import type { AuthService } from '../auth';
 import type { World } from '../../rooms/content/world';
 import type { MudAction } from '../../rooms/systems/actions';
@@ -45,12 +46,24 @@ export interface WorldArea extends ProductParts {
  * channel (api role) acting on the same room actors through the action gateway.
  *
  * An api-only process reaches the rooms of game processes through Redis (`REDIS_URL`); without Redis and
- * without the game role, the world's routes answer 503 `WORLD_UNAVAILABLE`.
+ * without the game role, the world's routes answer 503 `WORLD_UNAVAILABLE`. World events are published on
+ * `events` (the composition's bus, which memory, social and economy services subscribe to).
  */
-export async function createWorldArea(context: PlatformContext, auth: AuthService): Promise<WorldArea> {
+export async function createWorldArea(
+  context: PlatformContext,
+  auth: AuthService,
+  events?: WorldEventBus,
+): Promise<WorldArea> {
   const { config, stores, clock, logger } = context;
   if (!stores.mongo) throw new Error('The world needs MongoDB for its characters');
   const log = logger.child({ component: 'mud' });
+  // World events (kills, quests, trades, conversations): the composition passes the bus its services
+  // subscribe to; the world only publishes.
+  const bus =
+    events ??
+    new InProcessWorldEventBus((err, event) =>
+      log.error({ err, eventType: event.type }, 'world event subscriber failed'),
+    );
   const world = await loadWorld();
   const store = new MongoPlayerStore(stores.mongo);
   const identities = new PlayerIdentities(stores.mongo, auth.sessions);
@@ -89,6 +102,7 @@ export async function createWorldArea(context: PlatformContext, auth: AuthServic
       tickMs: config.MUD_TICK_MS,
       saveEveryMs: config.MUD_SAVE_INTERVAL_MS,
       remoteIdleMs: config.MUD_IDLE_TIMEOUT_MS,
+      events: bus,
     }),
     upgrades: channels,
     close: async () => {

@@ -10,6 +10,8 @@ import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
 import { type Authenticate, InMemoryPlayerStore, type PlayerStore } from '../../rooms/persistence';
 import type { MudEvent } from '../../rooms/systems/narration';
+import { ManualTicker } from '../../rooms/ticker';
+import { ManualClock } from '../../platform/clock';
 
 /** A Colyseus server running the area rooms in-process on a random port, with helpers to drive it. */
 export interface GameServer {
@@ -19,6 +21,8 @@ export interface GameServer {
   gateway: ActionGateway;
   /** An SDK client authenticated as `userId` (tokens are `token-<userId>`; see `testAuthenticate`). */
   client(userId: string): Client;
+  /** Steps every area room `ticks` ticks (the rooms run on a manual ticker unless `realTicks` was asked for). */
+  tick(ticks?: number): void;
   /** Remembers a joined room so `shutdown` leaves it before the server closes (no 4002 warning after tests). */
   track(room: Room): void;
   shutdown(): Promise<void>;
@@ -40,12 +44,19 @@ export function shippedWorld(): Promise<World> {
 }
 
 /**
- * Boots a server with the shipped world, a fixed seed and a fast tick (tests wait for events, never for
- * wall-clock time). Override any room option.
+ * Boots a server with the shipped world and a fixed seed. The rooms tick only when the test says so
+ * (`game.tick(n)`, a `ManualTicker`; a `ManualClock` given as `clock` moves 10 ms per tick), so nothing
+ * depends on wall-clock timing; `realTicks: true` runs them on their own 10 ms interval instead.
  */
-export async function startGameServer(overrides: Partial<AreaRoomDefinition> = {}): Promise<GameServer> {
-  const world = overrides.world ?? (await shippedWorld());
-  const store = overrides.store ?? new InMemoryPlayerStore();
+export async function startGameServer(
+  overrides: Partial<AreaRoomDefinition> & { realTicks?: boolean } = {},
+): Promise<GameServer> {
+  const { realTicks = false, ...options } = overrides;
+  const world = options.world ?? (await shippedWorld());
+  const store = options.store ?? new InMemoryPlayerStore();
+  const ticker = realTicks
+    ? undefined
+    : new ManualTicker(options.clock instanceof ManualClock ? options.clock : undefined);
   const server = new Server({ transport: new WebSocketTransport(), gracefullyShutdown: false, greet: false });
   defineAreaRooms(server, {
     authenticate: testAuthenticate,
@@ -54,7 +65,8 @@ export async function startGameServer(overrides: Partial<AreaRoomDefinition> = {
     aiEvery: 5,
     combatEvery: 5,
     regenEvery: 20,
-    ...overrides,
+    ticker,
+    ...options,
     world,
     store,
   });
@@ -66,6 +78,10 @@ export async function startGameServer(overrides: Partial<AreaRoomDefinition> = {
     world,
     store,
     gateway: new ActionGateway({ world, store, presence: matchMaker.presence }),
+    tick(ticks = 1) {
+      if (!ticker) throw new Error('this game server runs on real ticks');
+      ticker.advance(ticks);
+    },
     client(userId: string) {
       const client = new Client(`ws://127.0.0.1:${port}`);
       client.auth.token = `token-${userId}`;

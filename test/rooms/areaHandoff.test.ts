@@ -19,7 +19,7 @@ describe('area handoff, the action gateway and persistence', () => {
     for (const direction of walkToGate) await room.request('move', { direction });
     await room.request('move', { direction: 'east' });
     const handoff = await log.waitFor((e) => e.type === 'area.handoff');
-    expect(handoff.text).toBe('You travel to forest...');
+    expect(handoff.text).toBe('You travel to The Whisperwood...');
     const forest = await client.consumeSeatReservation(handoff.data.reservation as never);
     game.track(forest);
     const forestLog = new EventLog(forest);
@@ -44,23 +44,27 @@ describe('area handoff, the action gateway and persistence', () => {
       'village:square',
       ['room.look'],
     ]);
+    game.tick();
     await log.waitFor((e) => e.text === 'Bob arrives.');
 
     const said = await game.gateway.perform(bob, { action: 'say', text: 'hi from REST' });
     expect(said.events.map((e) => e.text)).toEqual(['You say: "hi from REST"']);
+    game.tick();
     await log.waitFor((e) => e.text === 'Bob says: "hi from REST"');
 
     room.send('say', { text: 'hello Bob' });
     await log.waitFor((e) => e.text === 'You say: "hello Bob"');
+    // A refused action keeps the backlog for the next call: every event is delivered exactly once.
+    await expect(game.gateway.perform(bob, { action: 'move', direction: 'up' })).rejects.toEqual(
+      new AppError(409, 'NO_EXIT', 'Conflict', { detail: 'You cannot go up from here.' }),
+    );
     const backlog = await game.gateway.perform(bob, { action: 'inventory' });
     expect(backlog.events.map((e) => e.text)).toEqual([
       'Ann says: "hello Bob"',
       'You carry: nothing.\nEquipped: nothing.\nHealth 30/30. Coins: 10. Gems: 0.',
     ]);
-
-    await expect(game.gateway.perform(bob, { action: 'move', direction: 'up' })).rejects.toEqual(
-      new AppError(409, 'NO_EXIT', 'Conflict', { detail: 'You cannot go up from here.' }),
-    );
+    const again = await game.gateway.perform(bob, { action: 'look' });
+    expect(again.events.map((e) => e.type)).toEqual(['room.look']);
     await expect(game.gateway.perform(bob, { action: 'dance' })).rejects.toMatchObject({
       status: 400,
       code: 'INVALID_ACTION',
@@ -77,6 +81,9 @@ describe('area handoff, the action gateway and persistence', () => {
     expect(status.map((s) => [s.areaId, s.running, s.live, s.pending])).toEqual([
       ['caves', false, 0, 0],
       ['forest', false, 0, 0],
+      ['marsh', false, 0, 0],
+      ['peaks', false, 0, 0],
+      ['ruins', false, 0, 0],
       ['village', true, 5, 0],
     ]);
   });

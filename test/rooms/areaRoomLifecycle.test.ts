@@ -37,16 +37,19 @@ describe('area room lifecycle: autosave, idle gateway players, untrusted join op
     game = await startGameServer({ store, clock, remoteIdleMs: 60_000 });
     const { room, log } = await joinArea(game, 'ann');
     await game.gateway.perform({ userId: 'bob', name: 'Bob' }, { action: 'take', item: 'stick', qty: 1 });
+    game.tick();
     await log.waitFor((e) => e.text === 'Bob arrives.');
+    // The arrival event goes out at once; the state patch that adds Bob follows at the patch rate.
+    await waitForState(room, (state: AreaState) => state.players.has('bob'));
 
     clock.advance(59_000);
     await game.gateway.touch('bob');
     clock.advance(59_000);
-    const ticked = room.state.tick;
-    await waitForState(room, (state: AreaState) => state.tick > ticked + 2 * 5);
+    game.tick(10);
     expect(room.state.players.has('bob')).toBe(true);
 
     clock.advance(2_000);
+    game.tick(5);
     await log.waitFor((e) => e.text === 'Bob leaves.');
     await waitForState(room, (state: AreaState) => !state.players.has('bob'));
     expect((await store.load('bob'))?.inventory).toEqual({ 'village:stick': 1 });
@@ -54,7 +57,7 @@ describe('area room lifecycle: autosave, idle gateway players, untrusted join op
 
   it('ignores room options a client sends when its join creates the room', async () => {
     const store = new InMemoryPlayerStore();
-    game = await startGameServer({ store, tickMs: 10 });
+    game = await startGameServer({ store, tickMs: 10, realTicks: true });
     const client = game.client('ann');
     const room = await client.joinOrCreate('area_village', { tickMs: 100_000, durableActions: false });
     game.track(room);

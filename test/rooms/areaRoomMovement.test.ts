@@ -1,4 +1,4 @@
-import { type GameServer, joinArea, startGameServer } from '../helpers/gameServer';
+import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
 
 describe('AreaRoom: several SDK clients in one area', () => {
   let game: GameServer;
@@ -14,10 +14,12 @@ describe('AreaRoom: several SDK clients in one area', () => {
   it('shows each player the others arriving, leaving and moving in the synchronised state', async () => {
     const alice = await joinArea(game, 'alice');
     const bob = await joinArea(game, 'bob');
+    game.tick();
     await alice.log.waitFor((e) => e.type === 'player.arrived' && e.text === 'Bob arrives.');
 
     const reply = await bob.room.request('move', { direction: 'east' });
     expect(reply).toEqual({ ok: true });
+    game.tick();
     const left = await alice.log.waitFor((e) => e.type === 'player.left');
     expect(left.text).toBe('Bob leaves east.');
     const arrivedAt = await bob.log.waitFor(
@@ -25,17 +27,15 @@ describe('AreaRoom: several SDK clients in one area', () => {
     );
     expect(arrivedAt.text.split('\n')[0]).toBe('Market Row');
 
-    await new Promise<void>((resolve) => {
-      const check = () =>
-        alice.room.state.players.get('bob')?.roomRef === 'village:market' ? resolve() : setTimeout(check, 5);
-      check();
-    });
+    await waitForState(alice.room, (state) => state.players.get('bob')?.roomRef === 'village:market');
     expect(alice.room.state.players.get('alice')?.roomRef).toBe('village:square');
 
     alice.room.send('say', { text: 'hello?' });
     await alice.log.waitFor((e) => e.type === 'chat.said' && e.text === 'You say: "hello?"');
     await bob.room.request('move', { direction: 'west' });
     bob.room.send('say', { text: 'back again' });
+    await bob.log.waitFor((e) => e.text === 'You say: "back again"');
+    game.tick();
     const heard = await alice.log.waitFor(
       (e) => e.type === 'chat.said' && e.text === 'Bob says: "back again"',
     );

@@ -8,7 +8,8 @@ import {
   companionReaction,
 } from '../../rooms/systems/companions';
 import { CompanionNotPurchasableError } from '../../rooms/systems/errors';
-import { buy, give } from '../../rooms/systems/items';
+import { give } from '../../rooms/systems/items';
+import { buy } from '../../rooms/systems/merchants';
 import { buildSim } from './fixtures/simContext';
 
 describe('companions', () => {

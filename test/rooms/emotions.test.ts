@@ -117,7 +117,7 @@ describe('the approach behaviour', () => {
     runCreatureAi(sim.ctx);
     expect(sim.drain().map((e) => narrate(e, 'ann').text)).toEqual([
       'The speckled hen heads east.',
-      'A speckled hen arrives.',
+      'A speckled hen arrives from the west.',
       'The speckled hen trots up to you happily.',
     ]);
   });

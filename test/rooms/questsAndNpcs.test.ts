@@ -77,6 +77,7 @@ describe('NPC disposition and quests', () => {
     expect(sim.journals.get('ann')!.quests.get('village:first_steps')).toEqual({
       status: 'completed',
       counts: [1, 1],
+      completedAt: sim.clock.now(),
     });
   });
 });

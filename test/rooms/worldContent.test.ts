@@ -9,13 +9,21 @@ describe('world content', () => {
     const world = await loadWorld();
     expect(world.name).toBe('The Thornwick Marches');
     expect(world.startRoom).toBe('village:square');
-    expect(world.areas.size).toBeGreaterThanOrEqual(3);
-    expect(world.rooms.size).toBeGreaterThanOrEqual(30);
-    expect(world.creatures.size).toBeGreaterThanOrEqual(10);
-    expect(world.items.size).toBeGreaterThanOrEqual(25);
-    expect(world.recipes.size).toBeGreaterThanOrEqual(8);
-    expect(world.quests.size).toBeGreaterThanOrEqual(6);
-    expect(world.npcs.size).toBeGreaterThanOrEqual(5);
+    expect(world.areas.size).toBeGreaterThanOrEqual(6);
+    expect(world.rooms.size).toBeGreaterThanOrEqual(80);
+    expect(world.creatures.size).toBeGreaterThanOrEqual(25);
+    expect(world.items.size).toBeGreaterThanOrEqual(60);
+    expect(world.recipes.size).toBeGreaterThanOrEqual(20);
+    expect(world.quests.size).toBeGreaterThanOrEqual(25);
+    expect(world.npcs.size).toBeGreaterThanOrEqual(12);
+    expect(world.companions.size).toBeGreaterThanOrEqual(4);
+    // Every room has a description of at least two sentences.
+    for (const room of world.rooms.values()) {
+      expect({
+        room: room.ref,
+        sentences: room.description.split(/[.!?](\s|$)/).filter((s) => s.trim()).length >= 2,
+      }).toEqual({ room: room.ref, sentences: true });
+    }
     expect([...world.companions.values()].every((c) => c.is_purchasable === false)).toBe(true);
     expect(world.rooms.get('village:gate')?.exits.east).toBe('forest:edge');
   });
@@ -41,6 +49,52 @@ describe('world content', () => {
       }
       throw new Error('expected the world to be rejected');
     }
+
+    it('rejects unreachable rooms and quests whose objectives cannot be met', async () => {
+      const areaFile = path.join(dir, 'village/area.yml');
+      const area = await readFile(areaFile, 'utf8');
+      await writeFile(
+        areaFile,
+        area.replace(
+          'rooms:\n',
+          'rooms:\n  attic:\n    name: Sealed Attic\n    description: Dust, and no way in.\n',
+        ),
+      );
+      const creaturesFile = path.join(dir, 'village/creatures.yml');
+      const creatures = await readFile(creaturesFile, 'utf8');
+      await writeFile(
+        creaturesFile,
+        `${creatures}ghost:\n  name: ghost\n  description: Never seen.\n  level: 1\n  maxHealth: 1\n  attack: 0\n  defense: 0\n  xp: 1\n  temperament: timid\n`,
+      );
+      const questsFile = path.join(dir, 'village/quests.yml');
+      const quests = await readFile(questsFile, 'utf8');
+      await writeFile(
+        questsFile,
+        quests
+          .replace(
+            '{ kind: kill, creature: village:rat, count: 3 }',
+            '{ kind: kill, creature: village:ghost, count: 1 }\n    - { kind: visit, room: village:attic }',
+          )
+          .replace(
+            '{ kind: collect, item: forest:herb, count: 3 }',
+            '{ kind: collect, item: village:herb_tea, count: 99 }',
+          ),
+      );
+      const error = await loadError();
+      expect(error.issues).toEqual([
+        { file: 'village/area.yml', path: 'rooms.attic', message: 'cannot be reached from the start room' },
+        {
+          file: 'village/quests.yml',
+          path: 'rat_problem.objectives[0].creature',
+          message: '"village:ghost" never spawns, so it cannot be killed',
+        },
+        {
+          file: 'village/quests.yml',
+          path: 'rat_problem.objectives[1].room',
+          message: '"village:attic" cannot be reached',
+        },
+      ]);
+    });
 
     it('names the file and field of a schema error', async () => {
       await writeFile(

@@ -124,7 +124,14 @@ describe('world REST routes: POST /mud/move, POST /mud/action, GET /mud/spawns/s
   it('reports live and pending spawns per area', async () => {
     await act(server.url, ann, { action: 'look' }).expect(200);
     const res = await request(server.url).get('/mud/spawns/status').expect(200);
-    expect(res.body.areas.map((a: { area_id: string }) => a.area_id)).toEqual(['caves', 'forest', 'village']);
+    expect(res.body.areas.map((a: { area_id: string }) => a.area_id)).toEqual([
+      'caves',
+      'forest',
+      'marsh',
+      'peaks',
+      'ruins',
+      'village',
+    ]);
     const village = res.body.areas.find((a: { area_id: string }) => a.area_id === 'village');
     expect(village).toMatchObject({
       name: 'Thornwick Village',

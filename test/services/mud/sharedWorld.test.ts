@@ -84,10 +84,11 @@ describe('one authoritative world for SDK, REST and plain-WebSocket players', ()
     await bobChannel.waitFor(
       (f) => f.type === 'event' && f.event.text === `${nameOf(cid)} gives sturdy stick to you.`,
     );
-    await waitForState(
-      annSide.room,
-      (state: AreaState) => state.players.get(bob.userId)?.inventory.get('village:stick') === 1,
-    );
+    // Another player's inventory is private (StateView): the SDK player's state shows Bob, not his pockets.
+    await waitForState(annSide.room, (state: AreaState) => state.players.has(bob.userId));
+    expect(annSide.room.state.players.get(bob.userId)!.inventory?.size ?? 0).toBe(0);
+    const bobsPockets = await act(server.url, bob, { action: 'inventory' }).expect(200);
+    expect(textsOf(bobsPockets.body.events).at(-1)).toMatch(/^You carry: sturdy stick\./);
 
     // The SDK player walks away: the socket player sees it, and the REST player's next call reports it.
     await annSide.room.request('move', { direction: 'north' });

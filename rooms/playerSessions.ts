@@ -1,0 +1,168 @@
+import type { Client, Presence } from '@colyseus/core';
+import type { Logger } from 'pino';
+import type { Clock } from '../platform/clock';
+import { PLAYER_ROOMS_KEY } from './areaRoomOptions';
+import { type AreaDef, type World, areaOf } from './content/world';
+import type { EventDelivery, PlayerSession } from './eventDelivery';
+import { type Authenticate, type PlayerIdentity, type PlayerStore, newCharacter } from './persistence';
+import { playerFromRecord, recordFromPlayer } from './playerRecords';
+import { disengage } from './systems/combat';
+import type { SimContext } from './systems/context';
+import { WrongAreaError } from './systems/errors';
+import { enterRoom, leaveRoom, viewRoom } from './systems/movement';
+import type { RoomVisibility } from './visibility';
+
+/** What the session lifecycle needs from the room hosting it. */
+export interface SessionHost {
+  world: World;
+  area: AreaDef;
+  store: PlayerStore;
+  authenticate: Authenticate;
+  clock: Clock;
+  sim: SimContext;
+  delivery: EventDelivery;
+  visibility: RoomVisibility;
+  presence: () => Presence;
+  roomId: () => string;
+  log: Logger;
+}
+
+/**
+ * The players an area room hosts and their lifecycle: attach (load or create the character, enter the room),
+ * dismiss (leave, save, let go), detach (out of the state without a save: handoff), persist (queued saves),
+ * autosave and the dismissal of idle gateway players. The room actor calls these from its hooks.
+ */
+export class PlayerSessions {
+  /** Hosted players by userId (also read by `EventDelivery`). */
+  readonly all = new Map<string, PlayerSession>();
+  /** Saves of players who just left, so a quick rejoin loads what they left with. */
+  private readonly leaving = new Map<string, Promise<void>>();
+
+  constructor(private readonly host: SessionHost) {}
+
+  get(userId: string): PlayerSession | undefined {
+    return this.all.get(userId);
+  }
+
+  /** Hosted players standing in `roomRef`. */
+  in(roomRef: string): PlayerSession[] {
+    return [...this.all.values()].filter((s) => s.state.roomRef === roomRef);
+  }
+
+  /**
+   * Hosts a player here: loads their character (new ones start at the world's start room) and puts them in
+   * their room. A second socket of a hosted player is added to their session and shown the room again.
+   * Throws `WrongAreaError` when the character is in another area.
+   */
+  async attach(identity: PlayerIdentity, client?: Client): Promise<PlayerSession> {
+    const { sim, delivery, visibility } = this.host;
+    const existing = this.all.get(identity.userId);
+    if (existing) {
+      if (client) {
+        existing.clients.add(client);
+        visibility.watch(existing, client);
+        delivery.deliver({
+          type: 'room.look',
+          room: viewRoom(sim, existing.state.roomRef),
+          to: { userId: identity.userId },
+        });
+        delivery.flush(existing);
+      }
+      return existing;
+    }
+    await this.leaving.get(identity.userId);
+    const { world, area, store, clock } = this.host;
+    const record = (await store.load(identity.userId)) ?? newCharacter(world, identity, clock.now());
+    if (!world.rooms.has(record.roomRef)) record.roomRef = area.respawnRoom;
+    if (areaOf(record.roomRef) !== area.id) throw new WrongAreaError(areaOf(record.roomRef));
+    if (this.all.has(identity.userId)) return this.attach(identity, client);
+    const { state, journal } = playerFromRecord(record);
+    const session: PlayerSession = {
+      identity,
+      state,
+      journal,
+      clients: new Set(client ? [client] : []),
+      remote: false,
+      outbox: [],
+      lastRemoteAt: clock.now(),
+      inbox: [],
+      saving: Promise.resolve(),
+    };
+    this.all.set(identity.userId, session);
+    sim.state.players.set(identity.userId, state);
+    if (client) visibility.watch(session, client);
+    await this.host.presence().hset(PLAYER_ROOMS_KEY, identity.userId, this.host.roomId());
+    enterRoom(sim, state, state.roomRef);
+    visibility.sync(this.all.values());
+    delivery.flush(session);
+    return session;
+  }
+
+  /** One of a player's sockets closed; without other sockets or a gateway hold they leave the area. */
+  async clientLeft(client: Client): Promise<void> {
+    const session = this.all.get((client.userData as { userId: string }).userId);
+    if (!session || !session.clients.delete(client)) return;
+    if (session.clients.size === 0 && !session.remote) await this.dismiss(session);
+  }
+
+  /** Saves a player and removes them from the area (last socket gone, idle gateway player, dispose). */
+  async dismiss(session: PlayerSession): Promise<void> {
+    const userId = session.identity.userId;
+    if (this.all.get(userId) !== session) return;
+    disengage(this.host.sim, session.state);
+    leaveRoom(this.host.sim, session.state, '');
+    this.detach(session);
+    const saved = this.persist(session);
+    this.leaving.set(userId, saved);
+    try {
+      await saved;
+    } finally {
+      if (this.leaving.get(userId) === saved) this.leaving.delete(userId);
+    }
+  }
+
+  /** Takes a player out of this room's state and presence without saving (a handoff saves on its own). */
+  detach(session: PlayerSession): void {
+    const userId = session.identity.userId;
+    this.all.delete(userId);
+    this.host.sim.state.players.delete(userId);
+    this.host.visibility.forget(session);
+    void this.host
+      .presence()
+      .hdel(PLAYER_ROOMS_KEY, userId)
+      .catch((err: unknown) => this.host.log.error({ err, userId }, 'presence cleanup failed'));
+  }
+
+  /** Queues a save of the player's current state behind any save already in flight. */
+  persist(session: PlayerSession): Promise<void> {
+    const record = recordFromPlayer(session.state, session.journal, this.host.clock.now());
+    session.saving = session.saving.catch(() => undefined).then(() => this.host.store.save(record));
+    return session.saving;
+  }
+
+  /** Autosave: queues a save of every hosted player, logging failures. */
+  saveEveryone(): void {
+    for (const session of this.all.values()) {
+      this.persist(session).catch((err) =>
+        this.host.log.error({ err, userId: session.identity.userId }, 'autosave failed'),
+      );
+    }
+  }
+
+  /** Dismisses gateway-only players (no socket) whose last action is older than `idleMs`. */
+  dismissIdleRemotes(idleMs: number): void {
+    const cutoff = this.host.clock.now() - idleMs;
+    for (const session of [...this.all.values()]) {
+      if (session.remote && session.clients.size === 0 && session.lastRemoteAt < cutoff) {
+        this.dismiss(session).catch((err) =>
+          this.host.log.error({ err, userId: session.identity.userId }, 'saving an idle player failed'),
+        );
+      }
+    }
+  }
+
+  /** Saves and dismisses everyone (the room is being disposed). */
+  async dismissAll(): Promise<void> {
+    await Promise.all([...this.all.values()].map((session) => this.dismiss(session)));
+  }
+}

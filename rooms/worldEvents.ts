@@ -1,0 +1,74 @@
+/**
+ * The world event bus: things that happened in the world that other parts of the platform may care about
+ * (the brain's memory, the social graph, the economy), published once each by the area room where they
+ * happened. The world does not know its subscribers: the composition (services/mud) creates one bus, hands
+ * it to the area rooms (`AreaRoomOptions.events`) and lets services subscribe.
+ */
+export type WorldEvent =
+  | { type: 'creature.killed'; areaId: string; roomRef: string; creature: string; userIds: string[] }
+  | { type: 'player.died'; areaId: string; roomRef: string; userId: string; killer: string }
+  | { type: 'quest.completed'; areaId: string; userId: string; quest: string; xp: number; soft: number }
+  | {
+      type: 'trade.completed';
+      areaId: string;
+      userId: string;
+      npc: string;
+      item: string;
+      qty: number;
+      soft: number;
+      side: 'buy' | 'sell';
+    }
+  | { type: 'item.given'; areaId: string; userId: string; to: string; item: string; qty: number }
+  | { type: 'npc.conversation'; areaId: string; userId: string; npc: string; disposition: string }
+  | { type: 'coins.changed'; areaId: string; userId: string; delta: number; reason: string };
+
+export type WorldEventType = WorldEvent['type'];
+
+/** A subscriber; it runs synchronously after the world changed and must not throw (errors are caught). */
+export type WorldEventListener<E extends WorldEvent = WorldEvent> = (event: E) => void;
+
+/** Publishes world events to subscribers, by type or to all. */
+export interface WorldEventBus {
+  publish(event: WorldEvent): void;
+  /** Subscribes to one type (or every event with `'*'`); returns the unsubscribe. */
+  subscribe<T extends WorldEventType | '*'>(
+    type: T,
+    listener: WorldEventListener<T extends WorldEventType ? Extract<WorldEvent, { type: T }> : WorldEvent>,
+  ): () => void;
+}
+
+/** An in-process bus. A subscriber that throws is reported to `onError` and does not stop the others. */
+export class InProcessWorldEventBus implements WorldEventBus {
+  private readonly listeners = new Map<string, Set<WorldEventListener>>();
+
+  constructor(private readonly onError: (error: unknown, event: WorldEvent) => void = () => undefined) {}
+
+  publish(event: WorldEvent): void {
+    for (const key of [event.type, '*']) {
+      for (const listener of this.listeners.get(key) ?? []) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.onError(error, event);
+        }
+      }
+    }
+  }
+
+  subscribe<T extends WorldEventType | '*'>(
+    type: T,
+    listener: WorldEventListener<T extends WorldEventType ? Extract<WorldEvent, { type: T }> : WorldEvent>,
+  ): () => void {
+    let set = this.listeners.get(type);
+    if (!set) this.listeners.set(type, (set = new Set()));
+    const entry = listener as WorldEventListener;
+    set.add(entry);
+    return () => set.delete(entry);
+  }
+}
+
+/** The bus of a world nobody listens to (rooms built without `events`). */
+export const NO_WORLD_EVENTS: WorldEventBus = {
+  publish: () => undefined,
+  subscribe: () => () => undefined,
+};

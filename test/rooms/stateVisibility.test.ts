@@ -1,0 +1,46 @@
+import type { AreaState } from '../../rooms/state/AreaState';
+import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
+
+const roomsOf = (map: AreaState['creatures'] | AreaState['items']) =>
+  [...map.values()].map((thing) => thing.roomRef);
+
+describe('per-client state visibility (StateView)', () => {
+  let game: GameServer;
+  beforeEach(async () => {
+    game = await startGameServer();
+  });
+  afterEach(async () => {
+    await game.shutdown();
+  });
+
+  it("syncs only the creatures and items of the player's room, and private fields only to their owner", async () => {
+    const ann = await joinArea(game, 'ann');
+    await waitForState(ann.room, (s) => s.creatures.size === 2 && s.items.size > 0);
+    expect(new Set(roomsOf(ann.room.state.creatures))).toEqual(new Set(['village:square']));
+    expect(new Set(roomsOf(ann.room.state.items))).toEqual(new Set(['village:square']));
+    expect([...ann.room.state.creatures.values()].map((c) => [c.name, c.health])).toEqual([
+      ['speckled hen', 4],
+      ['speckled hen', 4],
+    ]);
+
+    const bob = await joinArea(game, 'bob');
+    await bob.room.request('move', { direction: 'east' });
+    await waitForState(bob.room, (s) => s.players.get('bob')?.roomRef === 'village:market');
+    await waitForState(bob.room, (s) => s.creatures.size === 0 && s.items.size === 2);
+    expect(roomsOf(bob.room.state.items)).toEqual(['village:market', 'village:market']);
+
+    await ann.room.request('take', { item: 'stick', qty: 1 });
+    await waitForState(ann.room, (s) => s.players.get('ann')?.inventory.get('village:stick') === 1);
+    await waitForState(bob.room, (s) => s.players.get('ann')?.roomRef === 'village:square');
+    const annSeenByBob = bob.room.state.players.get('ann')!;
+    expect([annSeenByBob.name, annSeenByBob.health, annSeenByBob.inventory?.size ?? 0]).toEqual([
+      'Ann',
+      30,
+      0,
+    ]);
+
+    await bob.room.request('move', { direction: 'west' });
+    await waitForState(bob.room, (s) => s.creatures.size === 2);
+    expect(new Set(roomsOf(bob.room.state.items))).toEqual(new Set(['village:square']));
+  });
+});
