@@ -1,7 +1,9 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
+import { createEconomyArea } from './services/economy';
 import { createHealthService } from './services/health';
+import { createMarketplaceArea } from './services/marketplace';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
@@ -22,11 +24,14 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     // Product areas (each adds one line).
     const brain = await createBrainArea(context, auth);
     areas.push(brain);
-    const world = await createWorldArea(context, auth);
+    const { economy, ...economyParts } = await createEconomyArea(context, auth);
+    areas.push(economyParts);
+    const world = await createWorldArea(context, auth, { economy });
     areas.push(world);
     const signer = await createSignerArea(context, auth);
     areas.push(signer);
-    // The MCP gateway last: its workers call the areas above through their service interfaces.
+    areas.push(await createMarketplaceArea(context, auth, economy));
+    // The MCP gateway after the areas: its workers call them through their service interfaces.
     areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer }));
     // The web client last: it serves the page at / and its assets.
     areas.push(createWebClientArea(context));

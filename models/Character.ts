@@ -92,7 +92,58 @@ const companionSchema = new Schema(
   { _id: false },
 );
 
-const characterSchema = new Schema<CharacterDocument>(
+/**
+ * How far the character's soft coins are synced with the owner's economy account (services/mud/coinSync.ts):
+ * `base` is the soft balance the world last synced at, `seq` the last world save posted, `pending` a save whose
+ * ledger post may not have happened yet (completed on the next load or save). Absent on characters saved before the
+ * economy existed, which are migrated once.
+ */
+export interface CoinSyncRecord {
+  base: number;
+  seq: number;
+  pending: { seq: number; delta: number } | null;
+}
+
+const coinSyncSchema = new Schema<CoinSyncRecord>(
+  {
+    base: { type: Number, required: true },
+    seq: { type: Number, required: true, min: 0 },
+    pending: { type: new Schema({ seq: Number, delta: Number }, { _id: false }), default: null },
+  },
+  { _id: false },
+);
+
+/**
+ * An item change made to a character from outside the world (marketplace escrow, returns, deliveries): applied to
+ * the document at once, and with `seq` above what a room session loaded, re-applied to that session's saves, so a
+ * room holding the character from before never writes the item back (services/mud/characterItems.ts).
+ */
+export interface ItemClaimRecord {
+  id: string;
+  item: string;
+  /** Signed: negative takes items out, positive puts them in. */
+  qty: number;
+  seq: number;
+}
+
+const itemClaimSchema = new Schema<ItemClaimRecord>(
+  {
+    id: { type: String, required: true },
+    item: { type: String, required: true },
+    qty: { type: Number, required: true },
+    seq: { type: Number, required: true },
+  },
+  { _id: false },
+);
+
+/** Fields the platform keeps on a character document beside the world's `CharacterRecord`. */
+export interface CharacterPlatformFields {
+  coinSync?: CoinSyncRecord;
+  claimSeq?: number;
+  itemClaims?: ItemClaimRecord[];
+}
+
+const characterSchema = new Schema<CharacterDocument & CharacterPlatformFields>(
   {
     userId: { type: String, required: true, unique: true },
     name: { type: String, required: true, maxlength: 64 },
@@ -116,6 +167,9 @@ const characterSchema = new Schema<CharacterDocument>(
     pendingCompanion: { type: String, default: null },
     group: { type: String, default: null },
     updatedAt: { type: Number, required: true },
+    coinSync: { type: coinSyncSchema, required: false },
+    claimSeq: { type: Number, required: false },
+    itemClaims: { type: [itemClaimSchema], required: false },
   },
   { versionKey: false, minimize: false },
 );

@@ -170,8 +170,11 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       const session = this.players.get(identity.userId) ?? (await this.players.attach(identity));
       session.remote = true;
       session.lastRemoteAt = this.clockSource.now();
+      // Only what was waiting before the action comes before its events; what happens while the action is saved
+      // (a hen wandering in) is later than the action, so it waits for the next call.
+      const waiting = session.inbox.length;
       const outcome = await this.perform(session, action);
-      const earlier = backlog ? session.inbox.splice(0) : [];
+      const earlier = backlog ? session.inbox.splice(0, waiting) : [];
       return { ok: true, outcome: { ...outcome, events: [...earlier, ...outcome.events] } };
     } catch (error) {
       return { ok: false, error: this.errorBody(error, identity.userId, input) };

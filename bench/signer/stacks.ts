@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { JsonRpcProvider } from 'ethers';
 import { startMongoEngine } from '../../embedded/mongo';
+import { systemClock } from '../../platform/clock';
 import { silentLogger } from '../../platform/logger';
 import { connectMongo } from '../../platform/stores/mongo';
-import { SoftCurrencyLedger } from '../../services/economy/softCurrency';
+import { ForgeFunds } from '../../services/economy/forgeFunds';
 import { SignatureRequestPolicy } from '../../services/signer/policy/requestPolicy';
 import { createSignatureCommands } from '../../services/signer/issuing/signatureCommands';
 import { MongoSignatureStore } from '../../services/signer/issuing/signatureStore';
@@ -33,7 +34,7 @@ export async function commandStack(chain: BenchChain, keys: SignerKeyProvider) {
   const connection = await connectMongo(engine.uri, 'bench', silentLogger);
   const [store, ledger] = await Promise.all([
     MongoSignatureStore.open(connection),
-    SoftCurrencyLedger.open(connection),
+    ForgeFunds.open(connection, systemClock, silentLogger),
   ]);
   const core = createSignerCore({ ...chain, keys, consumedNonces: store });
   // The bench reuses no address, so the request limit never binds; the cooldown is off for the same reason.

@@ -2,20 +2,33 @@ import { Types, type Connection } from 'mongoose';
 import { characterModel } from '../../models/Character';
 import { userModel } from '../../models/User';
 import type { CharacterRecord, PlayerStore } from '../../rooms/persistence';
+import type { WorldPurse } from '../economy/worldPurse';
+import { applyClaims } from './characterItems';
+import { CharacterCoins } from './coinSync';
+
+/** Save rounds when outside item claims keep landing between the read and the write. */
+const MAX_SAVE_ROUNDS = 20;
 
 /**
  * The world's `PlayerStore` on MongoDB: one `characters` document per user, replaced whole on each save (one
  * single-document write, so a save is atomic). Area rooms await `save` before acknowledging a state-changing
- * action, and MongoDB acknowledges only written data, so a restart loses no acknowledged progress. A loaded
- * character carries its user's current display name, so a name chosen with `PUT /auth/me` shows on its next entry.
+ * action, and MongoDB acknowledges only written data, so a restart loses no acknowledged progress.
+ * With a `purse` (the economy), the coins are the soft currency of the user's economy account: see CharacterCoins.
+ * Items moved from outside (marketplace escrow, deliveries; CharacterItems) are re-applied to the saves of a room
+ * session that loaded the character before them, so a stale room never undoes them.
  */
 export class MongoPlayerStore implements PlayerStore {
   private readonly characters;
   private readonly users;
+  /** The economy sync; undefined without a purse (coins then live on the character only). */
+  readonly coins?: CharacterCoins;
+  /** Per user: the item-claim sequence their current room session loaded. */
+  private readonly loadedClaims = new Map<string, number>();
 
-  constructor(connection: Connection) {
+  constructor(connection: Connection, purse?: WorldPurse) {
     this.characters = characterModel(connection);
     this.users = userModel(connection);
+    if (purse) this.coins = new CharacterCoins(this.characters, purse);
   }
 
   /** The user's display name, when they chose one. */
@@ -27,7 +40,12 @@ export class MongoPlayerStore implements PlayerStore {
 
   async load(userId: string): Promise<CharacterRecord | null> {
     const doc = await this.characters.findOne({ userId }, { _id: 0 }).lean();
-    if (!doc) return null;
+    this.loadedClaims.set(userId, doc?.name ? (doc.claimSeq ?? 0) : 0);
+    // A document without a name only holds items delivered to a user who never played.
+    if (!doc?.name) return null;
+    const currencies = this.coins
+      ? await this.coins.onLoad(userId, doc.currencies, doc.coinSync)
+      : { soft: doc.currencies.soft, hard: doc.currencies.hard };
     return {
       userId: doc.userId,
       name: (await this.displayName(userId)) ?? doc.name,
@@ -36,7 +54,7 @@ export class MongoPlayerStore implements PlayerStore {
       maxHealth: doc.maxHealth,
       level: doc.level,
       xp: doc.xp,
-      currencies: { soft: doc.currencies.soft, hard: doc.currencies.hard },
+      currencies,
       inventory: { ...doc.inventory },
       equipment: { ...doc.equipment },
       skills: { ...doc.skills },
@@ -61,6 +79,31 @@ export class MongoPlayerStore implements PlayerStore {
   }
 
   async save(record: CharacterRecord): Promise<void> {
-    await this.characters.replaceOne({ userId: record.userId }, record, { upsert: true });
+    for (let round = 0; round < MAX_SAVE_ROUNDS; round += 1) {
+      const doc = await this.characters
+        .findOne({ userId: record.userId }, { claimSeq: 1, itemClaims: 1 })
+        .lean();
+      const loaded = this.loadedClaims.get(record.userId) ?? doc?.claimSeq ?? 0;
+      const toWrite = applyClaims(record, doc, loaded);
+      const guard = doc ? { claimSeq: doc.claimSeq ?? { $exists: false } } : {};
+      const keep = doc?.claimSeq ? { claimSeq: doc.claimSeq, itemClaims: doc.itemClaims ?? [] } : {};
+      if (await this.write(toWrite, guard, keep, !doc)) return;
+    }
+    throw new Error(`character ${record.userId} could not be saved: its items keep changing`);
+  }
+
+  private async write(
+    record: CharacterRecord,
+    guard: object,
+    keep: object,
+    insert: boolean,
+  ): Promise<boolean> {
+    if (this.coins) return this.coins.save(record, guard, keep);
+    const written = await this.characters.replaceOne(
+      { ...guard, userId: record.userId },
+      { ...record, ...keep },
+      { upsert: insert },
+    );
+    return written.matchedCount + written.upsertedCount === 1;
   }
 }

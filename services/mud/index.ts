@@ -11,6 +11,8 @@ import { InProcessWorldEventBus, type WorldEventBus } from '../../rooms/worldEve
 import type { AuthService } from '../auth';
 import type { World } from '../../rooms/content/world';
 import type { MudAction } from '../../rooms/systems/actions';
+import type { EconomyService } from '../economy';
+import { economyWorldPurse } from '../economy/worldPurse';
 import { MongoPlayerStore } from './characterStore';
 import { PlayerIdentities } from './playerIdentities';
 import { presentOutcome } from './presenters';
@@ -40,6 +42,14 @@ export interface WorldArea extends ProductParts {
   service: WorldService;
 }
 
+/** What the composition hands the world besides the platform: the event bus it publishes on and the economy. */
+export interface WorldAreaOptions {
+  /** The bus memory, social and economy services subscribe to; an in-process one when absent. */
+  events?: WorldEventBus;
+  /** With it, characters' coins are the soft currency of their owners' economy accounts. */
+  economy?: EconomyService;
+}
+
 /**
  * The MUD world as a product area: one Colyseus room type per area (game role), characters in MongoDB,
  * players authenticated by the identity service's sessions, and the REST routes plus the plain WebSocket
@@ -47,13 +57,15 @@ export interface WorldArea extends ProductParts {
  *
  * An api-only process reaches the rooms of game processes through Redis (`REDIS_URL`); without Redis and
  * without the game role, the world's routes answer 503 `WORLD_UNAVAILABLE`. World events are published on
- * `events` (the composition's bus, which memory, social and economy services subscribe to).
+ * `events` (the composition's bus, which memory, social and economy services subscribe to). With the `economy`, characters'
+ * coins are the soft currency of their owners' economy accounts (see services/mud/coinSync.ts).
  */
 export async function createWorldArea(
   context: PlatformContext,
   auth: AuthService,
-  events?: WorldEventBus,
+  options: WorldAreaOptions = {},
 ): Promise<WorldArea> {
+  const { events, economy } = options;
   const { config, stores, clock, logger } = context;
   if (!stores.mongo) throw new Error('The world needs MongoDB for its characters');
   const log = logger.child({ component: 'mud' });
@@ -65,7 +77,10 @@ export async function createWorldArea(
       log.error({ err, eventType: event.type }, 'world event subscriber failed'),
     );
   const world = await loadWorld();
-  const store = new MongoPlayerStore(stores.mongo);
+  const store = new MongoPlayerStore(stores.mongo, economy && economyWorldPurse(economy));
+  // Characters saved before the economy existed get their coins into their accounts once (idempotent).
+  const migrated = (await store.coins?.migrateAll()) ?? 0;
+  if (migrated > 0) log.info({ migrated }, 'character coins migrated to economy accounts');
   const identities = new PlayerIdentities(stores.mongo, auth.sessions);
   const sharesRemoteRooms = !hasRole(config, 'game') && hasRole(config, 'api') && !!config.REDIS_URL;
   const presence = sharesRemoteRooms ? new RedisPresence(config.REDIS_URL) : undefined;

@@ -1,7 +1,7 @@
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
-import { SoftCurrencyLedger } from '../economy/softCurrency';
+import { ForgeFunds } from '../economy/forgeFunds';
 import { createKeyProvider, directorySecretSource } from './keys/keySources';
 import { RedisForgeCooldownStore, RedisRequestWindowStore } from './policy/redisPolicyStores';
 import { SignatureRequestPolicy } from './policy/requestPolicy';
@@ -84,7 +84,7 @@ export async function createSignerArea(
   const keys = createKeyProvider({ chainId, keys: settings.keys, secrets, clock, logger });
   const [store, balances] = await Promise.all([
     MongoSignatureStore.open(stores.mongo),
-    SoftCurrencyLedger.open(stores.mongo),
+    ForgeFunds.open(stores.mongo, clock, logger),
   ]);
   const core = createSignerCore({
     chainId,

@@ -34,3 +34,23 @@ export function signerAddress(chainId: 8453 | 84532): string {
 export function buildKeyProvider(overrides: Partial<Record<number, string>> = {}): StaticKeyProvider {
   return new StaticKeyProvider({ ...SIGNER_KEYS, ...overrides } as Record<number, string>);
 }
+
+/** Soft-currency balances by address in memory, with holds taken from them (for policy and command tests). */
+export function memoryBalances(balances: Record<string, bigint>) {
+  const holds = new Map<string, { address: string; amount: bigint }>();
+  return {
+    holds,
+    getBalance: async (address: string) => balances[address] ?? 0n,
+    hold: async (address: string, amount: bigint, holdId: string) => {
+      if ((balances[address] ?? 0n) < amount) return false;
+      balances[address] = (balances[address] ?? 0n) - amount;
+      holds.set(holdId, { address, amount });
+      return true;
+    },
+    release: async (address: string, holdId: string) => {
+      const hold = holds.get(holdId);
+      if (hold) balances[address] = (balances[address] ?? 0n) + hold.amount;
+      holds.delete(holdId);
+    },
+  };
+}

@@ -7,7 +7,8 @@ import { issuedSignatureModel, type IssuedSignatureRecord } from '../../models/I
 import { ManualClock } from '../../platform/clock';
 import { combineParts } from '../../productParts';
 import { createAuthService } from '../../services/auth';
-import { SoftCurrencyLedger } from '../../services/economy/softCurrency';
+import { ForgeFunds } from '../../services/economy/forgeFunds';
+import { silentLogger } from '../../platform/logger';
 import { createSignerArea, type SignerArea } from '../../services/signer';
 import { deployContracts, startTestChain, type Deployment, type TestChain } from './evm';
 import { startTestPlatform, type TestPlatform } from './platform';
@@ -22,7 +23,7 @@ export interface SignerPlatform {
   server: TestPlatform;
   area: SignerArea;
   clock: ManualClock;
-  ledger: SoftCurrencyLedger;
+  ledger: ForgeFunds;
   /** Every stored signature, oldest first. */
   storedSignatures(): Promise<IssuedSignatureRecord[]>;
   /** Signs `wallet` in with SIWE and returns its session token. */
@@ -81,7 +82,7 @@ export async function startSignerPlatform(
     clock,
   );
   const connection = server.platform.stores.mongo;
-  const ledger = await SoftCurrencyLedger.open(connection);
+  const ledger = await ForgeFunds.open(connection, clock, silentLogger);
   return {
     server,
     area: area as SignerArea,

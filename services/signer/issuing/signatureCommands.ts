@@ -85,7 +85,15 @@ export function createSignatureCommands(deps: SignatureCommandDependencies): Sig
         // Stored inside the cooldown: a signature that could not be stored is not issued, and takes no cooldown.
         const issued = await policy.withForgeCooldown(forger, async () => {
           const started = await core.forgeIssuer.issueStart({ forger, path, zenCommitted });
-          await store.save(started.record, caller);
+          const { signatureHash, expiresAt: deadline } = started.record;
+          // The hold is placed before the signature leaves the process, and given back if it never does.
+          await policy.holdBalance(forger, zenCommitted, signatureHash, deadline ?? new Date(clock.now()));
+          try {
+            await store.save(started.record, caller);
+          } catch (error) {
+            await policy.releaseHold(forger, signatureHash);
+            throw error;
+          }
           return started;
         });
         return presentForgeStart(issued);

@@ -31,6 +31,10 @@ export interface ForgeCooldownStore {
 export interface SoftCurrencyBalances {
   /** Spendable soft-currency balance of `address`, in the smallest unit. */
   getBalance(address: string): Promise<bigint>;
+  /** Holds `amount` of it for start signature `holdId` until `expiresAt`; false when it does not cover it. */
+  hold(address: string, amount: bigint, holdId: string, expiresAt: Date): Promise<boolean>;
+  /** Releases the hold of a signature that was not handed out. */
+  release(address: string, holdId: string): Promise<void>;
 }
 
 /** Sliding-window request counts in process memory (single process, tests). */
@@ -116,6 +120,18 @@ export class SignatureRequestPolicy {
   async requireBalance(forger: string, zenCommitted: bigint): Promise<void> {
     const balance = await this.options.balances.getBalance(forger);
     if (balance < zenCommitted) throw new InsufficientBalanceError(balance, zenCommitted);
+  }
+
+  /** Holds `zenCommitted` for the start signature `holdId` (SPEC 4.10 rule 3); InsufficientBalanceError if short. */
+  async holdBalance(forger: string, zenCommitted: bigint, holdId: string, expiresAt: Date): Promise<void> {
+    const held = await this.options.balances.hold(forger, zenCommitted, holdId, expiresAt);
+    if (!held)
+      throw new InsufficientBalanceError(await this.options.balances.getBalance(forger), zenCommitted);
+  }
+
+  /** Gives back the hold of a signature that was not handed out. */
+  async releaseHold(forger: string, holdId: string): Promise<void> {
+    await this.options.balances.release(forger, holdId);
   }
 
   /**

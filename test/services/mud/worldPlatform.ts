@@ -1,5 +1,5 @@
 import { Client, type Room } from '@colyseus/sdk';
-import { Wallet } from 'ethers';
+import { type BaseWallet, Wallet } from 'ethers';
 import request from 'supertest';
 import WebSocket from 'ws';
 import type { Clock } from '../../../platform/clock';
@@ -26,9 +26,9 @@ export interface Player {
   userId: string;
 }
 
-/** Signs a new wallet in through the public routes. */
-export async function signIn(url: string): Promise<Player> {
-  const { body } = await signInWithWallet(url, Wallet.createRandom());
+/** Signs a wallet (default a new one) in through the public routes. */
+export async function signIn(url: string, wallet: BaseWallet = Wallet.createRandom()): Promise<Player> {
+  const { body } = await signInWithWallet(url, wallet);
   const me = await request(url).get('/auth/me').set('Authorization', `Bearer ${body.token}`).expect(200);
   return { token: body.token, userId: me.body.id };
 }

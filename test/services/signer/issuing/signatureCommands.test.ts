@@ -14,7 +14,7 @@ import type { SignatureRecord } from '../../../../models/IssuedSignature';
 import { eventsOf, send } from '../../../helpers/contractCalls';
 import { deployContracts, startTestChain, type Deployment, type TestChain } from '../../../helpers/evm';
 import { captureLogs } from '../../../helpers/logCapture';
-import { signerAddress } from '../../../helpers/signerFixtures';
+import { memoryBalances, signerAddress } from '../../../helpers/signerFixtures';
 import { buildSignerStack } from '../../../helpers/signerStack';
 
 let chain: TestChain;
@@ -54,7 +54,7 @@ function buildCommands(balances: Record<string, bigint> = {}) {
   const saved: SignatureRecord[] = [];
   const logs = captureLogs();
   const policy = new SignatureRequestPolicy({
-    balances: { getBalance: async (address) => balances[address] ?? 0n },
+    balances: memoryBalances(balances),
     clock: stack.clock,
   });
   const commands = parsing(
@@ -116,14 +116,15 @@ describe('signature commands (what the SPEC 4.10 routes call)', () => {
 
   it('rejects invalid input, a short balance and a second start inside the cooldown, storing nothing', async () => {
     const user = chain.wallets[2];
-    const { commands, saved, logs } = buildCommands({ [user.address]: 100n });
+    // 200: the first start below holds 100 of it, so the second one meets the cooldown, not the balance.
+    const { commands, saved, logs } = buildCommands({ [user.address]: 200n });
     const badChecksum = user.address.replace(/[a-f]/, (c) => c.toUpperCase());
 
     expect(rejectedPaths({ forger: badChecksum, path: 0, zenCommitted: '1' })).toEqual(['forger']);
     expect(rejectedPaths({ forger: user.address, path: 5, zenCommitted: '1' })).toEqual(['path']);
     expect(rejectedPaths({ forger: user.address, path: 0, zenCommitted: '0' })).toEqual(['zenCommitted']);
     expect(
-      await rejection(commands.startForge({ forger: user.address, path: 0, zenCommitted: '101' }, CALLER)),
+      await rejection(commands.startForge({ forger: user.address, path: 0, zenCommitted: '201' }, CALLER)),
     ).toBe('409 SIGNER_INSUFFICIENT_BALANCE');
     expect(saved).toEqual([]);
 

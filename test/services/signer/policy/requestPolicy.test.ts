@@ -1,3 +1,4 @@
+import { memoryBalances } from '../../../helpers/signerFixtures';
 import { ManualClock } from '../../../../platform/clock';
 import type { AppError } from '../../../../platform/errors';
 import { SignatureRequestPolicy } from '../../../../services/signer/policy/requestPolicy';
@@ -9,7 +10,7 @@ function buildPolicy(overrides: { forgeCooldownMs?: number; balances?: Record<st
   const clock = new ManualClock();
   const balances = overrides.balances ?? { [ALICE]: 1000n };
   const policy = new SignatureRequestPolicy({
-    balances: { getBalance: async (address) => balances[address] ?? 0n },
+    balances: memoryBalances(balances),
     forgeCooldownMs: overrides.forgeCooldownMs,
     clock,
   });

@@ -1,0 +1,64 @@
+import { Schema, type Connection, type Types } from 'mongoose';
+import { CURRENCIES, type Currency } from './EconomyAccount';
+import { modelFor } from './modelFor';
+
+/** Where a listing's goods come from: a character's inventory (escrowed) or a creator's digital content. */
+export type ListingSource = 'inventory' | 'content';
+
+/**
+ * A listing's life: `escrowing` (the item is being taken out of the seller's inventory) → `active` (buyable) →
+ * `sold` (reserved for one sale, then delivered) or `cancelled` (by the seller; the item goes back).
+ */
+export type ListingState = 'escrowing' | 'active' | 'sold' | 'cancelled';
+
+/** A marketplace listing (SPEC 4.6): what is sold, by whom, for how much, and where it is in its life. */
+export interface MarketListingRecord {
+  _id: Types.ObjectId;
+  seller: string;
+  source: ListingSource;
+  /** A world item ref (`village:bread`) or a content id (`content:<slug>`). */
+  item: string;
+  qty: number;
+  price: { currency: Currency; amount: number };
+  title: string;
+  description: string;
+  category: string;
+  state: ListingState;
+  /** The sale the listing is reserved for once bought. */
+  saleId?: string;
+  buyer?: string;
+  /** Cancelled inventory listings: the item went back to the seller. */
+  returned: boolean;
+  /** The listing's vector is in the search collection. */
+  indexed: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const marketListingSchema = new Schema<MarketListingRecord>(
+  {
+    seller: { type: String, required: true },
+    source: { type: String, enum: ['inventory', 'content'], required: true },
+    item: { type: String, required: true, maxlength: 200 },
+    qty: { type: Number, required: true, min: 1 },
+    price: {
+      currency: { type: String, enum: CURRENCIES, required: true },
+      amount: { type: Number, required: true, min: 1 },
+    },
+    title: { type: String, required: true, maxlength: 120 },
+    description: { type: String, default: '', maxlength: 2000 },
+    category: { type: String, required: true, maxlength: 40 },
+    state: { type: String, enum: ['escrowing', 'active', 'sold', 'cancelled'], required: true },
+    saleId: { type: String },
+    buyer: { type: String },
+    returned: { type: Boolean, default: false },
+    indexed: { type: Boolean, default: false },
+  },
+  { timestamps: true, versionKey: false },
+);
+marketListingSchema.index({ state: 1, createdAt: -1 });
+marketListingSchema.index({ seller: 1, state: 1 });
+
+/** The `marketlistings` collection on `connection`. */
+export const marketListingModel = (connection: Connection) =>
+  modelFor(connection, 'MarketListing', marketListingSchema);

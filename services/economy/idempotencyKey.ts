@@ -1,0 +1,28 @@
+import type { Request } from 'express';
+import { ValidationError } from '../../platform/errors';
+import { IdempotencyKeySchema } from './schemas';
+
+/**
+ * The idempotency key of a money-moving request: the body's `idempotency_key`, or the `Idempotency-Key` header
+ * (the IETF draft's name) when the body has none. 400 when neither is given, when the header is malformed, or when
+ * both are given and differ.
+ */
+export function idempotencyKeyOf(req: Request, fromBody: string | undefined): string {
+  const header = req.get('Idempotency-Key');
+  if (header === undefined) {
+    if (fromBody !== undefined) return fromBody;
+    throw new ValidationError('An idempotency key is required', [
+      { path: 'body.idempotency_key', message: 'required (or the Idempotency-Key header)' },
+    ]);
+  }
+  const parsed = IdempotencyKeySchema.safeParse(header);
+  if (!parsed.success)
+    throw new ValidationError('The Idempotency-Key header is malformed', [
+      { path: 'headers.idempotency-key', message: parsed.error.issues[0]?.message ?? 'invalid' },
+    ]);
+  if (fromBody !== undefined && fromBody !== parsed.data)
+    throw new ValidationError('The Idempotency-Key header and body.idempotency_key differ', [
+      { path: 'body.idempotency_key', message: 'differs from the Idempotency-Key header' },
+    ]);
+  return parsed.data;
+}

@@ -1,0 +1,162 @@
+import type { Model } from 'mongoose';
+import type { EconomyAccountRecord, LedgerLine } from '../../models/EconomyAccount';
+import type { OperationLeg } from '../../models/EconomyOperation';
+import type { LedgerEntryRecord } from '../../models/LedgerEntry';
+import type { Clock } from '../../platform/clock';
+import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
+import { EconomyBusyError, InsufficientFundsError } from './errors';
+
+/** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
+const MAX_ROUNDS = 200;
+
+/** A leg refused for funds (or a missing hold): the operation fails, nothing changed. */
+export class LegRefused extends InsufficientFundsError {}
+
+/**
+ * Applies one leg of an operation to one account, exactly once per `key`, without transactions:
+ *
+ * 1. read the account (creating it at zero) with its version `v`;
+ * 2. if `key` is in its `pending` list or in the ledger, the change was applied already: finish its ledger write
+ *    and answer the recorded line;
+ * 3. compute the new balances (refusing an overdraft) and compare-and-set on `v`, pushing the line onto `pending`
+ *    in the same single-document update; a lost race goes back to 1;
+ * 4. write the ledger entry (an upsert on `key`) and pull it from `pending`.
+ *
+ * Two executions of the same key race on `v`, so only one applies it; a crash between 3 and 4 leaves the line in
+ * `pending`, where the next touch of the account or the recovery job completes it.
+ */
+export class LegApplier {
+  constructor(
+    private readonly accounts: Model<EconomyAccountRecord>,
+    private readonly ledger: Model<LedgerEntryRecord>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Applies `leg` under `key` (or answers its earlier result); throws LegRefused when it cannot be applied. */
+  async apply(leg: OperationLeg, key: string, op: string, ref: string): Promise<LedgerLine> {
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const account = await this.read(leg.account);
+      const pending = account.pending.find((line) => line.key === key);
+      if (pending) return this.record(pending);
+      const done = await this.ledger.findOne({ key }, { _id: 0 }).lean<LedgerLine>();
+      if (done) return done;
+      const line = nextLine(account, leg, key, op, ref, new Date(this.clock.now()));
+      const swapped = await this.accounts.updateOne(
+        { _id: account._id, v: account.v },
+        {
+          $set: balanceFields(line, account, leg),
+          $inc: { v: 1 },
+          $push: { pending: line },
+        },
+      );
+      if (swapped.modifiedCount === 1) return this.record(line);
+    }
+    throw new EconomyBusyError(leg.account);
+  }
+
+  /** Writes `line` to the ledger (idempotent) and removes it from its account's pending list. */
+  async record(line: LedgerLine): Promise<LedgerLine> {
+    await this.ledger.updateOne({ key: line.key }, { $setOnInsert: line }, { upsert: true });
+    await this.accounts.updateOne({ _id: line.account }, { $pull: { pending: { key: line.key } } });
+    return line;
+  }
+
+  /** The account `id`, created at zero balances on first use (the hard issuer with the cap and its genesis line). */
+  async read(id: string): Promise<EconomyAccountRecord> {
+    const found = await this.accounts.findById(id).lean<EconomyAccountRecord>();
+    if (found) return found;
+    const genesis = id === SYSTEM_ACCOUNTS.issuer;
+    const at = new Date(this.clock.now());
+    const line: LedgerLine | undefined = genesis
+      ? {
+          key: 'genesis:hard',
+          account: id,
+          currency: 'hard',
+          delta: HARD_SUPPLY_CAP,
+          heldDelta: 0,
+          balanceAfter: HARD_SUPPLY_CAP,
+          heldAfter: 0,
+          kind: 'genesis',
+          ref: 'hard-supply-cap',
+          op: 'genesis',
+          at,
+        }
+      : undefined;
+    await this.accounts.updateOne(
+      { _id: id },
+      {
+        $setOnInsert: {
+          owner: ownerOf(id),
+          soft: 0,
+          hard: genesis ? HARD_SUPPLY_CAP : 0,
+          held: 0,
+          holds: [],
+          v: 0,
+          pending: line ? [line] : [],
+        },
+      },
+      { upsert: true },
+    );
+    if (line) await this.record(line);
+    const created = await this.accounts.findById(id).lean<EconomyAccountRecord>();
+    if (!created) throw new Error(`account ${id} vanished`);
+    return created;
+  }
+}
+
+/** The ledger line `leg` makes on `account`; LegRefused when it would overdraw or its hold is gone. */
+function nextLine(
+  account: EconomyAccountRecord,
+  leg: OperationLeg,
+  key: string,
+  op: string,
+  ref: string,
+  at: Date,
+): LedgerLine {
+  const balance = account[leg.currency];
+  let delta = leg.delta;
+  let heldDelta = 0;
+  if (leg.hold) {
+    const hold = account.holds.find((h) => h.id === leg.hold?.id);
+    if (leg.hold.action === 'place') heldDelta = -leg.delta;
+    else if (!hold) throw new LegRefused(`No hold ${leg.hold.id} on ${account._id}`, 'HOLD_NOT_FOUND');
+    else if (leg.hold.action === 'release') [delta, heldDelta] = [hold.amount, -hold.amount];
+    else [delta, heldDelta] = [0, -hold.amount];
+  }
+  const balanceAfter = balance + delta;
+  if (leg.floor === 'available' && delta < 0 && balanceAfter < 0) {
+    const cap = account._id === SYSTEM_ACCOUNTS.issuer && leg.currency === 'hard';
+    throw new LegRefused(
+      cap
+        ? `Granting ${-delta} hard currency would pass the ${HARD_SUPPLY_CAP} supply cap (${balance} left)`
+        : `The spendable ${leg.currency} balance ${balance} does not cover ${-delta}`,
+      cap ? 'SUPPLY_CAP_REACHED' : 'INSUFFICIENT_FUNDS',
+    );
+  }
+  return {
+    key,
+    account: account._id,
+    currency: leg.currency,
+    delta,
+    heldDelta,
+    balanceAfter,
+    heldAfter: account.held + heldDelta,
+    kind: leg.kind,
+    ref,
+    op,
+    at,
+  };
+}
+
+/** The `$set` of a leg: the new balance, and for hold legs the held total and the holds list. */
+function balanceFields(line: LedgerLine, account: EconomyAccountRecord, leg: OperationLeg) {
+  const fields: Record<string, unknown> = { [line.currency]: line.balanceAfter };
+  if (!leg.hold) return fields;
+  fields.held = line.heldAfter;
+  const others = account.holds.filter((h) => h.id !== leg.hold?.id);
+  fields.holds =
+    leg.hold.action === 'place'
+      ? [...others, { id: leg.hold.id, amount: -leg.delta, expiresAt: leg.hold.expiresAt }]
+      : others;
+  return fields;
+}

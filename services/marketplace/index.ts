@@ -1,0 +1,54 @@
+import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
+import { hasRole } from '../../platform/config';
+import type { PlatformContext, ProductParts } from '../../platform/platform';
+import { loadWorld } from '../../rooms/content/loader';
+import type { AuthService } from '../auth';
+import { embeddingProvidersFrom } from '../brain/embeddingProviders';
+import type { EconomyService } from '../economy';
+import { CharacterItems } from '../mud/characterItems';
+import { ListingVectors } from './listingVectors';
+import { type MarketCore, marketModels } from './marketCore';
+import { MarketRecovery } from './marketRecovery';
+import { registerMarketplaceRoutes } from './router';
+
+/** The marketplace's parts, its core (tests, bench) and its recovery pass. */
+export interface MarketplaceArea extends ProductParts {
+  core: MarketCore;
+  recovery: MarketRecovery;
+}
+
+/**
+ * The marketplace (SPEC 4.6) on the economy: listings with inventory escrow (characters' items, in a room or not)
+ * or creator content, purchases as a recoverable saga with the 95/5 split, and semantic search over listing vectors
+ * embedded through the brain's embedding chain into Qdrant. Routes in api processes; the recovery job for workers.
+ */
+export async function createMarketplaceArea(
+  context: PlatformContext,
+  auth: Pick<AuthService, 'guard'>,
+  economy: EconomyService,
+): Promise<MarketplaceArea> {
+  const { stores, config, clock } = context;
+  if (!stores.mongo) throw new Error('The marketplace needs MongoDB');
+  const logger = context.logger.child({ component: 'marketplace' });
+  const chain = new EmbeddingChain({ providers: embeddingProvidersFrom(config), clock, logger });
+  const [models, world, vectors] = await Promise.all([
+    marketModels(stores.mongo),
+    loadWorld(),
+    ListingVectors.open(stores.qdrant, chain, logger),
+  ]);
+  const core: MarketCore = {
+    ...models,
+    economy,
+    items: new CharacterItems(stores.mongo),
+    world,
+    vectors,
+    clock,
+  };
+  const recovery = new MarketRecovery(core, logger);
+  return {
+    core,
+    recovery,
+    services: hasRole(config, 'api') ? [(routes) => registerMarketplaceRoutes(routes, core, auth.guard)] : [],
+    jobs: [(agenda) => recovery.registerJob(agenda)],
+  };
+}

@@ -1,0 +1,142 @@
+import { Types } from 'mongoose';
+import { UnavailableError } from '../../platform/errors';
+import type { Currency } from '../../models/EconomyAccount';
+import type { MarketListingRecord } from '../../models/MarketListing';
+import {
+  CompanionNotPurchasableError,
+  ListingNotActiveError,
+  ListingNotFoundError,
+  NotListingSellerError,
+  UnknownItemError,
+} from './errors';
+import type { MarketCore } from './marketCore';
+
+/** What a seller lists. */
+export interface ListingInput {
+  seller: string;
+  item: string;
+  qty: number;
+  price: { currency: Currency; amount: number };
+  title?: string;
+  description?: string;
+  category?: string;
+}
+
+const CONTENT = /^content:[a-z0-9][a-z0-9-]{0,79}$/;
+
+/** The escrow claim id of a listing, and of the return of its item. */
+export const escrowClaim = (id: string) => `listing:${id}:escrow`;
+export const returnClaim = (id: string) => `listing:${id}:return`;
+
+/**
+ * Lists an item out of the seller's character inventory (taken into escrow: it leaves the inventory at once, in
+ * a room or not; 409 ITEM_NOT_IN_INVENTORY when it is not there) or a creator's content (`content:<slug>`, no
+ * escrow). Companions are refused (409 COMPANION_NOT_PURCHASABLE). The listing is written `escrowing` first, so a
+ * crash before it is `active` is finished by the recovery job (the escrow claim is idempotent).
+ */
+export async function createListing(core: MarketCore, input: ListingInput): Promise<MarketListingRecord> {
+  const source = sourceOf(core, input.item);
+  const template = core.world.items.get(input.item);
+  const created = await core.listings.create({
+    seller: input.seller,
+    source,
+    item: input.item,
+    qty: input.qty,
+    price: input.price,
+    title: input.title ?? template?.name ?? input.item,
+    description: input.description ?? template?.description ?? '',
+    category: input.category ?? template?.kind ?? 'content',
+    state: source === 'inventory' ? 'escrowing' : 'active',
+  });
+  const listing = created.toObject<MarketListingRecord>();
+  return source === 'inventory' ? completeEscrow(core, listing) : indexListing(core, listing);
+}
+
+/** Takes an escrowing listing's item from the seller and activates it, or cancels it when the item is gone. */
+export async function completeEscrow(
+  core: MarketCore,
+  listing: MarketListingRecord,
+): Promise<MarketListingRecord> {
+  const id = listing._id.toHexString();
+  try {
+    await core.items.take(listing.seller, escrowClaim(id), listing.item, listing.qty);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ITEM_NOT_IN_INVENTORY') throw error;
+    await core.listings.updateOne(
+      { _id: listing._id, state: 'escrowing' },
+      { $set: { state: 'cancelled', returned: true } },
+    );
+    throw error;
+  }
+  await core.listings.updateOne({ _id: listing._id, state: 'escrowing' }, { $set: { state: 'active' } });
+  return indexListing(core, await findListing(core, id));
+}
+
+/** Puts an active listing's vector into the search collection (the recovery job retries a failed embedding). */
+export async function indexListing(
+  core: MarketCore,
+  listing: MarketListingRecord,
+): Promise<MarketListingRecord> {
+  if (listing.state !== 'active' || listing.indexed) return listing;
+  try {
+    await core.vectors.index(listing);
+  } catch (error) {
+    // No embedding provider answered (503): the listing is for sale now and the recovery job indexes it later.
+    if (error instanceof UnavailableError) return listing;
+    throw error;
+  }
+  await core.listings.updateOne({ _id: listing._id }, { $set: { indexed: true } });
+  return { ...listing, indexed: true };
+}
+
+/** Cancels the seller's active listing and returns its item (403 NOT_LISTING_SELLER, 409 LISTING_*). */
+export async function cancelListing(
+  core: MarketCore,
+  id: string,
+  seller: string,
+): Promise<MarketListingRecord> {
+  const listing = await findListing(core, id);
+  if (listing.seller !== seller) throw new NotListingSellerError();
+  const cancelled = await core.listings.updateOne(
+    { _id: listing._id, state: 'active' },
+    { $set: { state: 'cancelled' } },
+  );
+  if (cancelled.modifiedCount === 0) {
+    const now = await findListing(core, id);
+    if (now.state !== 'cancelled')
+      throw new ListingNotActiveError(id, now.state === 'sold' ? 'sold' : now.state);
+  }
+  await core.vectors.remove([id]);
+  await core.listings.updateOne({ _id: listing._id }, { $set: { indexed: false } });
+  return returnItem(core, await findListing(core, id));
+}
+
+/** Gives a cancelled inventory listing's item back to the seller (idempotent per listing). */
+export async function returnItem(
+  core: MarketCore,
+  listing: MarketListingRecord,
+): Promise<MarketListingRecord> {
+  if (listing.state !== 'cancelled' || listing.returned) return listing;
+  const id = listing._id.toHexString();
+  if (listing.source === 'inventory')
+    await core.items.give(listing.seller, returnClaim(id), listing.item, listing.qty);
+  await core.listings.updateOne({ _id: listing._id }, { $set: { returned: true } });
+  return { ...listing, returned: true };
+}
+
+/** The listing `id` (404 LISTING_NOT_FOUND). */
+export async function findListing(core: MarketCore, id: string): Promise<MarketListingRecord> {
+  const listing = Types.ObjectId.isValid(id)
+    ? await core.listings.findById(id).lean<MarketListingRecord>()
+    : null;
+  if (!listing) throw new ListingNotFoundError(id);
+  return listing;
+}
+
+function sourceOf(core: MarketCore, item: string): 'inventory' | 'content' {
+  if (core.world.companions.has(item) || item.startsWith('companion:'))
+    throw new CompanionNotPurchasableError(item);
+  if (core.world.items.has(item)) return 'inventory';
+  if (CONTENT.test(item)) return 'content';
+  throw new UnknownItemError(item);
+}

@@ -1,0 +1,211 @@
+import type { MarketListingRecord } from '../../models/MarketListing';
+import type { MarketSaleRecord } from '../../models/MarketSale';
+import { AppError } from '../../platform/errors';
+import { SYSTEM_ACCOUNTS, userAccount } from '../economy/accountIds';
+import { IdempotencyConflictError, replayedError } from '../economy/errors';
+import { CannotBuyOwnListingError, ListingNotActiveError, ListingSoldError } from './errors';
+import { findListing } from './listings';
+import type { MarketCore } from './marketCore';
+
+/** The platform's fee on every sale (SPEC 1): 5%, rounded down; the seller (creator) receives the rest, ≥ 95%. */
+export const FEE_PERCENT = 5;
+
+/** A finished purchase and whether this call only replayed an earlier one. */
+export interface PurchaseOutcome {
+  sale: MarketSaleRecord;
+  replayed: boolean;
+}
+
+/** The item claim that delivers a sale to its buyer. */
+export const deliveryClaim = (saleId: string) => `sale:${saleId}:delivery`;
+
+/**
+ * Buys a listing as a saga without transactions; the sale document (id: buyer + idempotency key) records the step:
+ *
+ * 1. `pending`: the listing is reserved for this sale by one conditional update (`active` → `sold`), so of any
+ *    number of concurrent buyers exactly one gets it; the others fail with 409 LISTING_SOLD having paid nothing;
+ * 2. `paid`: one economy operation moves the price from the buyer to the seller (95%) and the fee account (5%);
+ *    short funds (409 INSUFFICIENT_FUNDS) put the listing back on sale and fail the sale, nothing paid;
+ * 3. `delivered`: the item goes into the buyer's inventory (content needs no delivery).
+ *
+ * Payment comes only after the listing is reserved for this sale and delivery cannot be refused, so no step after a
+ * payment can fail for good and no refund is ever owed; `failed` sales never moved money. Every step is idempotent:
+ * a retry with the same key, or the recovery job, continues an interrupted purchase from its state.
+ */
+export async function buyListing(
+  core: MarketCore,
+  listingId: string,
+  buyer: string,
+  idempotencyKey: string,
+): Promise<PurchaseOutcome> {
+  const id = `sale:${buyer}:${idempotencyKey}`;
+  const earlier = await core.sales.findById(id).lean<MarketSaleRecord>();
+  if (earlier) {
+    if (earlier.listing !== listingId) throw new IdempotencyConflictError(id);
+    return { sale: throwIfFailed(await driveSale(core, earlier)), replayed: true };
+  }
+  const listing = await findListing(core, listingId);
+  if (listing.seller === buyer) throw new CannotBuyOwnListingError();
+  if (listing.state === 'sold') throw new ListingSoldError(listingId);
+  if (listing.state !== 'active') throw new ListingNotActiveError(listingId, listing.state);
+  const { sale, created } = await openSale(core, id, listing, buyer);
+  return { sale: throwIfFailed(await driveSale(core, sale)), replayed: !created };
+}
+
+/** Writes the sale `pending` (or finds it: `created` false). */
+export async function openSale(
+  core: MarketCore,
+  id: string,
+  listing: MarketListingRecord,
+  buyer: string,
+): Promise<{ sale: MarketSaleRecord; created: boolean }> {
+  const now = new Date(core.clock.now());
+  const written = await core.sales.updateOne(
+    { _id: id },
+    {
+      $setOnInsert: {
+        listing: listing._id.toHexString(),
+        buyer,
+        seller: listing.seller,
+        item: listing.item,
+        qty: listing.qty,
+        price: listing.price,
+        fee: Math.floor((listing.price.amount * FEE_PERCENT) / 100),
+        state: 'pending',
+        createdAt: now,
+        updatedAt: now,
+      },
+    },
+    { upsert: true, timestamps: false },
+  );
+  const sale = await core.sales.findById(id).lean<MarketSaleRecord>();
+  if (!sale) throw new Error(`sale ${id} vanished`);
+  if (sale.listing !== listing._id.toHexString()) throw new IdempotencyConflictError(id);
+  return { sale, created: written.upsertedCount === 1 };
+}
+
+/** Runs a sale's remaining steps from its recorded state (the purchase itself, a retry, or the recovery job). */
+export async function driveSale(core: MarketCore, sale: MarketSaleRecord): Promise<MarketSaleRecord> {
+  let current = sale;
+  if (current.state === 'pending') current = await reserveAndPay(core, current);
+  if (current.state === 'paid') {
+    await saleSteps.deliver(core, current);
+    current = await advanceSale(core, current, 'paid', { state: 'delivered' });
+  }
+  return current;
+}
+
+/** The saga's steps, each idempotent; `driveSale` runs them in order (the crash tests stop between them). */
+export const saleSteps = {
+  /** Reserves the listing for the sale; answers the refusal when another sale has it or it is not for sale. */
+  async reserve(core: MarketCore, sale: MarketSaleRecord): Promise<AppError | undefined> {
+    const reserved = await core.listings.updateOne(
+      { _id: sale.listing, state: 'active' },
+      { $set: { state: 'sold', saleId: sale._id, buyer: sale.buyer } },
+    );
+    if (reserved.modifiedCount === 1) return undefined;
+    const listing = await findListing(core, sale.listing);
+    if (listing.saleId === sale._id) return undefined;
+    return listing.state === 'sold'
+      ? new ListingSoldError(sale.listing)
+      : new ListingNotActiveError(sale.listing, listing.state);
+  },
+
+  /** Moves the price: buyer → seller (95%) and fees (5%); answers INSUFFICIENT_FUNDS when nothing could move. */
+  async charge(core: MarketCore, sale: MarketSaleRecord): Promise<AppError | undefined> {
+    const { currency, amount } = sale.price;
+    const fee =
+      sale.fee > 0
+        ? [
+            {
+              account: SYSTEM_ACCOUNTS.fees,
+              currency,
+              delta: sale.fee,
+              kind: 'fee' as const,
+              floor: 'none' as const,
+            },
+          ]
+        : [];
+    try {
+      const { replayed } = await core.economy.run({
+        id: `purchase:${sale._id}`,
+        kind: 'purchase',
+        ref: `listing:${sale.listing}`,
+        request: { sale: sale._id, amount },
+        legs: [
+          {
+            account: userAccount(sale.buyer),
+            currency,
+            delta: -amount,
+            kind: 'purchase',
+            floor: 'available',
+          },
+          {
+            account: userAccount(sale.seller),
+            currency,
+            delta: amount - sale.fee,
+            kind: 'sale',
+            floor: 'none',
+          },
+          ...fee,
+        ],
+      });
+      if (!replayed)
+        core.economy.core.events.record({
+          type: 'marketplace.sale',
+          actor: userAccount(sale.buyer),
+          operation: `purchase:${sale._id}`,
+          currency,
+          amount,
+          detail: { listing: sale.listing, seller: sale.seller, fee: sale.fee },
+        });
+      return undefined;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS') return error;
+      throw error;
+    }
+  },
+
+  /** Puts an inventory listing's item into the buyer's inventory (content needs no delivery). */
+  async deliver(core: MarketCore, sale: MarketSaleRecord): Promise<void> {
+    if ((await findListing(core, sale.listing)).source === 'inventory')
+      await core.items.give(sale.buyer, deliveryClaim(sale._id), sale.item, sale.qty);
+  },
+};
+
+async function reserveAndPay(core: MarketCore, sale: MarketSaleRecord): Promise<MarketSaleRecord> {
+  const refused = (await saleSteps.reserve(core, sale)) ?? (await saleSteps.charge(core, sale));
+  if (!refused) return advanceSale(core, sale, 'pending', { state: 'paid' });
+  // Nothing was paid: a listing reserved for this sale goes back on sale, and the sale fails with the reason.
+  await core.listings.updateOne(
+    { _id: sale.listing, saleId: sale._id },
+    { $set: { state: 'active' }, $unset: { saleId: 1, buyer: 1 } },
+  );
+  return advanceSale(core, sale, 'pending', { state: 'failed', error: bodyOf(refused) });
+}
+
+/** Moves the sale from `from` to the new fields (the first mover wins) and answers the stored sale. */
+export async function advanceSale(
+  core: MarketCore,
+  sale: MarketSaleRecord,
+  from: MarketSaleRecord['state'],
+  fields: Partial<MarketSaleRecord>,
+): Promise<MarketSaleRecord> {
+  await core.sales.updateOne(
+    { _id: sale._id, state: from },
+    { $set: { ...fields, updatedAt: new Date(core.clock.now()) } },
+    { timestamps: false },
+  );
+  const stored = await core.sales.findById(sale._id).lean<MarketSaleRecord>();
+  if (!stored) throw new Error(`sale ${sale._id} vanished`);
+  return stored;
+}
+
+function bodyOf(error: AppError) {
+  return { status: error.status, code: error.code, detail: error.detail ?? error.message };
+}
+
+function throwIfFailed(sale: MarketSaleRecord): MarketSaleRecord {
+  if (sale.state === 'failed' && sale.error) throw replayedError(sale.error);
+  return sale;
+}

@@ -1,0 +1,100 @@
+import type { Model } from 'mongoose';
+import type { CharacterDocument, CharacterPlatformFields, CoinSyncRecord } from '../../models/Character';
+import type { CharacterRecord } from '../../rooms/persistence';
+import type { WorldPurse } from '../economy/worldPurse';
+
+type CharacterModel = Model<CharacterDocument & CharacterPlatformFields>;
+
+/**
+ * Keeps a character's coins and its owner's economy account one balance, at the character store's persistence
+ * boundary (rooms are untouched). The account is the truth: a load shows its spendable balance and records it as
+ * the sync `base`. A save posts `soft − base` (what the world paid or took since) as a `world` operation keyed by
+ * user and save number, in three crash-safe steps:
+ *
+ * 1. write the character with `coinSync.pending = {seq, delta}` (one single-document write);
+ * 2. post the operation (idempotent per key: a retry or a recovery posts it at most once);
+ * 3. set `base` to the saved soft and clear `pending`.
+ *
+ * A crash after 1 leaves `pending`, which the next load or save posts first; before 1, nothing was acknowledged.
+ * So no coin is created or lost by a crash. A character saved before the economy is migrated once (kind
+ * `migration`, keyed by user).
+ */
+export class CharacterCoins {
+  constructor(
+    private readonly characters: CharacterModel,
+    private readonly purse: WorldPurse,
+  ) {}
+
+  /** Completes a leftover sync, migrates once, and answers the account's balances for the loaded character. */
+  async onLoad(userId: string, saved: { soft: number; hard: number }, sync?: CoinSyncRecord) {
+    const current = await this.settle(userId, saved, sync);
+    const balance = await this.purse.balance(userId);
+    const soft = Math.max(0, balance.soft);
+    const hard = Math.max(0, balance.hard);
+    await this.characters.updateOne(
+      { userId },
+      { $set: { coinSync: { ...current, base: soft }, currencies: { soft, hard } } },
+    );
+    return { soft, hard };
+  }
+
+  /**
+   * Saves `record` (with the platform fields `keep`, only where the document still matches `guard`) and posts the
+   * coins the world made or took since the last sync. False when the guard no longer matched (nothing written).
+   */
+  async save(record: CharacterRecord, guard: object, keep: object): Promise<boolean> {
+    const existing = await this.characters
+      .findOne({ userId: record.userId }, { coinSync: 1, currencies: 1 })
+      .lean();
+    const sync = existing?.currencies
+      ? await this.settle(record.userId, existing.currencies, existing.coinSync)
+      : { base: 0, seq: 0, pending: null };
+    const delta = record.currencies.soft - sync.base;
+    const seq = delta === 0 ? sync.seq : sync.seq + 1;
+    const coinSync = delta === 0 ? sync : { base: sync.base, seq, pending: { seq, delta } };
+    const written = await this.characters.replaceOne(
+      { ...guard, userId: record.userId },
+      { ...record, ...keep, coinSync },
+      { upsert: !existing },
+    );
+    if (written.matchedCount + written.upsertedCount === 0) return false;
+    if (delta === 0) return true;
+    await this.purse.post(record.userId, seq, delta);
+    await this.characters.updateOne(
+      { userId: record.userId },
+      { $set: { coinSync: { base: record.currencies.soft, seq, pending: null } } },
+    );
+    return true;
+  }
+
+  /** Migrates every character saved before the economy (idempotent; run at start-up). Answers how many. */
+  async migrateAll(): Promise<number> {
+    const legacy = await this.characters
+      .find({ coinSync: { $exists: false }, name: { $exists: true } }, { userId: 1, currencies: 1 })
+      .lean();
+    for (const character of legacy) await this.settle(character.userId, character.currencies, undefined);
+    return legacy.length;
+  }
+
+  /** The sync state after posting a leftover `pending` save, or after migrating a pre-economy character. */
+  private async settle(
+    userId: string,
+    coins: { soft: number; hard: number },
+    sync: CoinSyncRecord | undefined,
+  ): Promise<CoinSyncRecord> {
+    if (!sync) {
+      await this.purse.migrate(userId, coins);
+      const migrated = { base: coins.soft, seq: 0, pending: null };
+      await this.characters.updateOne(
+        { userId, coinSync: { $exists: false } },
+        { $set: { coinSync: migrated } },
+      );
+      return migrated;
+    }
+    if (!sync.pending) return sync;
+    await this.purse.post(userId, sync.pending.seq, sync.pending.delta);
+    const settled = { base: sync.base + sync.pending.delta, seq: sync.pending.seq, pending: null };
+    await this.characters.updateOne({ userId }, { $set: { coinSync: settled } });
+    return settled;
+  }
+}
