@@ -71,11 +71,26 @@ export interface EconomyAccountRecord {
   /** Version for compare-and-set; +1 on every balance change. */
   v: number;
   pending: LedgerLine[];
+  /**
+   * Leg keys refused on this account (the newest REFUSALS_KEPT), with the reason: a refusal is written by the same
+   * compare-and-set discipline as a change, so a concurrent execution of the same leg cannot apply it afterwards.
+   */
+  refused?: LegRefusal[];
   /** Last decay period (`YYYY-MM`) applied to the soft balance. */
   decayedThrough?: string;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** A leg that was refused on an account, and why. */
+export interface LegRefusal {
+  key: string;
+  code: string;
+  detail: string;
+}
+
+/** Refusals kept per account: far more than the executions of one operation that can overlap. */
+export const REFUSALS_KEPT = 100;
 
 /** Fields of a ledger line, shared by the account's `pending` list and the ledger collection. */
 export const ledgerLineFields = {
@@ -114,6 +129,19 @@ const economyAccountSchema = new Schema<EconomyAccountRecord>(
     },
     v: { type: Number, required: true, default: 0 },
     pending: { type: [new Schema<LedgerLine>(ledgerLineFields, { _id: false })], default: [] },
+    refused: {
+      type: [
+        new Schema<LegRefusal>(
+          {
+            key: { type: String, required: true },
+            code: { type: String, required: true },
+            detail: { type: String, required: true },
+          },
+          { _id: false },
+        ),
+      ],
+      default: undefined,
+    },
     decayedThrough: { type: String },
   },
   { timestamps: true, versionKey: false },

@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import type { EconomyAccountRecord, LedgerLine } from '../../models/EconomyAccount';
+import { REFUSALS_KEPT, type EconomyAccountRecord, type LedgerLine } from '../../models/EconomyAccount';
 import type { OperationLeg } from '../../models/EconomyOperation';
 import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
@@ -8,6 +8,9 @@ import { EconomyBusyError, InsufficientFundsError } from './errors';
 
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
 const MAX_ROUNDS = 200;
+
+/** The codes a refused leg carries. */
+type RefusalCode = ConstructorParameters<typeof InsufficientFundsError>[1];
 
 /** A leg refused for funds (or a missing hold): the operation fails, nothing changed. */
 export class LegRefused extends InsufficientFundsError {}
@@ -23,7 +26,9 @@ export class LegRefused extends InsufficientFundsError {}
  * 4. write the ledger entry (an upsert on `key`) and pull it from `pending`.
  *
  * Two executions of the same key race on `v`, so only one applies it; a crash between 3 and 4 leaves the line in
- * `pending`, where the next touch of the account or the recovery job completes it.
+ * `pending`, where the next touch of the account or the recovery job completes it. A refusal is recorded the same
+ * way (the key goes onto `refused` by a compare-and-set on `v`), so once one execution was refused, a concurrent one
+ * cannot apply the leg after a credit lands: the operation's `failed` record never hides moved coins.
  */
 export class LegApplier {
   constructor(
@@ -40,7 +45,16 @@ export class LegApplier {
       if (pending) return this.record(pending);
       const done = await this.ledger.findOne({ key }, { _id: 0 }).lean<LedgerLine>();
       if (done) return done;
-      const line = nextLine(account, leg, key, op, ref, new Date(this.clock.now()));
+      const earlier = account.refused?.find((refusal) => refusal.key === key);
+      if (earlier) throw new LegRefused(earlier.detail, earlier.code as RefusalCode);
+      let line: LedgerLine;
+      try {
+        line = nextLine(account, leg, key, op, ref, new Date(this.clock.now()));
+      } catch (error) {
+        if (!(error instanceof LegRefused)) throw error;
+        if (await this.recordRefusal(account, key, error)) throw error;
+        continue;
+      }
       const swapped = await this.accounts.updateOne(
         { _id: account._id, v: account.v },
         {
@@ -52,6 +66,20 @@ export class LegApplier {
       if (swapped.modifiedCount === 1) return this.record(line);
     }
     throw new EconomyBusyError(leg.account);
+  }
+
+  /** Records that `key` was refused on `account` at version `v`; false when the account changed meanwhile. */
+  private async recordRefusal(
+    account: EconomyAccountRecord,
+    key: string,
+    error: LegRefused,
+  ): Promise<boolean> {
+    const refusal = { key, code: error.code, detail: error.detail ?? error.message };
+    const swapped = await this.accounts.updateOne(
+      { _id: account._id, v: account.v },
+      { $inc: { v: 1 }, $push: { refused: { $each: [refusal], $slice: -REFUSALS_KEPT } } },
+    );
+    return swapped.modifiedCount === 1;
   }
 
   /** Writes `line` to the ledger (idempotent) and removes it from its account's pending list. */

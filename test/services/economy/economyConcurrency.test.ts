@@ -132,4 +132,31 @@ describe('economy under concurrency, replays, the supply cap and interrupted ope
     expect((await wallet(ann)).soft).toBe('30');
     expect(await audit()).toMatchObject({ ok: true, pending_operations: 0, soft: { in_flight: '0' } });
   });
+
+  it('keeps a refused leg refused: a concurrent execution of the same operation cannot move coins after a credit', async () => {
+    await fund(url, ann.userId, 5);
+    const { core } = platform.area.economy;
+    const id = `transfer:${ann.userId}:${newKey('race')}`;
+    const debit = {
+      account: userAccount(ann.userId),
+      currency: 'soft' as const,
+      delta: -10,
+      kind: 'transfer' as const,
+      floor: 'available' as const,
+    };
+    // Execution A is refused; a credit lands; execution B of the same leg must not apply it now.
+    await expect(core.legs.apply(debit, `${id}:0`, id, 'race')).rejects.toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+    });
+    await fund(url, ann.userId, 100);
+    await expect(core.legs.apply(debit, `${id}:0`, id, 'race')).rejects.toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      detail: 'The spendable soft balance 5 does not cover 10',
+    });
+    expect((await wallet(ann)).soft).toBe('105');
+    const other = `transfer:${ann.userId}:${newKey('race')}`;
+    await expect(core.legs.apply(debit, `${other}:0`, other, 'race')).resolves.toMatchObject({
+      balanceAfter: 95,
+    });
+  });
 });
