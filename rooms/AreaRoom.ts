@@ -15,6 +15,7 @@ import { type ActionOutcome, type GatewayReply, isReadOnly, snapshotOf } from '.
 import { ensureAreaRoom } from './areaRooms';
 import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from './eventDelivery';
 import type { AreaDef, World } from './content/world';
+import type { LiveTake } from './outsideChanges';
 import type { Authenticate, PlayerIdentity } from './persistence';
 import { PlayerSessions } from './playerSessions';
 import { AreaState } from './state/AreaState';
@@ -200,6 +201,19 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     session.inbox = [];
     if (session.clients.size === 0) await this.players.dismiss(session);
     return true;
+  }
+
+  /** The platform changed a hosted player's items or coins (marketplace, economy): show it now. */
+  async gatewayRefresh(userId: string): Promise<boolean> {
+    const session = this.players.get(userId);
+    if (session) await this.players.syncOutside(session);
+    return session !== undefined;
+  }
+
+  /** Takes items out of a hosted player for the platform (marketplace escrow); `absent` when not hosted here. */
+  async gatewayTakeItems(userId: string, claimId: string, item: string, qty: number): Promise<LiveTake> {
+    const session = this.players.get(userId);
+    return session ? this.players.takeForPlatform(session, claimId, item, qty) : 'absent';
   }
 
   /** Live and pending spawns of this area (`GET /mud/spawns/status`). */

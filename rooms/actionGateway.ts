@@ -1,6 +1,7 @@
 import { type Presence, matchMaker } from '@colyseus/core';
 import { AppError, UnavailableError } from '../platform/errors';
 import type { ActionOutcome, GatewayReply } from './actionOutcome';
+import type { LiveTake } from './outsideChanges';
 import { PLAYER_ROOMS_KEY, areaRoomId, playerEventsChannel } from './areaRoomOptions';
 import { ensureAreaRoom } from './areaRooms';
 import { type World, areaOf } from './content/world';
@@ -94,6 +95,30 @@ export class ActionGateway {
   /** The player's plain-WebSocket channel closed: they leave the area unless an SDK socket keeps them there. */
   async release(userId: string): Promise<void> {
     await this.callHosting(userId, 'gatewayRelease');
+  }
+
+  /**
+   * Shows a player the platform's changes to their items and coins when a room hosts them (nothing to do
+   * otherwise: their next load reads them). A room that does not answer is a 503 `WORLD_UNAVAILABLE`.
+   */
+  async refresh(userId: string): Promise<void> {
+    const hosted = await this.presence.hget(PLAYER_ROOMS_KEY, userId);
+    if (!hosted) return;
+    await unavailableOnFailure(() =>
+      matchMaker.remoteRoomCall(hosted, 'gatewayRefresh', [userId], this.timeoutMs),
+    );
+  }
+
+  /**
+   * Takes items out of a player a room hosts, live (marketplace escrow). `absent` when no room hosts them: the
+   * caller then changes the saved character, which is the truth while nobody plays it.
+   */
+  async takeItems(userId: string, claimId: string, item: string, qty: number): Promise<LiveTake> {
+    const hosted = await this.presence.hget(PLAYER_ROOMS_KEY, userId);
+    if (!hosted) return 'absent';
+    return unavailableOnFailure(() =>
+      matchMaker.remoteRoomCall(hosted, 'gatewayTakeItems', [userId, claimId, item, qty], this.timeoutMs),
+    );
   }
 
   /** Subscribes to a player's events while they are attached through the gateway; returns the unsubscribe. */

@@ -13,6 +13,31 @@ export type { CharacterRecord };
 export interface PlayerStore {
   load(userId: string): Promise<CharacterRecord | null>;
   save(record: CharacterRecord): Promise<void>;
+  /** Changes made to characters outside the world (marketplace, economy); absent where nothing else changes them. */
+  sync?: CharacterSync;
+}
+
+/**
+ * What the platform changed in a character while a room hosts it, so the room's live player shows it at once (the
+ * room is the authority over an online player: an item it still shows could otherwise be given away twice).
+ * Every call is made from the player's save queue, so no save of theirs runs in between.
+ */
+export interface CharacterSync {
+  /** Item moves made outside since this session last looked (oldest first); they count as shown afterwards. */
+  unseenItems(userId: string): Promise<Array<{ item: string; qty: number }>>;
+  /**
+   * Takes items the room has already removed from the live player out of the saved character too, as claim
+   * `claimId`; the session's saves do not apply that claim again. Answers false when the claim was made before (a
+   * retry: nothing taken now). Throws when the saved character does not hold them.
+   */
+  takeLive(userId: string, claimId: string, item: string, qty: number): Promise<boolean>;
+  /**
+   * The soft coins the account has now and the `base` the last save synced from, and the hard balance; null without
+   * an economy or for a character never saved.
+   */
+  coinView(userId: string): Promise<{ balance: number; base: number; hard: number } | null>;
+  /** Moves the sync base (the live coins changed by `newBase − base` without the world earning or spending). */
+  rebaseCoins(userId: string, base: number, newBase: number): Promise<void>;
 }
 
 /** Who a session token belongs to. */

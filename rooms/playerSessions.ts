@@ -4,6 +4,7 @@ import type { Clock } from '../platform/clock';
 import { PLAYER_ROOMS_KEY } from './areaRoomOptions';
 import { type AreaDef, type World, areaOf } from './content/world';
 import type { EventDelivery, PlayerSession } from './eventDelivery';
+import { type LiveTake, afterSaves, applyOutsideChanges, takeFromLivePlayer } from './outsideChanges';
 import { type Authenticate, type PlayerIdentity, type PlayerStore, newCharacter } from './persistence';
 import { playerFromRecord, recordFromPlayer } from './playerRecords';
 import { disengage } from './systems/combat';
@@ -72,7 +73,8 @@ export class PlayerSessions {
     }
     await this.leaving.get(identity.userId);
     const { world, area, store, clock } = this.host;
-    const record = (await store.load(identity.userId)) ?? newCharacter(world, identity, clock.now());
+    const saved = await store.load(identity.userId);
+    const record = saved ?? newCharacter(world, identity, clock.now());
     if (!world.rooms.has(record.roomRef)) record.roomRef = area.respawnRoom;
     if (areaOf(record.roomRef) !== area.id) throw new WrongAreaError(areaOf(record.roomRef));
     if (this.all.has(identity.userId)) return this.attach(identity, client);
@@ -92,6 +94,13 @@ export class PlayerSessions {
     sim.state.players.set(identity.userId, state);
     if (client) visibility.watch(session, client);
     await this.host.presence().hset(PLAYER_ROOMS_KEY, identity.userId, this.host.roomId());
+    // A new character is saved at once, so what the platform changes from now on has a saved character to meet.
+    if (!saved && store.sync) await this.persist(session);
+    // Registered first, then read: a platform change made before the registration was visible is seen here, and
+    // one made after finds the player registered and is sent to this room (gatewayRefresh).
+    await this.syncOutside(session).catch((err: unknown) =>
+      this.host.log.error({ err, userId: identity.userId }, 'applying outside changes on join failed'),
+    );
     enterRoom(sim, state, state.roomRef);
     visibility.sync(this.all.values());
     delivery.flush(session);
@@ -131,6 +140,18 @@ export class PlayerSessions {
       .presence()
       .hdel(PLAYER_ROOMS_KEY, userId)
       .catch((err: unknown) => this.host.log.error({ err, userId }, 'presence cleanup failed'));
+  }
+
+  /** Shows the platform's changes to a hosted player's items and coins (see applyOutsideChanges). */
+  syncOutside(session: PlayerSession): Promise<void> {
+    const { sync } = this.host.store;
+    return sync ? afterSaves(session, () => applyOutsideChanges(session, sync)) : Promise.resolve();
+  }
+
+  /** Takes items out of a hosted player for the platform (marketplace escrow; see takeFromLivePlayer). */
+  takeForPlatform(session: PlayerSession, claimId: string, item: string, qty: number): Promise<LiveTake> {
+    const { sync } = this.host.store;
+    return sync ? takeFromLivePlayer(session, sync, claimId, item, qty) : Promise.resolve('absent');
   }
 
   /** Queues a save of the player's current state behind any save already in flight. */

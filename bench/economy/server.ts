@@ -18,6 +18,7 @@ import { createAuthService } from '../../services/auth';
 import { createEconomyArea } from '../../services/economy';
 import { userAccount } from '../../services/economy/accountIds';
 import { createMarketplaceArea } from '../../services/marketplace';
+import { createWorldArea } from '../../services/mud';
 import { createListing } from '../../services/marketplace/listings';
 
 const USERS = Number(process.argv[2] ?? 200);
@@ -46,10 +47,13 @@ async function main(): Promise<void> {
     parts: async (context) => {
       const auth = createAuthService(context);
       const economy = await createEconomyArea(context, auth);
-      const market = await createMarketplaceArea(context, auth, economy.economy);
+      const world = await createWorldArea(context, auth, { economy: economy.economy });
+      const market = await createMarketplaceArea(context, auth, economy.economy, world.service);
       built = { context, auth };
       areas = { economy, market };
-      return { ...combineParts([{ services: [auth.register], close: () => auth.close() }, economy, market]) };
+      return {
+        ...combineParts([{ services: [auth.register], close: () => auth.close() }, economy, world, market]),
+      };
     },
   });
   const { auth, context } = built as NonNullable<typeof built>;

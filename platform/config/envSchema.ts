@@ -194,8 +194,7 @@ export const envSchema = z.object({
   MUD_IDLE_TIMEOUT_MS: int(300_000, 10_000, 86_400_000),
   MUD_SEED: int(1, 0, 4_294_967_295),
 
-  // Economy (SPEC 1, 8)
-  ECONOMY_HARD_CURRENCY_CAP: int(21_000_000, 1),
+  // Economy (SPEC 1, 8). The hard-currency cap is the spec's constant (21,000,000), fixed when the supply is created.
   ECONOMY_SOFT_DECAY_MONTHLY_PERCENT: decimal(1, 0, 100),
   ECONOMY_CREATOR_FEE_PERCENT: decimal(5, 0, 100),
 

@@ -24,6 +24,24 @@ import { Sessions } from './sessions';
 import { registerWalletRoutes } from './wallet/router';
 import { WalletSignIn } from './wallet/walletSignIn';
 
+/** Path prefixes of the REST areas browser pages call, which answer CORS by the one allowed-origin policy. */
+const BROWSER_AREAS = [
+  '/auth',
+  '/mud',
+  '/brain',
+  '/api',
+  '/dev',
+  '/economy',
+  '/marketplace',
+  '/social',
+  '/quests',
+  '/influencer',
+  '/admin',
+  '/npc',
+  '/companions',
+  '/notifications',
+];
+
 /** The identity service: its routes, the guard other services authenticate with, and what to release on stop. */
 export interface AuthService {
   register: ServiceRegistrar;
@@ -157,7 +175,7 @@ export function createAuthService(context: PlatformContext): AuthService {
     adminGuard: guard.requireRole('admin', { allowBasic: true }),
     register(routes) {
       // One allowed-origin policy (SIWE_ALLOWED_ORIGINS) for every REST area a browser page calls.
-      routes.router.use(['/auth', '/mud', '/brain', '/api', '/dev'], cors);
+      routes.router.use(BROWSER_AREAS, cors);
       registerWalletRoutes(routes, wallet, guard);
       guest.register(routes);
       if (outbox) registerOutboxRoutes(routes, outbox);

@@ -5,8 +5,8 @@ import type { EconomyCore } from './economyCore';
 
 /** Name of the Agenda job that applies the monthly soft-currency decay. */
 export const ECONOMY_DECAY_JOB = 'economy-decay';
-/** SPEC 1: soft currency decays 1% per month (in basis points). */
-export const DECAY_BASIS_POINTS = 100;
+/** SPEC 1: soft currency decays 1% per month (ECONOMY_SOFT_DECAY_MONTHLY_PERCENT's default). */
+export const DEFAULT_DECAY_PERCENT = 1;
 /** Most months one run catches up after downtime. */
 const MAX_CATCH_UP = 24;
 
@@ -38,10 +38,16 @@ function nextPeriod(period: string): string {
  * first run ever decays only the month that ended last.
  */
 export class SoftCurrencyDecay {
+  /** Decay per month in basis points (1% = 100). */
+  private readonly basisPoints: number;
+
   constructor(
     private readonly core: EconomyCore,
     private readonly logger: Logger,
-  ) {}
+    percentPerMonth = DEFAULT_DECAY_PERCENT,
+  ) {
+    this.basisPoints = Math.round(percentPerMonth * 100);
+  }
 
   /** Applies every ended month not applied yet. */
   async run(): Promise<DecayReport> {
@@ -82,7 +88,7 @@ export class SoftCurrencyDecay {
       )
       .lean();
     for (const account of due) {
-      const amount = Math.floor((account.soft * DECAY_BASIS_POINTS) / 10_000);
+      const amount = Math.floor((account.soft * this.basisPoints) / 10_000);
       if (amount > 0 && (await this.decay(account._id, period, amount))) {
         report.accounts += 1;
         report.amount += amount;

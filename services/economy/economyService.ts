@@ -3,9 +3,10 @@ import { userModel } from '../../models/User';
 import { Types } from 'mongoose';
 import { type AuditReport, auditEconomy } from './audit';
 import { type LedgerPage, type WalletView, readLedger, readWallet } from './accountReads';
-import { userAccount } from './accountIds';
+import { userAccount, userIdOf } from './accountIds';
 import { AddressAccounts } from './addressAccounts';
 import type { EconomyCore } from './economyCore';
+import { RecipientNotFoundError } from './errors';
 import { type GrantInput, grantCoins } from './grants';
 import { type HoldInput, placeHold, releaseHold } from './holds';
 import type { OperationOutcome, OperationRequest } from './operations';
@@ -24,6 +25,21 @@ export class EconomyService {
     private readonly connection: Connection,
   ) {
     this.addresses = new AddressAccounts(connection, core);
+  }
+
+  /**
+   * Calls `listener` with the users whose balances an operation just changed, for every completed operation except
+   * the world's own saves and migrations (the world already shows those coins). The world uses it to show outside
+   * changes to players in rooms. Returns the unsubscribe.
+   */
+  onUserBalancesChanged(listener: (userIds: string[]) => void): () => void {
+    return this.core.runner.onDone((operation) => {
+      if (operation.kind === 'world' || operation.kind === 'migration') return;
+      const users = new Set(
+        operation.legs.map((leg) => userIdOf(leg.account)).filter((id) => id !== undefined),
+      );
+      if (users.size > 0) listener([...users]);
+    });
   }
 
   /** Balances of a user's account. */
@@ -52,6 +68,16 @@ export class EconomyService {
   /** New coins for an account (see grantCoins). */
   grant(input: GrantInput): Promise<OperationOutcome> {
     return grantCoins(this.core, input);
+  }
+
+  /**
+   * The account a grant credits: an existing user's (404 RECIPIENT_NOT_FOUND otherwise, so no grant creates an
+   * account nobody owns), or a wallet address's (its linked user's when there is one).
+   */
+  async grantee(target: { user_id?: string; address?: string }): Promise<string> {
+    if (target.user_id === undefined) return this.addresses.resolve(target.address ?? '');
+    if (!(await this.userExists(target.user_id))) throw new RecipientNotFoundError(target.user_id);
+    return userAccount(target.user_id);
   }
 
   /** Places a soft-currency hold (see placeHold). */

@@ -38,7 +38,7 @@ export async function createEconomyArea(
   const core = await openEconomyCore(stores.mongo, clock, options.events ?? loggedMoneyEvents(logger));
   const economy = new EconomyService(core, stores.mongo);
   const recovery = new EconomyRecovery(core, stores.mongo, logger);
-  const decay = new SoftCurrencyDecay(core, logger);
+  const decay = new SoftCurrencyDecay(core, logger, config.ECONOMY_SOFT_DECAY_MONTHLY_PERCENT);
   return {
     economy,
     recovery,

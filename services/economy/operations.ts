@@ -37,6 +37,8 @@ export const RECOVERY_AFTER_MS = 30_000;
  * job, or a retry with the same key), so coins are never created or lost by a crash.
  */
 export class OperationRunner {
+  private readonly doneListeners = new Set<(operation: EconomyOperationRecord) => void>();
+
   constructor(
     private readonly operations: Model<EconomyOperationRecord>,
     private readonly legs: LegApplier,
@@ -73,6 +75,15 @@ export class OperationRunner {
     return { operation: throwIfFailed(await this.drive(operation)), replayed: false };
   }
 
+  /**
+   * Calls `listener` with every operation this process completes (first run, retry or recovery alike), after its
+   * coins moved. A listener must not throw; it runs after the operation is done, so nothing it does can undo it.
+   */
+  onDone(listener: (operation: EconomyOperationRecord) => void): () => void {
+    this.doneListeners.add(listener);
+    return () => this.doneListeners.delete(listener);
+  }
+
   /** Completes an interrupted operation (recovery job); answers its final record. */
   async resume(id: string): Promise<EconomyOperationRecord> {
     const operation = await this.find(id);
@@ -100,7 +111,9 @@ export class OperationRunner {
         return this.finish(operation._id, { state: 'failed', error: errorBody(error) });
       }
     }
-    return this.finish(operation._id, { state: 'done', balancesAfter: balances });
+    const done = await this.finish(operation._id, { state: 'done', balancesAfter: balances });
+    if (done.state === 'done') for (const listener of this.doneListeners) listener(done);
+    return done;
   }
 
   /** Moves a pending operation to its final state (the first finisher wins; the record is then read back). */

@@ -116,13 +116,12 @@ export function registerEconomyRoutes(routes: ApiRoutes, economy: EconomyService
     request: { body: GrantRequestSchema },
     responses: {
       201: { description: 'The grant', schema: GrantSchema },
+      404: { description: 'RECIPIENT_NOT_FOUND: no user with that id' },
       409: { description: 'SUPPLY_CAP_REACHED, IDEMPOTENCY_CONFLICT' },
     },
     handler: async ({ req, body }) => {
       const idempotencyKey = idempotencyKeyOf(req, body.idempotency_key);
-      const account = body.user_id
-        ? userAccount(body.user_id)
-        : await economy.addresses.resolve(body.address ?? '');
+      const account = await economy.grantee(body);
       const user = userOf(req);
       const { operation, replayed } = await economy.grant({
         account,

@@ -1,11 +1,10 @@
 import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
-import { loadWorld } from '../../rooms/content/loader';
 import type { AuthService } from '../auth';
 import { embeddingProvidersFrom } from '../brain/embeddingProviders';
 import type { EconomyService } from '../economy';
-import { CharacterItems } from '../mud/characterItems';
+import type { WorldService } from '../mud';
 import { ListingVectors } from './listingVectors';
 import { type MarketCore, marketModels } from './marketCore';
 import { MarketRecovery } from './marketRecovery';
@@ -26,23 +25,24 @@ export async function createMarketplaceArea(
   context: PlatformContext,
   auth: Pick<AuthService, 'guard'>,
   economy: EconomyService,
+  world: Pick<WorldService, 'world' | 'items'>,
 ): Promise<MarketplaceArea> {
   const { stores, config, clock } = context;
   if (!stores.mongo) throw new Error('The marketplace needs MongoDB');
   const logger = context.logger.child({ component: 'marketplace' });
   const chain = new EmbeddingChain({ providers: embeddingProvidersFrom(config), clock, logger });
-  const [models, world, vectors] = await Promise.all([
+  const [models, vectors] = await Promise.all([
     marketModels(stores.mongo),
-    loadWorld(),
     ListingVectors.open(stores.qdrant, chain, logger),
   ]);
   const core: MarketCore = {
     ...models,
     economy,
-    items: new CharacterItems(stores.mongo),
-    world,
+    items: world.items,
+    world: world.world,
     vectors,
     clock,
+    feePercent: config.ECONOMY_CREATOR_FEE_PERCENT,
   };
   const recovery = new MarketRecovery(core, logger);
   return {

@@ -4,7 +4,7 @@ import { marketSaleModel, type MarketSaleRecord } from '../../models/MarketSale'
 import type { Clock } from '../../platform/clock';
 import type { World } from '../../rooms/content/world';
 import type { EconomyService } from '../economy';
-import type { CharacterItems } from '../mud/characterItems';
+import type { WorldItems } from '../mud';
 import type { ListingVectors } from './listingVectors';
 
 /** What every marketplace command works with. */
@@ -12,10 +12,12 @@ export interface MarketCore {
   listings: Model<MarketListingRecord>;
   sales: Model<MarketSaleRecord>;
   economy: EconomyService;
-  items: CharacterItems;
+  items: WorldItems;
   world: World;
   vectors: ListingVectors;
   clock: Clock;
+  /** The platform's share of a sale, percent (ECONOMY_CREATOR_FEE_PERCENT; SPEC 1: 5, so creators get 95%). */
+  feePercent: number;
 }
 
 /** Binds the marketplace's models to `connection` and builds their indexes. */

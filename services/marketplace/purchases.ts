@@ -7,9 +7,6 @@ import { CannotBuyOwnListingError, ListingNotActiveError, ListingSoldError } fro
 import { findListing } from './listings';
 import type { MarketCore } from './marketCore';
 
-/** The platform's fee on every sale (SPEC 1): 5%, rounded down; the seller (creator) receives the rest, ≥ 95%. */
-export const FEE_PERCENT = 5;
-
 /** A finished purchase and whether this call only replayed an earlier one. */
 export interface PurchaseOutcome {
   sale: MarketSaleRecord;
@@ -70,7 +67,8 @@ export async function openSale(
         item: listing.item,
         qty: listing.qty,
         price: listing.price,
-        fee: Math.floor((listing.price.amount * FEE_PERCENT) / 100),
+        // The platform's fee (SPEC 1: 5%), rounded down: the seller (creator) receives the rest, at least 95%.
+        fee: Math.floor((listing.price.amount * core.feePercent) / 100),
         state: 'pending',
         createdAt: now,
         updatedAt: now,

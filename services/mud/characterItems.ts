@@ -39,13 +39,16 @@ export class CharacterItems {
     this.characters = characterModel(connection) as CharacterModel;
   }
 
-  /** Takes `qty` of `item` out of the character (ItemNotInInventoryError when it holds fewer). */
-  take(userId: string, claimId: string, item: string, qty: number): Promise<void> {
+  /**
+   * Takes `qty` of `item` out of the saved character (ItemNotInInventoryError when it holds fewer). False when the
+   * claim was made before (nothing taken now).
+   */
+  take(userId: string, claimId: string, item: string, qty: number): Promise<boolean> {
     return this.claim(userId, { id: claimId, item, qty: -qty });
   }
 
-  /** Puts `qty` of `item` into the character (creating a placeholder for a user who never played). */
-  give(userId: string, claimId: string, item: string, qty: number): Promise<void> {
+  /** Puts `qty` of `item` into the saved character (a placeholder for a user who never played); false on a repeat. */
+  give(userId: string, claimId: string, item: string, qty: number): Promise<boolean> {
     return this.claim(userId, { id: claimId, item, qty });
   }
 
@@ -55,12 +58,12 @@ export class CharacterItems {
     return (doc?.inventory as Record<string, number> | undefined)?.[item] ?? 0;
   }
 
-  private async claim(userId: string, claim: Omit<ItemClaimRecord, 'seq'>): Promise<void> {
+  private async claim(userId: string, claim: Omit<ItemClaimRecord, 'seq'>): Promise<boolean> {
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const doc = await this.characters
         .findOne({ userId }, { inventory: 1, claimSeq: 1, itemClaims: 1 })
         .lean();
-      if (doc?.itemClaims?.some((held) => held.id === claim.id)) return;
+      if (doc?.itemClaims?.some((held) => held.id === claim.id)) return false;
       const held = (doc?.inventory as Record<string, number> | undefined)?.[claim.item] ?? 0;
       if (held + claim.qty < 0) throw new ItemNotInInventoryError(claim.item, -claim.qty);
       const seq = (doc?.claimSeq ?? 0) + 1;
@@ -82,22 +85,26 @@ export class CharacterItems {
           if (error.code === DUPLICATE_KEY) return { modifiedCount: 0, upsertedCount: 0 };
           throw error;
         });
-      if (result.modifiedCount + result.upsertedCount === 1) return;
+      if (result.modifiedCount + result.upsertedCount === 1) return true;
     }
     throw new ConflictError(`The inventory of ${userId} is changing too fast; retry`, 'INVENTORY_BUSY');
   }
 }
 
-/**
- * The record a room session saves, with the claims made since that session loaded (`loadedSeq`) applied to it, and
- * the document's claim sequence the write must still find (a newer claim makes the save read and try again).
- */
-export function applyClaims(
-  record: CharacterRecord,
+/** The claims of `doc` a room session that looked at claims up to `seenSeq` (plus `seenIds`) has not shown. */
+export function unseenClaims(
   doc: CharacterPlatformFields | null,
-  loadedSeq: number,
-): CharacterRecord {
-  const claims = (doc?.itemClaims ?? []).filter((claim) => claim.seq > loadedSeq);
+  seenSeq: number,
+  seenIds: ReadonlySet<string>,
+): ItemClaimRecord[] {
+  return (doc?.itemClaims ?? []).filter((claim) => claim.seq > seenSeq && !seenIds.has(claim.id));
+}
+
+/**
+ * The record a room session saves, with the claims it has not shown applied to it (so a stale session never writes
+ * a taken item back or drops a delivered one).
+ */
+export function applyClaims(record: CharacterRecord, claims: ItemClaimRecord[]): CharacterRecord {
   if (claims.length === 0) return record;
   const inventory = { ...record.inventory };
   for (const claim of claims) {

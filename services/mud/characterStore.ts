@@ -1,34 +1,48 @@
 import { Types, type Connection } from 'mongoose';
 import { characterModel } from '../../models/Character';
 import { userModel } from '../../models/User';
-import type { CharacterRecord, PlayerStore } from '../../rooms/persistence';
+import type { CharacterRecord, CharacterSync, PlayerStore } from '../../rooms/persistence';
 import type { WorldPurse } from '../economy/worldPurse';
-import { applyClaims } from './characterItems';
+import { CharacterItems, applyClaims, unseenClaims } from './characterItems';
 import { CharacterCoins } from './coinSync';
 
 /** Save rounds when outside item claims keep landing between the read and the write. */
 const MAX_SAVE_ROUNDS = 20;
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The world's `PlayerStore` on MongoDB: one `characters` document per user, replaced whole on each save (one
  * single-document write, so a save is atomic). Area rooms await `save` before acknowledging a state-changing
  * action, and MongoDB acknowledges only written data, so a restart loses no acknowledged progress.
  * With a `purse` (the economy), the coins are the soft currency of the user's economy account: see CharacterCoins.
- * Items moved from outside (marketplace escrow, deliveries; CharacterItems) are re-applied to the saves of a room
- * session that loaded the character before them, so a stale room never undoes them.
+ * Items moved from outside (marketplace escrow, deliveries; CharacterItems) are shown to the live player through
+ * `sync` when a room hosts them, and until then re-applied to the saves of a room session that loaded the character
+ * before them, so a stale room never undoes them.
  */
 export class MongoPlayerStore implements PlayerStore {
   private readonly characters;
   private readonly users;
   /** The economy sync; undefined without a purse (coins then live on the character only). */
   readonly coins?: CharacterCoins;
-  /** Per user: the item-claim sequence their current room session loaded. */
+  /** Per user: the item-claim sequence their current room session has shown (loaded or synced). */
   private readonly loadedClaims = new Map<string, number>();
+  /** Per user: claims past that sequence the room made itself (taken from the live player first). */
+  private readonly liveClaims = new Map<string, Set<string>>();
+  private readonly items: CharacterItems;
+  /** Outside changes for the rooms' live players (see rooms/persistence.ts CharacterSync). */
+  readonly sync: CharacterSync;
 
   constructor(connection: Connection, purse?: WorldPurse) {
     this.characters = characterModel(connection);
     this.users = userModel(connection);
+    this.items = new CharacterItems(connection);
     if (purse) this.coins = new CharacterCoins(this.characters, purse);
+    this.sync = {
+      unseenItems: (userId) => this.unseenItems(userId),
+      takeLive: (userId, claimId, item, qty) => this.takeLive(userId, claimId, item, qty),
+      coinView: async (userId) => (this.coins ? this.coins.view(userId) : null),
+      rebaseCoins: async (userId, base, newBase) => this.coins?.rebase(userId, base, newBase),
+    };
   }
 
   /** The user's display name, when they chose one. */
@@ -41,6 +55,7 @@ export class MongoPlayerStore implements PlayerStore {
   async load(userId: string): Promise<CharacterRecord | null> {
     const doc = await this.characters.findOne({ userId }, { _id: 0 }).lean();
     this.loadedClaims.set(userId, doc?.name ? (doc.claimSeq ?? 0) : 0);
+    this.liveClaims.delete(userId);
     // A document without a name only holds items delivered to a user who never played.
     if (!doc?.name) return null;
     const currencies = this.coins
@@ -83,13 +98,36 @@ export class MongoPlayerStore implements PlayerStore {
       const doc = await this.characters
         .findOne({ userId: record.userId }, { claimSeq: 1, itemClaims: 1 })
         .lean();
-      const loaded = this.loadedClaims.get(record.userId) ?? doc?.claimSeq ?? 0;
-      const toWrite = applyClaims(record, doc, loaded);
+      const seen = this.loadedClaims.get(record.userId) ?? doc?.claimSeq ?? 0;
+      const toWrite = applyClaims(
+        record,
+        unseenClaims(doc, seen, this.liveClaims.get(record.userId) ?? NONE),
+      );
       const guard = doc ? { claimSeq: doc.claimSeq ?? { $exists: false } } : {};
       const keep = doc?.claimSeq ? { claimSeq: doc.claimSeq, itemClaims: doc.itemClaims ?? [] } : {};
       if (await this.write(toWrite, guard, keep, !doc)) return;
     }
     throw new Error(`character ${record.userId} could not be saved: its items keep changing`);
+  }
+
+  /** Claims the user's room session has not shown yet, as item moves; from now on they count as shown. */
+  private async unseenItems(userId: string): Promise<Array<{ item: string; qty: number }>> {
+    const doc = await this.characters.findOne({ userId }, { claimSeq: 1, itemClaims: 1 }).lean();
+    const seen = this.loadedClaims.get(userId) ?? doc?.claimSeq ?? 0;
+    const claims = unseenClaims(doc, seen, this.liveClaims.get(userId) ?? NONE);
+    this.loadedClaims.set(userId, doc?.claimSeq ?? 0);
+    this.liveClaims.delete(userId);
+    return claims.map(({ item, qty }) => ({ item, qty }));
+  }
+
+  /** Takes items the room already took from the live player out of the saved character; false on a repeat. */
+  private async takeLive(userId: string, claimId: string, item: string, qty: number): Promise<boolean> {
+    const takenNow = await this.items.take(userId, claimId, item, qty);
+    if (takenNow) {
+      const live = this.liveClaims.get(userId) ?? new Set<string>();
+      this.liveClaims.set(userId, live.add(claimId));
+    }
+    return takenNow;
   }
 
   private async write(

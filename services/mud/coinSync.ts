@@ -67,6 +67,27 @@ export class CharacterCoins {
     return true;
   }
 
+  /**
+   * The account's spendable balances now and the soft `base` the last save synced from (a leftover pending save is
+   * posted first), for a room showing outside changes live. Null for a character not saved yet.
+   */
+  async view(userId: string): Promise<{ balance: number; base: number; hard: number } | null> {
+    const doc = await this.characters.findOne({ userId }, { coinSync: 1, currencies: 1 }).lean();
+    if (!doc?.currencies) return null;
+    const sync = await this.settle(userId, doc.currencies, doc.coinSync);
+    const balance = await this.purse.balance(userId);
+    return { balance: balance.soft, base: sync.base, hard: Math.max(0, balance.hard) };
+  }
+
+  /** Moves the sync base from `base` to `newBase` (the room showed an outside change); throws if it moved meanwhile. */
+  async rebase(userId: string, base: number, newBase: number): Promise<void> {
+    const moved = await this.characters.updateOne(
+      { userId, 'coinSync.base': base, 'coinSync.pending': null },
+      { $set: { 'coinSync.base': newBase } },
+    );
+    if (moved.matchedCount !== 1) throw new Error(`the coin sync of ${userId} changed while it was rebased`);
+  }
+
   /** Migrates every character saved before the economy (idempotent; run at start-up). Answers how many. */
   async migrateAll(): Promise<number> {
     const legacy = await this.characters

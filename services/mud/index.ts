@@ -13,6 +13,7 @@ import type { World } from '../../rooms/content/world';
 import type { MudAction } from '../../rooms/systems/actions';
 import type { EconomyService } from '../economy';
 import { economyWorldPurse } from '../economy/worldPurse';
+import { CharacterItems } from './characterItems';
 import { MongoPlayerStore } from './characterStore';
 import { PlayerIdentities } from './playerIdentities';
 import { presentOutcome } from './presenters';
@@ -20,8 +21,11 @@ import type { ActionResult, SpawnStatusBody } from './schemas';
 import { registerMudRoutes } from './router';
 import { SocketChannel } from './socketChannel';
 import { WorldAccess } from './worldAccess';
+import { worldItems, type WorldItems } from './worldItems';
 
 export { ActionResultSchema, SpawnStatusSchema, type ActionResult } from './schemas';
+export { ItemNotInInventoryError } from './characterItems';
+export type { WorldItems } from './worldItems';
 
 /**
  * The world's operations as other areas (the MCP gateway) call them: the same action gateway and presenters as
@@ -35,6 +39,8 @@ export interface WorldService {
   /** Performs `action` as the character of the signed-in user `userId`. */
   act(userId: Types.ObjectId, action: MudAction): Promise<ActionResult>;
   spawnStatus(): Promise<SpawnStatusBody>;
+  /** Items moved in and out of characters by other areas (the marketplace), live for players in rooms. */
+  readonly items: WorldItems;
 }
 
 /** The world's parts plus its service interface. */
@@ -91,11 +97,12 @@ export async function createWorldArea(
     await matchMaker.accept(true);
   }
   const reachable = hasRole(config, 'game') || sharesRemoteRooms;
-  const access = new WorldAccess({
-    world,
-    gateway: new ActionGateway({ world, store, presence }),
-    identities,
-    reachable,
+  const gateway = new ActionGateway({ world, store, presence });
+  const access = new WorldAccess({ world, gateway, identities, reachable });
+  const items = worldItems(new CharacterItems(stores.mongo), reachable ? gateway : undefined, log);
+  // Coins moved by transfers, grants, sales and holds show at once to players who are in the world.
+  const unsubscribe = economy?.onUserBalancesChanged((userIds) => {
+    for (const userId of userIds) void items.refresh(userId);
   });
   const channels = hasRole(config, 'api') ? [new SocketChannel({ access, logger: log, clock })] : [];
   return {
@@ -105,6 +112,7 @@ export async function createWorldArea(
       act: async (userId, action) =>
         presentOutcome(await access.perform(await access.player(userId), action)),
       spawnStatus: () => access.spawnStatus(),
+      items,
     },
     services: [(routes) => registerMudRoutes(routes, access, auth.guard)],
     rooms: areaRoomDefinitions({
@@ -121,6 +129,7 @@ export async function createWorldArea(
     }),
     upgrades: channels,
     close: async () => {
+      unsubscribe?.();
       presence?.shutdown();
       await driver?.shutdown();
     },

@@ -74,13 +74,13 @@ describe('CORS on the sign-in routes', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('exposes the request id and rate-limit headers to allowed origins', async () => {
+  it('exposes the request id, rate-limit and replay headers to allowed origins', async () => {
     const res = await request(server.url)
       .post('/auth/wallet/nonce')
       .set('Origin', 'https://app.forge.example');
     expect(res.headers['access-control-allow-origin']).toBe('https://app.forge.example');
     expect(res.headers['access-control-expose-headers']).toBe(
-      'X-Request-Id,RateLimit,RateLimit-Policy,Retry-After',
+      'X-Request-Id,RateLimit,RateLimit-Policy,Retry-After,Idempotent-Replayed',
     );
   });
 });

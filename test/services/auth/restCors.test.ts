@@ -9,7 +9,7 @@ describe('CORS on the REST routes', () => {
   });
   afterAll(() => server.stop());
 
-  it.each(['/mud/action', '/brain/search', '/auth/guest'])(
+  it.each(['/mud/action', '/brain/search', '/auth/guest', '/economy/transfer', '/marketplace/listings'])(
     'answers a preflight for %s from an allowed origin, and none from others',
     async (path) => {
       const allowed = await request(server.url)
@@ -19,7 +19,9 @@ describe('CORS on the REST routes', () => {
         .set('Access-Control-Request-Headers', 'authorization,content-type');
       expect(allowed.status).toBe(204);
       expect(allowed.headers['access-control-allow-origin']).toBe('https://play.example');
-      expect(allowed.headers['access-control-allow-headers']).toBe('Authorization,Content-Type,X-Request-Id');
+      expect(allowed.headers['access-control-allow-headers']).toBe(
+        'Authorization,Content-Type,Idempotency-Key,X-Request-Id',
+      );
       const other = await request(server.url)
         .options(path)
         .set('Origin', 'https://evil.example')

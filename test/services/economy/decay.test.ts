@@ -61,4 +61,19 @@ describe('soft-currency decay: 1% per ended month, caught up after downtime, nev
     expect(report.ok).toBe(true);
     expect(report.soft.decayed).toBe('37');
   });
+
+  it('takes the configured rate (ECONOMY_SOFT_DECAY_MONTHLY_PERCENT) instead of 1%', async () => {
+    const other = await startEconomyPlatform(
+      { ROLES: 'api', ECONOMY_SOFT_DECAY_MONTHLY_PERCENT: '2.5' },
+      new ManualClock(Date.UTC(2026, 2, 15)),
+    );
+    try {
+      const bob = await signUp(other.server.url);
+      await fund(other.server.url, bob.userId, 1000);
+      expect(await other.area.decay.run()).toEqual({ periods: ['2026-02'], accounts: 1, amount: 25 });
+      expect((await other.area.economy.wallet(bob.userId)).soft).toBe(975);
+    } finally {
+      await other.stop();
+    }
+  });
 });

@@ -173,6 +173,10 @@ describe('economy routes: wallet, ledger, transfer, grants, audit', () => {
     expect((await wallet(ann)).hard).toBe('10');
     const both = await grant(ECONOMY_SERVICE_TOKEN, { user_id: ann.userId, address: ann.wallet.address });
     expect(both.status).toBe(400);
+    const nobody = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+    const unknown = await grant(ECONOMY_SERVICE_TOKEN, { user_id: nobody });
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'RECIPIENT_NOT_FOUND']);
+    expect(await platform.area.economy.core.accounts.exists({ _id: `user:${nobody}` })).toBeNull();
   });
 
   it('pages the ledger with a cursor and filters by currency', async () => {
