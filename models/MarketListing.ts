@@ -31,6 +31,9 @@ export interface MarketListingRecord {
   returned: boolean;
   /** The listing's vector is in the search collection. */
   indexed: boolean;
+  /** `<seller>:<idempotency key>` of the request that created it (when one was sent), and that request's hash. */
+  requestKey?: string;
+  requestHash?: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -53,11 +56,15 @@ const marketListingSchema = new Schema<MarketListingRecord>(
     buyer: { type: String },
     returned: { type: Boolean, default: false },
     indexed: { type: Boolean, default: false },
+    requestKey: { type: String },
+    requestHash: { type: String },
   },
   { timestamps: true, versionKey: false },
 );
 marketListingSchema.index({ state: 1, createdAt: -1 });
 marketListingSchema.index({ seller: 1, state: 1 });
+// One listing per seller and idempotency key: a retried create finds the first one.
+marketListingSchema.index({ requestKey: 1 }, { unique: true, sparse: true });
 
 /** The `marketlistings` collection on `connection`. */
 export const marketListingModel = (connection: Connection) =>

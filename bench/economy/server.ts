@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   }
   const listings: string[] = [];
   for (let i = 0; i < LISTINGS; i += 1) {
-    const listing = await createListing(market.core, {
+    const { listing } = await createListing(market.core, {
       seller: userIds[i % Math.ceil(USERS / 2)],
       item: `content:bench-${i}`,
       qty: 1,

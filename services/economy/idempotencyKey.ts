@@ -8,12 +8,19 @@ import { IdempotencyKeySchema } from './schemas';
  * both are given and differ.
  */
 export function idempotencyKeyOf(req: Request, fromBody: string | undefined): string {
+  const key = optionalIdempotencyKeyOf(req, fromBody);
+  if (key !== undefined) return key;
+  throw new ValidationError('An idempotency key is required', [
+    { path: 'body.idempotency_key', message: 'required (or the Idempotency-Key header)' },
+  ]);
+}
+
+/** The same for requests where the key is optional (creating a listing): undefined when neither is given. */
+export function optionalIdempotencyKeyOf(req: Request, fromBody: string | undefined): string | undefined {
   const header = req.get('Idempotency-Key');
   if (header === undefined) {
     if (fromBody !== undefined) return fromBody;
-    throw new ValidationError('An idempotency key is required', [
-      { path: 'body.idempotency_key', message: 'required (or the Idempotency-Key header)' },
-    ]);
+    return undefined;
   }
   const parsed = IdempotencyKeySchema.safeParse(header);
   if (!parsed.success)

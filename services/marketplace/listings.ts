@@ -1,5 +1,7 @@
 import { Types } from 'mongoose';
 import { UnavailableError } from '../../platform/errors';
+import { IdempotencyConflictError } from '../economy/errors';
+import { hashRequest } from '../economy/operations';
 import type { Currency } from '../../models/EconomyAccount';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import {
@@ -28,28 +30,68 @@ const CONTENT = /^content:[a-z0-9][a-z0-9-]{0,79}$/;
 export const escrowClaim = (id: string) => `listing:${id}:escrow`;
 export const returnClaim = (id: string) => `listing:${id}:return`;
 
+const DUPLICATE_KEY = 11000;
+
 /**
- * Lists an item out of the seller's character inventory (taken into escrow: it leaves the inventory at once, in
- * a room or not; 409 ITEM_NOT_IN_INVENTORY when it is not there) or a creator's content (`content:<slug>`, no
- * escrow). Companions are refused (409 COMPANION_NOT_PURCHASABLE). The listing is written `escrowing` first, so a
- * crash before it is `active` is finished by the recovery job (the escrow claim is idempotent).
+ * Lists an item out of the seller's character inventory (taken into escrow: it leaves the inventory at once, out of
+ * the live player when they are in a room; 409 ITEM_NOT_IN_INVENTORY when it is not there) or a creator's content
+ * (`content:<slug>`, no escrow). Companions are refused (409 COMPANION_NOT_PURCHASABLE). The listing is written
+ * `escrowing` first, so a crash before it is `active` is finished by the recovery job (the escrow claim is
+ * idempotent). With an idempotency `key`, a retry answers the first listing (`replayed`) and the key with another
+ * body is 409 IDEMPOTENCY_CONFLICT.
  */
-export async function createListing(core: MarketCore, input: ListingInput): Promise<MarketListingRecord> {
+export async function createListing(
+  core: MarketCore,
+  input: ListingInput,
+  key?: string,
+): Promise<{ listing: MarketListingRecord; replayed: boolean }> {
   const source = sourceOf(core, input.item);
+  const request = key ? { requestKey: `${input.seller}:${key}`, requestHash: hashRequest(input) } : {};
+  if (request.requestKey) {
+    const earlier = await core.listings
+      .findOne({ requestKey: request.requestKey })
+      .lean<MarketListingRecord>();
+    if (earlier) return { listing: await replayListing(core, earlier, request.requestHash), replayed: true };
+  }
   const template = core.world.items.get(input.item);
-  const created = await core.listings.create({
-    seller: input.seller,
-    source,
-    item: input.item,
-    qty: input.qty,
-    price: input.price,
-    title: input.title ?? template?.name ?? input.item,
-    description: input.description ?? template?.description ?? '',
-    category: input.category ?? template?.kind ?? 'content',
-    state: source === 'inventory' ? 'escrowing' : 'active',
-  });
+  const created = await core.listings
+    .create({
+      ...request,
+      seller: input.seller,
+      source,
+      item: input.item,
+      qty: input.qty,
+      price: input.price,
+      title: input.title ?? template?.name ?? input.item,
+      description: input.description ?? template?.description ?? '',
+      category: input.category ?? template?.kind ?? 'content',
+      state: source === 'inventory' ? 'escrowing' : 'active',
+    })
+    .catch((error: { code?: number }) => {
+      if (error.code === DUPLICATE_KEY && request.requestKey) return undefined;
+      throw error;
+    });
+  if (!created) {
+    // A concurrent retry with the same key created it first.
+    const first = await core.listings.findOne({ requestKey: request.requestKey }).lean<MarketListingRecord>();
+    if (!first) throw new UnavailableError('The listing request is being handled; retry', 'LISTING_BUSY');
+    return { listing: await replayListing(core, first, request.requestHash), replayed: true };
+  }
   const listing = created.toObject<MarketListingRecord>();
-  return source === 'inventory' ? completeEscrow(core, listing) : indexListing(core, listing);
+  return {
+    listing: source === 'inventory' ? await completeEscrow(core, listing) : await indexListing(core, listing),
+    replayed: false,
+  };
+}
+
+/** The listing an earlier request with the same key created (its escrow finished if it was interrupted). */
+async function replayListing(
+  core: MarketCore,
+  earlier: MarketListingRecord,
+  requestHash: string | undefined,
+): Promise<MarketListingRecord> {
+  if (earlier.requestHash !== requestHash) throw new IdempotencyConflictError(earlier.requestKey ?? '');
+  return earlier.state === 'escrowing' ? completeEscrow(core, earlier) : earlier;
 }
 
 /** Takes an escrowing listing's item from the seller and activates it, or cancels it when the item is gone. */

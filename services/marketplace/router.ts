@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
 import { type AuthGuard, userOf } from '../auth/authGuard';
-import { idempotencyKeyOf } from '../economy/idempotencyKey';
+import { idempotencyKeyOf, optionalIdempotencyKeyOf } from '../economy/idempotencyKey';
 import { replayHeaders } from '../economy/presenters';
 import { cancelListing, createListing, findListing } from './listings';
 import { searchListings, similarListings } from './listingSearch';
@@ -34,11 +34,13 @@ export function registerMarketplaceRoutes(routes: ApiRoutes, core: MarketCore, g
     request: { body: CreateListingSchema },
     responses: {
       201: { description: 'The listing', schema: ListingSchema },
-      409: { description: 'COMPANION_NOT_PURCHASABLE, ITEM_NOT_IN_INVENTORY' },
+      409: { description: 'COMPANION_NOT_PURCHASABLE, ITEM_NOT_IN_INVENTORY, IDEMPOTENCY_CONFLICT' },
     },
     handler: async ({ req, body }) => {
-      const listing = await createListing(core, { ...body, seller: callerId(req) });
-      return { status: 201, body: presentListing(listing) };
+      const { idempotency_key: fromBody, ...input } = body;
+      const key = optionalIdempotencyKeyOf(req, fromBody);
+      const { listing, replayed } = await createListing(core, { ...input, seller: callerId(req) }, key);
+      return { status: 201, body: presentListing(listing), headers: replayHeaders(replayed) };
     },
   });
 

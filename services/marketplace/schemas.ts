@@ -18,6 +18,11 @@ export const CreateListingSchema = z
     title: z.string().trim().min(1).max(120).optional(),
     description: z.string().trim().max(2000).optional(),
     category: z.string().trim().min(1).max(40).optional(),
+    idempotency_key: IdempotencyKeySchema.optional().meta({
+      description:
+        'Makes retries safe: the same key answers the first listing (Idempotent-Replayed: true) and never takes the ' +
+        'item twice; the key with another body is 409 IDEMPOTENCY_CONFLICT. Also accepted as the Idempotency-Key header.',
+    }),
   })
   .meta({ id: 'MarketplaceListingRequest' });
 export type CreateListingRequest = z.infer<typeof CreateListingSchema>;

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     idempotencyKey: 'crash-test-grant',
     grantor: 'service',
   });
-  const listing = await createListing(market.core, {
+  const { listing } = await createListing(market.core, {
     seller,
     item: 'village:cloth',
     qty: 2,

@@ -148,4 +148,25 @@ describe('marketplace: listings with escrow, purchases with the 95/5 split, comp
     expect((await market.wallet(seller)).soft).toBe('19');
     expect((await market.audit(admin)).ok).toBe(true);
   }, 180_000);
+
+  it('creates one listing per idempotency key: a retry answers it without taking the item again', async () => {
+    const ann = await signIn(server.url);
+    await market.act(ann, { direction: 'east' }, '/mud/move').expect(200);
+    await market.act(ann, { action: 'take', item: 'cloth' }).expect(200);
+    const held = await market.holding(ann, 'village:cloth');
+    const body = { item: 'village:cloth', qty: 1, price: { currency: 'soft', amount: '9' } };
+    const key = newKey('list');
+    const first = await market.list(ann, { ...body, idempotency_key: key });
+    expect([first.status, first.headers['idempotent-replayed']]).toEqual([201, undefined]);
+    const retry = await market.list(ann, { ...body, idempotency_key: key });
+    expect([retry.status, retry.headers['idempotent-replayed'], retry.body.id]).toEqual([
+      201,
+      'true',
+      first.body.id,
+    ]);
+    expect(await market.holding(ann, 'village:cloth')).toBe(held - 1);
+    const other = await market.list(ann, { ...body, qty: 2, idempotency_key: key });
+    expect([other.status, other.body.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+    expect(await market.holding(ann, 'village:cloth')).toBe(held - 1);
+  });
 });
