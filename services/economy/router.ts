@@ -83,7 +83,8 @@ export function registerEconomyRoutes(routes: ApiRoutes, economy: EconomyService
       '409 IDEMPOTENCY_CONFLICT.',
     tags: ['economy'],
     security: 'bearer',
-    middleware: guard.requireUser,
+    // Guests (tier 0) play and hold coins but move none out: a fresh guest's purse is not farmed into accounts.
+    middleware: guard.requireTier(1),
     request: { body: TransferRequestSchema },
     responses: {
       201: { description: 'The transfer', schema: TransferSchema },

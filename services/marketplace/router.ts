@@ -30,7 +30,7 @@ export function registerMarketplaceRoutes(routes: ApiRoutes, core: MarketCore, g
     summary: 'List an inventory item (taken into escrow) or creator content for sale',
     tags: ['marketplace'],
     security: 'bearer',
-    middleware: guard.requireUser,
+    middleware: guard.requireTier(1),
     request: { body: CreateListingSchema },
     responses: {
       201: { description: 'The listing', schema: ListingSchema },
@@ -89,7 +89,7 @@ export function registerMarketplaceRoutes(routes: ApiRoutes, core: MarketCore, g
       'with another listing is 409 IDEMPOTENCY_CONFLICT.',
     tags: ['marketplace'],
     security: 'bearer',
-    middleware: guard.requireUser,
+    middleware: guard.requireTier(1),
     request: { params: ListingParamsSchema, body: BuyRequestSchema },
     responses: {
       201: { description: 'The delivered sale', schema: SaleSchema },

@@ -39,6 +39,18 @@ describe('economy routes: wallet, ledger, transfer, grants, audit', () => {
     expect(res.body.code).toBe('UNAUTHENTICATED');
   });
 
+  it('lets a guest (tier 0) read its wallet but move no coins out (403 TIER_REQUIRED)', async () => {
+    const guest = (await request(url).post('/auth/guest').expect(201)).body.token as string;
+    await as(url, guest).get('/economy/wallet').expect(200);
+    const res = await as(url, guest).post('/economy/transfer', {
+      to_user_id: ann.userId,
+      currency: 'soft',
+      amount: '1',
+      idempotency_key: newKey('guest'),
+    });
+    expect([res.status, res.body.code]).toEqual([403, 'TIER_REQUIRED']);
+  });
+
   it('grants with the service token, moves coins between players and records every change in the ledger', async () => {
     await fund(url, ann.userId, 500);
     const key = newKey('pay');
