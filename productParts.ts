@@ -30,7 +30,9 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     areas.push(world);
     const signer = await createSignerArea(context, auth);
     areas.push(signer);
-    areas.push(await createMarketplaceArea(context, auth, economy, world.service));
+    const marketplace = await createMarketplaceArea(context, auth, economy, world.service);
+    world.connectMarket(marketplace.worldMarket);
+    areas.push(marketplace);
     // The MCP gateway after the areas: its workers call them through their service interfaces.
     areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer }));
     // The web client last: it serves the page at / and its assets.

@@ -20,6 +20,8 @@ import type { Authenticate, PlayerIdentity } from './persistence';
 import { PlayerSessions } from './playerSessions';
 import { AreaState } from './state/AreaState';
 import { ACTION_NAMES, type MudAction, parseAction, runAction } from './systems/actions';
+import { parseCommandLine } from './systems/commandLine';
+import { MarketDesk, type TradeInput, type WorldMarket, toTradeAction } from './systems/marketTrades';
 import { combatRound } from './systems/combat';
 import type { SimContext } from './systems/context';
 import { runCreatureAi } from './systems/creatureAi';
@@ -34,7 +36,9 @@ import { regenerate } from './systems/vitals';
 import { NO_WORLD_EVENTS } from './worldEvents';
 import { RoomVisibility } from './visibility';
 
-type Settings = Required<Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events'>> & {
+type Settings = Required<
+  Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events' | 'market'>
+> & {
   seed: number | string;
 };
 
@@ -61,6 +65,8 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   private visibility!: RoomVisibility;
   private delivery!: EventDelivery;
   private stopTicker?: () => void;
+  private desk?: MarketDesk;
+  private market: () => WorldMarket | undefined = () => undefined;
   private idCounter = 0;
   private ticks = 0;
 
@@ -72,6 +78,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.clockSource = options.clock ?? systemClock;
     this.authenticateToken = options.authenticate;
     this.log = (options.logger ?? this.log).child({ room: 'area', areaId: area.id });
+    if (options.market) this.market = options.market;
     this.settings = { ...AREA_ROOM_DEFAULTS, ...stripUndefined(options) } as Settings;
     this.roomId = areaRoomId(area.id);
     this.autoDispose = false;
@@ -238,8 +245,13 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   }
 
   /** Runs one action for a hosted player, capturing their events; completes handoffs and durable saves. */
-  private async perform(session: PlayerSession, action: MudAction): Promise<ActionOutcome> {
+  private async perform(session: PlayerSession, input: MudAction): Promise<ActionOutcome> {
     const userId = session.identity.userId;
+    const action = input.action === 'command' ? parseCommandLine(input.line) : input;
+    if (action.action === 'trade') {
+      const market = this.market();
+      if (market) return this.performTrade(session, action, (this.desk ??= new MarketDesk(market)));
+    }
     const { result, events } = this.delivery.captured(userId, () => runAction(this.sim, userId, action));
     const handoff = result ?? undefined;
     if (handoff) await this.handOff(session, handoff);
@@ -260,6 +272,21 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       player: snapshotOf(session.state),
       ...(handoff ? { handoff } : {}),
     };
+  }
+
+  /** `trade` through a broker: the marketplace is awaited, then the player sees its answer and their coins. */
+  private async performTrade(
+    session: PlayerSession,
+    action: TradeInput,
+    desk: MarketDesk,
+  ): Promise<ActionOutcome> {
+    const userId = session.identity.userId;
+    const body = await desk.trade(this.sim, userId, toTradeAction(action));
+    await this.players.syncOutside(session);
+    const { events } = this.delivery.captured(userId, () => this.sim.emit({ ...body, to: { userId } }));
+    this.delivery.flush(session);
+    const { roomRef } = session.state;
+    return { userId, areaId: this.area.id, roomRef, events, player: snapshotOf(session.state) };
   }
 
   /**

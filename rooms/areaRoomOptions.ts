@@ -4,6 +4,7 @@ import type { World } from './content/world';
 import type { Authenticate, PlayerStore } from './persistence';
 import type { Ticker } from './ticker';
 import type { WorldEventBus } from './worldEvents';
+import type { WorldMarket } from './systems/marketTrades';
 
 /** Presence hash mapping userId → roomId of the area room currently hosting that player. */
 export const PLAYER_ROOMS_KEY = 'mud:player-rooms';
@@ -64,6 +65,8 @@ export interface AreaRoomOptions {
   ticker?: Ticker;
   /** Where world events (kills, quests, trades, conversations) are published. Default: nowhere. */
   events?: WorldEventBus;
+  /** The platform's marketplace for `trade` through a broker NPC, once connected. Default: closed. */
+  market?: () => WorldMarket | undefined;
 }
 
 /** The defaults of every optional tunable. */

@@ -150,6 +150,8 @@ export const NpcFile = z.strictObject({
     .default([]),
   /** Item kinds or item refs the NPC buys, at the item's `value`. */
   buys: z.array(z.union([ItemKind, Ref])).default([]),
+  /** Keeps the platform marketplace's ledger: players `trade` (list, browse, buy, cancel) through this NPC. */
+  broker: z.boolean().default(false),
   likes: z.array(Ref).default([]),
   protects: z.array(Ref).default([]),
   /**

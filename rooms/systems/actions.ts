@@ -73,6 +73,16 @@ export const MudAction = z.discriminatedUnion('action', [
     op: z.enum(['talk', 'presence', 'swap', 'decline']),
     presence: CompanionPresence.optional(),
   }),
+  z.strictObject({
+    action: z.literal('trade'),
+    op: z.enum(['list', 'browse', 'mine', 'buy', 'cancel']),
+    item: name.optional(),
+    qty,
+    price: z.number().int().min(1).max(1_000_000_000).optional(),
+    currency: z.enum(['soft', 'hard']).optional(),
+    query: text.optional(),
+    listing: z.string().trim().min(1).max(24).optional(),
+  }),
   z.strictObject({ action: z.literal('command'), line: z.string().trim().min(1).max(300) }),
 ]);
 export type MudAction = z.infer<typeof MudAction>;
@@ -134,6 +144,10 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   shout: (ctx, userId, a) => shout(ctx, userId, a.text),
   group: (ctx, userId, a) => commandGroup(ctx, userId, a.op, a.player),
   companion: (ctx, userId, a) => commandCompanion(ctx, userId, a.op, a.presence),
+  // The marketplace needs the platform: rooms given a market run `trade` themselves (AreaRoom, MarketDesk).
+  trade: () => {
+    throw reject('MARKET_UNAVAILABLE', 'The market ledger is closed in this world.');
+  },
   // A typed line: parsed into one of the actions above and run as that action.
   command: (ctx, userId, a) => runAction(ctx, userId, parseCommandLine(a.line)),
 };

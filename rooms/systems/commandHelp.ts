@@ -53,6 +53,12 @@ export const COMMAND_HELP: CommandHelp[] = [
   c('recipes', 'recipes', 'The recipes you know, what they need and what you have.'),
   c('buy', 'buy <item> [from <npc>]', 'Buy from a merchant in the room.'),
   c('sell', 'sell [n] <item> [to <npc>]', 'Sell items to a merchant who trades in them.'),
+  c(
+    'trade',
+    'trade list [n] <item> for <price> | browse [words] | mine | buy <n> | cancel <n>',
+    "The platform's marketplace, through the broker in the village market: sell to and buy from other players.",
+    ['market'],
+  ),
   c('quest', 'quest accept|complete <quest>', 'Take on or hand in a quest at its giver.'),
   c('quests', 'quests', 'Your quest log: what you are doing and what is left.', ['journal']),
   c('score', 'score', 'Your level, experience, health, coins, skills and path.', ['stats']),

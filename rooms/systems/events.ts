@@ -34,6 +34,7 @@ export interface ObjectiveView {
  */
 export type GameEventBody =
   | InfoEventBody
+  | MarketEventBody
   | { type: 'room.look'; room: RoomView }
   | { type: 'player.left'; actor: Actor; direction: string }
   | { type: 'player.arrived'; actor: Actor }
@@ -116,6 +117,23 @@ export interface RecipeView {
 }
 
 /** Events of the look-closer and character-sheet commands, and of talking between players. */
+/** A marketplace listing as the world shows it: `n` is its number in the list the player last saw. */
+export interface MarketListingLine {
+  n: number;
+  id: string;
+  title: string;
+  qty: number;
+  price: number;
+  currency: 'soft' | 'hard';
+}
+
+/** The marketplace reached through a broker NPC (`trade`; rooms/systems/marketTrades.ts). */
+export type MarketEventBody =
+  | { type: 'market.listed'; broker: Actor; listing: MarketListingLine }
+  | { type: 'market.listings'; broker: Actor; heading: string; listings: MarketListingLine[] }
+  | { type: 'market.bought'; broker: Actor; listing: MarketListingLine; fee: number }
+  | { type: 'market.cancelled'; broker: Actor; listing: MarketListingLine };
+
 export type InfoEventBody =
   | { type: 'help'; title: string; text: string }
   | { type: 'examined'; kind: 'creature' | 'npc' | 'player' | 'item' | 'detail'; name: string; text: string }

@@ -1,5 +1,6 @@
 import type { Actor, GameEvent, GameEventBody, GameEventType, ObjectiveView } from './events';
 import { INFO_FORMATTERS } from './narrationInfo';
+import { MARKET_FORMATTERS } from './narrationMarket';
 
 /** The channel a line belongs to, so clients can colour or filter it. */
 export type Channel = 'room' | 'combat' | 'chat' | 'info' | 'quest' | 'companion' | 'system';
@@ -32,6 +33,7 @@ const objectives = (views: ObjectiveView[]) =>
 
 const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ...INFO_FORMATTERS,
+  ...MARKET_FORMATTERS,
   'room.look': [
     'room',
     ({ room }) =>

@@ -9,11 +9,15 @@ import { ListingVectors } from './listingVectors';
 import { type MarketCore, marketModels } from './marketCore';
 import { MarketRecovery } from './marketRecovery';
 import { registerMarketplaceRoutes } from './router';
+import { worldMarket } from './worldMarket';
+import type { WorldMarket } from '../../rooms/systems/marketTrades';
 
 /** The marketplace's parts, its core (tests, bench) and its recovery pass. */
 export interface MarketplaceArea extends ProductParts {
   core: MarketCore;
   recovery: MarketRecovery;
+  /** The marketplace for the world's broker NPCs (`trade`); the composition connects it to the world. */
+  worldMarket: WorldMarket;
 }
 
 /**
@@ -48,6 +52,7 @@ export async function createMarketplaceArea(
   return {
     core,
     recovery,
+    worldMarket: worldMarket(core),
     services: hasRole(config, 'api') ? [(routes) => registerMarketplaceRoutes(routes, core, auth.guard)] : [],
     jobs: [(agenda) => recovery.registerJob(agenda)],
   };

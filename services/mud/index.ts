@@ -11,6 +11,7 @@ import { InProcessWorldEventBus, type WorldEventBus } from '../../rooms/worldEve
 import type { AuthService } from '../auth';
 import type { World } from '../../rooms/content/world';
 import type { MudAction } from '../../rooms/systems/actions';
+import type { WorldMarket } from '../../rooms/systems/marketTrades';
 import type { EconomyService } from '../economy';
 import { economyWorldPurse } from '../economy/worldPurse';
 import { CharacterItems } from './characterItems';
@@ -46,6 +47,8 @@ export interface WorldService {
 /** The world's parts plus its service interface. */
 export interface WorldArea extends ProductParts {
   service: WorldService;
+  /** Opens the marketplace to the world's broker NPCs (`trade`); until then `trade` answers MARKET_UNAVAILABLE. */
+  connectMarket(market: WorldMarket): void;
 }
 
 /** What the composition hands the world besides the platform: the event bus it publishes on and the economy. */
@@ -72,6 +75,7 @@ export async function createWorldArea(
   options: WorldAreaOptions = {},
 ): Promise<WorldArea> {
   const { events, economy } = options;
+  let market: WorldMarket | undefined;
   const { config, stores, clock, logger } = context;
   if (!stores.mongo) throw new Error('The world needs MongoDB for its characters');
   const log = logger.child({ component: 'mud' });
@@ -126,7 +130,11 @@ export async function createWorldArea(
       saveEveryMs: config.MUD_SAVE_INTERVAL_MS,
       remoteIdleMs: config.MUD_IDLE_TIMEOUT_MS,
       events: bus,
+      market: () => market,
     }),
+    connectMarket: (connected) => {
+      market = connected;
+    },
     upgrades: channels,
     close: async () => {
       unsubscribe?.();

@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import request from 'supertest';
 import { eventually } from '../../helpers/eventually';
 import type { TestPlatform } from '../../helpers/platform';
-import { type Player, act, signIn, startWorldPlatform } from './worldPlatform';
+import { type Player, act, buildCharacter, signIn, startWorldPlatform } from './worldPlatform';
 
 const SERVICE_TOKEN = 'world-live-service-token-0123456789';
 
@@ -35,23 +35,7 @@ describe('changes made outside the world reach the live player', () => {
 
   it('takes a listed item out of the live player: an online seller can no longer drop or give it', async () => {
     const ann = await signIn(server.url);
-    await characters().insertOne({
-      userId: ann.userId,
-      name: 'Ann',
-      roomRef: 'village:square',
-      health: 30,
-      maxHealth: 30,
-      level: 1,
-      xp: 0,
-      currencies: { soft: 0, hard: 0 },
-      inventory: { 'village:cloth': 3 },
-      equipment: {},
-      skills: {},
-      quests: {},
-      relations: {},
-      companion: null,
-      updatedAt: Date.now(),
-    });
+    await buildCharacter(server, ann, { name: 'Ann', inventory: { 'village:cloth': 3 } });
     await act(server.url, ann, { action: 'look' }).expect(200);
     const listed = await as(ann)
       .post('/marketplace/listings', {

@@ -33,6 +33,32 @@ export async function signIn(url: string, wallet: BaseWallet = Wallet.createRand
   return { token: body.token, userId: me.body.id };
 }
 
+/** Writes a saved character for `player` (a level-1 villager in the square unless `overrides` say otherwise). */
+export async function buildCharacter(
+  server: TestPlatform,
+  player: Player,
+  overrides: Record<string, unknown> = {},
+): Promise<void> {
+  await server.platform.stores.mongo.collection('characters').insertOne({
+    userId: player.userId,
+    name: 'Villager',
+    roomRef: 'village:square',
+    health: 30,
+    maxHealth: 30,
+    level: 1,
+    xp: 0,
+    currencies: { soft: 0, hard: 0 },
+    inventory: {},
+    equipment: {},
+    skills: {},
+    quests: {},
+    relations: {},
+    companion: null,
+    updatedAt: Date.now(),
+    ...overrides,
+  });
+}
+
 /** `POST /mud/action` (or another world route) as `player`. */
 export function act(url: string, player: Player | undefined, body: unknown, path = '/mud/action') {
   const req = request(url).post(path);
