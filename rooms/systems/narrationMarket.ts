@@ -4,7 +4,10 @@ import type { MarketEventBody, MarketListingLine } from './events';
 
 type Channel = 'room' | 'combat' | 'chat' | 'info' | 'quest' | 'companion' | 'system';
 type MarketType = MarketEventBody['type'];
-type Formatter<T extends MarketType> = (event: Extract<MarketEventBody, { type: T }>, viewer: string) => string;
+type Formatter<T extends MarketType> = (
+  event: Extract<MarketEventBody, { type: T }>,
+  viewer: string,
+) => string;
 
 const price = (line: MarketListingLine) =>
   `${line.price} ${line.currency === 'soft' ? (line.price === 1 ? 'coin' : 'coins') : 'hard'}`;
