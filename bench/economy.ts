@@ -7,6 +7,7 @@
  * embedded MongoDB, timed. The load average is printed before and after: the machine is shared, read the rates
  * against it. Target: >= 300 purchases/s per process.
  * Run: npx tsx bench/economy.ts [transfers=3000] [purchases=3000] [concurrency=16] [auditEntries=1000000]
+ * (BENCH_PROFILE=<dir> also writes a CPU profile of the server there)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -61,7 +62,15 @@ let serverPid: number | undefined;
 async function startServer(): Promise<{ fixture: Fixture; stop: () => void }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(__dirname, 'economy/server.ts'), String(USERS), String(PURCHASES)],
+    [
+      // BENCH_PROFILE=<dir> writes a CPU profile of the server (setup included) there when it exits.
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+      '--import',
+      'tsx',
+      path.join(__dirname, 'economy/server.ts'),
+      String(USERS),
+      String(PURCHASES),
+    ],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },

@@ -20,6 +20,7 @@ import { userAccount } from '../../services/economy/accountIds';
 import { createMarketplaceArea } from '../../services/marketplace';
 import { createWorldArea } from '../../services/mud';
 import { createListing } from '../../services/marketplace/listings';
+import { embeddedEngines } from '../../embedded';
 
 const USERS = Number(process.argv[2] ?? 200);
 const LISTINGS = Number(process.argv[3] ?? 3000);
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     | undefined;
   const platform = await Platform.start({
     config,
+    engines: embeddedEngines,
     logger: createLogger({ level: 'warn' }),
     parts: async (context) => {
       const auth = createAuthService(context);

@@ -14,6 +14,7 @@ import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { Platform } from '../../platform/platform';
 import { productParts } from '../../productParts';
+import { embeddedEngines } from '../../embedded';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
   });
   const logger = createLogger({ level: config.LOG_LEVEL, destination: process.stderr });
-  const platform = await Platform.start({ config, logger, parts: productParts });
+  const platform = await Platform.start({ config, logger, parts: productParts, engines: embeddedEngines });
   process.stdout.write(`http://127.0.0.1:${platform.port}\n`);
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line.trim() !== 'memory') return;
