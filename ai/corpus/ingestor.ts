@@ -70,11 +70,18 @@ export class Ingestor {
     this.logger = deps.logger ?? pino({ level: 'silent' });
   }
 
-  /** Ingests a batch; `pathPrefix` names the documents array in errors (default `body.documents`). */
-  async ingest(docs: SourceDocument[], pathPrefix = 'body.documents'): Promise<IngestResult[]> {
+  /**
+   * Ingests a batch; `pathPrefix` names the documents array in errors (default `body.documents`), `ingestedBy`
+   * is recorded on each stored version (`user:<id>`, `service`, `seed`, `cli`; default `system`).
+   */
+  async ingest(
+    docs: SourceDocument[],
+    pathPrefix = 'body.documents',
+    ingestedBy = 'system',
+  ): Promise<IngestResult[]> {
     const chunked = this.prepare(docs, pathPrefix);
     const results: IngestResult[] = [];
-    for (const doc of chunked) results.push(await this.write(doc));
+    for (const doc of chunked) results.push(await this.write(doc, ingestedBy));
     if (results.some((r) => r.status !== 'unchanged')) await this.deps.cache?.invalidate();
     return results;
   }
@@ -117,7 +124,7 @@ export class Ingestor {
     return chunked;
   }
 
-  private async write({ document, chunks }: ChunkedDocument): Promise<IngestResult> {
+  private async write({ document, chunks: cut }: ChunkedDocument, ingestedBy: string): Promise<IngestResult> {
     const previous = await this.deps.store.findDocument(document.id);
     const base = {
       documentId: document.id,
@@ -130,17 +137,15 @@ export class Ingestor {
       return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
     }
 
-    const plan = planReingest(previous?.chunkIds ?? [], chunks);
+    const plan = planReingest(previous?.chunkIds ?? [], cut);
     const { model, embedded } = await this.embedChunks(
       plan.added,
       plan.kept,
       previous?.embeddingModel ?? null,
     );
-    const stored: DocumentRecord = {
-      ...document,
-      embeddingModel: model,
-      ingestedAt: new Date(this.clock.now()),
-    };
+    const ingestedAt = new Date(this.clock.now());
+    const chunks = cut.map((chunk) => ({ ...chunk, ingestedBy, ingestedAt }));
+    const stored: DocumentRecord = { ...document, embeddingModel: model, ingestedAt, ingestedBy };
     await this.deps.store.saveDocument({
       document: stored,
       upserts: chunks,
@@ -151,7 +156,7 @@ export class Ingestor {
 
     const status = previous ? 'updated' : 'created';
     this.logger.info(
-      { ...base, status, embedded, removed: plan.removedIds.length, model },
+      { ...base, status, embedded, removed: plan.removedIds.length, model, ingestedBy },
       'brain document ingested',
     );
     return {

@@ -8,7 +8,7 @@ import {
   type IndexName,
 } from '../../models/corpusRecords';
 import type { ChunkLookup } from '../retrieval/chunkLookup';
-import type { ChunkStore, CorpusCounts, DocumentWrite } from './chunkStore';
+import { UNRECORDED_INGESTER, type ChunkStore, type CorpusCounts, type DocumentWrite } from './chunkStore';
 
 function perIndex(rows: { _id: string; n: number }[]): Record<IndexName, number> {
   const counts = Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;
@@ -68,18 +68,25 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
 
   async counts(): Promise<CorpusCounts> {
     const byIndex = [{ $group: { _id: '$index', n: { $sum: 1 } } }];
-    const [documents, chunks, latest] = await Promise.all([
+    const [documents, chunks, latest, ingesters] = await Promise.all([
       this.documents.aggregate<{ _id: string; n: number }>(byIndex),
       this.chunks.aggregate<{ _id: string; n: number }>(byIndex),
       this.documents
-        .findOne({ ingestedAt: { $ne: null } }, { ingestedAt: 1 })
+        .findOne({ ingestedAt: { $ne: null } }, { ingestedAt: 1, ingestedBy: 1 })
         .sort({ ingestedAt: -1 })
         .lean(),
+      this.documents.aggregate<{ _id: string | null; n: number }>([
+        { $group: { _id: '$ingestedBy', n: { $sum: 1 } } },
+      ]),
     ]);
     return {
       documents: perIndex(documents),
       chunks: perIndex(chunks),
       lastIngestAt: latest?.ingestedAt ?? null,
+      lastIngestBy: latest?.ingestedBy ?? null,
+      documentsByIngester: ingesters
+        .map((row) => ({ ingestedBy: row._id ?? UNRECORDED_INGESTER, documents: row.n }))
+        .sort((a, b) => b.documents - a.documents || a.ingestedBy.localeCompare(b.ingestedBy)),
     };
   }
 

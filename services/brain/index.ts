@@ -31,7 +31,8 @@ export interface BrainService {
   search(request: SearchRequestBody): Promise<ReturnType<typeof presentSearch>>;
   stats(): Promise<ReturnType<typeof presentStats>>;
   cacheStats(): ReturnType<typeof presentCacheStats>;
-  ingest(documents: IngestRequest['documents']): Promise<ReturnType<typeof presentIngest>>;
+  /** Ingests as `ingestedBy` (`user:<id>` or `service`; the caller checks who may write). */
+  ingest(documents: IngestRequest['documents'], ingestedBy: string): Promise<ReturnType<typeof presentIngest>>;
   /** Circuit-breaker state of each embedding provider (a health probe; no store round trip). */
   providerStates(): Array<{ provider: string; state: string }>;
 }
@@ -47,7 +48,8 @@ export function brainService(core: BrainCore): BrainService {
     search: async (request) => presentSearch(request.query, await core.search.search(request)),
     stats: async () => presentStats(await core.stats()),
     cacheStats: () => presentCacheStats(core.cache.stats()),
-    ingest: async (documents) => presentIngest(await core.ingestor.ingest(documents)),
+    ingest: async (documents, ingestedBy) =>
+      presentIngest(await core.ingestor.ingest(documents, 'documents', ingestedBy)),
     providerStates: () => core.embeddings.breakerStates().map(({ provider, state }) => ({ provider, state })),
   };
 }
@@ -55,7 +57,7 @@ export function brainService(core: BrainCore): BrainService {
 /**
  * The knowledge service's retrieval area: in a process with the `api` role, opens the core on the
  * platform's stores (rebuilding the BM25 index from MongoDB) and contributes the /brain routes, ingestion
- * guarded by `requireBrainAuth`. Game- or worker-only processes serve no brain routes and skip it.
+ * by the service token or operators (`requireServiceOrRole`). Game- or worker-only processes serve no brain routes and skip it.
  */
 export async function createBrainArea(
   context: PlatformContext,
@@ -79,7 +81,7 @@ export async function createBrainArea(
       (routes) =>
         registerBrainRoutes(routes, {
           core,
-          requireBrainAuth: auth.guard.requireBrainAuth,
+          requireIngestAccess: auth.guard.requireServiceOrRole('operator'),
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
         }),
     ],
