@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ValidationError } from '../../../platform/errors';
-import { actorOf } from '../../auth/authGuard';
 import {
   BrainStatsSchema,
   CacheStatsSchema,
@@ -10,6 +9,7 @@ import {
   SearchResponseSchema,
   type BrainService,
 } from '../../brain';
+import { callerKey } from '../toolAccess';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 
 /** What the brain worker is built from. */
@@ -144,7 +144,7 @@ export function brainWorker(options: BrainWorkerOptions): Worker {
               'BRAIN_TOO_MANY_DOCUMENTS',
             );
           }
-          return brain.ingest(input.documents, actorOf(call.caller));
+          return brain.ingest(input.documents, callerKey(call.caller));
         },
         summarise: ({ totals }) =>
           `Ingested: ${totals.created} created, ${totals.updated} updated, ${totals.unchanged} unchanged (${totals.chunks} chunks).`,
