@@ -10,6 +10,9 @@ import {
 import type { ChunkLookup } from '../retrieval/chunkLookup';
 import { UNRECORDED_INGESTER, type ChunkStore, type CorpusCounts, type DocumentWrite } from './chunkStore';
 
+/** Chunks per bulk write of saveDocument. */
+const CHUNK_WRITE_BATCH = 10;
+
 function perIndex(rows: { _id: string; n: number }[]): Record<IndexName, number> {
   const counts = Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;
   for (const row of rows) if (row._id in counts) counts[row._id as IndexName] = row.n;
@@ -43,9 +46,11 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
   }
 
   async saveDocument({ document, upserts }: DocumentWrite): Promise<void> {
-    if (upserts.length > 0) {
+    // In slices: one bulk write of a large document's thousands of chunks is one long stall for an in-process
+    // (embedded) server, and a message near the 48 MB limit for a real one.
+    for (let start = 0; start < upserts.length; start += CHUNK_WRITE_BATCH) {
       await this.chunks.bulkWrite(
-        upserts.map((chunk) => ({
+        upserts.slice(start, start + CHUNK_WRITE_BATCH).map((chunk) => ({
           replaceOne: { filter: { _id: chunk.id }, replacement: fromChunkRecord(chunk), upsert: true },
         })),
         { ordered: false },
@@ -53,7 +58,12 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
     }
     const { id, ...fields } = document;
     await this.documents.replaceOne({ _id: id }, fields, { upsert: true });
-    await this.chunks.deleteMany({ documentId: id, _id: { $nin: document.chunkIds } });
+    // Every chunk of the document not in the new version (also leftovers of an interrupted earlier write), found by
+    // the documentId index and deleted by _id: a `$nin` of thousands of ids costs the embedded engine a long scan.
+    const current = new Set(document.chunkIds);
+    const stored = await this.chunks.find({ documentId: id }, { _id: 1 }).lean();
+    const stale = stored.map((chunk) => chunk._id).filter((chunkId) => !current.has(chunkId));
+    if (stale.length > 0) await this.chunks.deleteMany({ _id: { $in: stale } });
   }
 
   async *allChunks(): AsyncIterable<ChunkRecord> {

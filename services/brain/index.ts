@@ -4,6 +4,7 @@ import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import { openBrainCore, type BrainCore } from './brainCore';
 import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
+import { IngestQueue } from './ingestQueue';
 import { registerBrainRoutes } from './router';
 import type { IngestRequest, SearchRequestBody } from './schemas';
 
@@ -32,7 +33,10 @@ export interface BrainService {
   stats(): Promise<ReturnType<typeof presentStats>>;
   cacheStats(): ReturnType<typeof presentCacheStats>;
   /** Ingests as `ingestedBy` (`user:<id>` or `service`; the caller checks who may write). */
-  ingest(documents: IngestRequest['documents'], ingestedBy: string): Promise<ReturnType<typeof presentIngest>>;
+  ingest(
+    documents: IngestRequest['documents'],
+    ingestedBy: string,
+  ): Promise<ReturnType<typeof presentIngest>>;
   /** Circuit-breaker state of each embedding provider (a health probe; no store round trip). */
   providerStates(): Array<{ provider: string; state: string }>;
 }
@@ -42,14 +46,14 @@ export interface BrainArea extends ProductParts {
   service?: BrainService;
 }
 
-/** The service interface over an opened core. */
-export function brainService(core: BrainCore): BrainService {
+/** The service interface over an opened core; ingests wait their turn in `queue` (shared with the route). */
+export function brainService(core: BrainCore, queue: IngestQueue): BrainService {
   return {
     search: async (request) => presentSearch(request.query, await core.search.search(request)),
     stats: async () => presentStats(await core.stats()),
     cacheStats: () => presentCacheStats(core.cache.stats()),
     ingest: async (documents, ingestedBy) =>
-      presentIngest(await core.ingestor.ingest(documents, 'documents', ingestedBy)),
+      presentIngest(await queue.run(() => core.ingestor.ingest(documents, 'documents', ingestedBy))),
     providerStates: () => core.embeddings.breakerStates().map(({ provider, state }) => ({ provider, state })),
   };
 }
@@ -72,16 +76,22 @@ export async function createBrainArea(
         context.logger.error({ err: error }, 'brain seed failed');
       })
     : undefined;
+  const queue = new IngestQueue({
+    concurrency: context.config.BRAIN_INGEST_CONCURRENCY,
+    maxWaiting: context.config.BRAIN_INGEST_QUEUE,
+  });
   return {
-    service: brainService(core),
+    service: brainService(core, queue),
     close: async () => {
       await seeding;
+      await core.close();
     },
     services: [
       (routes) =>
         registerBrainRoutes(routes, {
           core,
           requireIngestAccess: auth.guard.requireServiceOrRole('operator'),
+          queue,
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
         }),
     ],

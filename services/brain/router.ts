@@ -4,6 +4,7 @@ import { actorOf } from '../auth/authGuard';
 import type { Principal } from '../auth/principal';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
+import type { IngestQueue } from './ingestQueue';
 import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
 import {
   BrainStatsSchema,
@@ -22,6 +23,8 @@ export interface BrainRouteDependencies {
   core: Pick<BrainCore, 'ingestor' | 'search' | 'cache' | 'stats'>;
   /** Writes to the shared indexes: the service token or an operator/admin (403 ROLE_REQUIRED otherwise). */
   requireIngestAccess: RequestHandler[];
+  /** Bounds concurrent ingests (503 BRAIN_INGEST_BUSY with Retry-After when full). */
+  queue: Pick<IngestQueue, 'run'>;
   maxDocumentsPerIngest: number;
 }
 
@@ -46,7 +49,11 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
     responses: {
       200: { description: 'Per-document outcome and totals', schema: IngestResponseSchema },
       403: { description: 'ROLE_REQUIRED: neither the service token nor an operator or admin' },
-      503: { description: 'No embedding provider could embed the chunks (BRAIN_EMBEDDING_UNAVAILABLE)' },
+      503: {
+        description:
+          'BRAIN_EMBEDDING_UNAVAILABLE (no embedding provider could embed the chunks), BRAIN_INGEST_BUSY (too ' +
+          'many ingests running and waiting; retry after Retry-After seconds)',
+      },
     },
     handler: async ({ req, body }) => {
       if (body.documents.length > deps.maxDocumentsPerIngest) {
@@ -58,7 +65,10 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
           },
         );
       }
-      const results = await core.ingestor.ingest(body.documents, 'body.documents', ingesterOf(req));
+      const ingestedBy = ingesterOf(req);
+      const results = await deps.queue.run(() =>
+        core.ingestor.ingest(body.documents, 'body.documents', ingestedBy),
+      );
       return { status: 200, body: presentIngest(results) };
     },
   });

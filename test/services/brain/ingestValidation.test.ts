@@ -210,7 +210,10 @@ describe('brain ingest: authentication and rejected input', () => {
     const okapis = (await brain.search({ query: 'okapis', strategy: 'hybrid' }).expect(200)).body.hits;
     expect(okapis[0]).toMatchObject({
       source: 'docs/user.md',
-      metadata: { ingested_by: `user:${operator.id}`, ingested_at: new Date(brain.clock.now()).toISOString() },
+      metadata: {
+        ingested_by: `user:${operator.id}`,
+        ingested_at: new Date(brain.clock.now()).toISOString(),
+      },
     });
   });
 
