@@ -102,11 +102,12 @@ export function economyWorker(economy: EconomyService): Worker {
         description:
           'Moves soft or hard currency from your spendable balance to another user. Cannot be undone. Idempotent ' +
           'per idempotency_key: a retry with the same key returns the first transfer; the same key with other ' +
-          'arguments is IDEMPOTENCY_CONFLICT. Refusals: INSUFFICIENT_FUNDS, TRANSFER_TO_SELF, RECIPIENT_NOT_FOUND.',
+          'arguments is IDEMPOTENCY_CONFLICT. Refusals: INSUFFICIENT_FUNDS, TRANSFER_TO_SELF, RECIPIENT_NOT_FOUND. ' +
+          'Needs identity tier 1: guests hold coins but move none out.',
         input: TransferInput,
         output: TransferSchema,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-        access: ACCESS.player,
+        access: ACCESS.registeredPlayer,
         callsPerMinute: 30,
         handler: async (input, { caller }) => {
           const { operation } = await economy.transfer({

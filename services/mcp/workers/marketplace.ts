@@ -46,6 +46,11 @@ const CreateInput = z.strictObject({
   title: z.string().trim().min(1).max(120).optional(),
   description: z.string().trim().max(2000).optional(),
   category: z.string().trim().min(1).max(40).optional(),
+  idempotency_key: IdempotencyKeySchema.optional().meta({
+    description:
+      'Recommended: a new key per intended listing; a retry with the same key returns the first listing instead of ' +
+      'listing the item twice',
+  }),
 });
 
 const BuyInput = z.strictObject({
@@ -82,7 +87,8 @@ const summariseListing = (listing: z.output<typeof ListingSchema>) =>
 
 /**
  * The marketplace worker: search and read listings (anyone, the service token included), and list, cancel and buy
- * as the caller. Money moves only through the economy, inside the marketplace's own purchase saga.
+ * as the caller, with the routes' access (listing and buying need identity tier 1; cancelling one's own listing does
+ * not). Money moves only through the economy, inside the marketplace's own purchase saga.
  */
 export function marketplaceWorker(market: MarketplaceCalls): Worker {
   return {
@@ -148,13 +154,15 @@ export function marketplaceWorker(market: MarketplaceCalls): Worker {
         description:
           'Lists an item from your character’s inventory (it leaves the inventory into escrow at once) or your ' +
           'creator content, for soft or hard currency. A sale pays you 95%. Refusals: ITEM_NOT_IN_INVENTORY, ' +
-          'UNKNOWN_ITEM, COMPANION_NOT_PURCHASABLE. Cancel with marketplace_cancel.',
+          'UNKNOWN_ITEM, COMPANION_NOT_PURCHASABLE, IDEMPOTENCY_CONFLICT. Cancel with marketplace_cancel. Needs ' +
+          'identity tier 1 (guests play but move nothing out).',
         input: CreateInput,
         output: ListingSchema,
         annotations: ACTS,
-        access: ACCESS.player,
+        access: ACCESS.registeredPlayer,
         callsPerMinute: 30,
-        handler: (input, { caller }) => market.create({ ...input, seller: callerId(caller) }),
+        handler: async ({ idempotency_key: key, ...input }, { caller }) =>
+          (await market.create({ ...input, seller: callerId(caller) }, key)).listing,
         summarise: (listing) => `Listed: ${summariseListing(listing)}`,
       }),
       defineTool({
@@ -176,11 +184,12 @@ export function marketplaceWorker(market: MarketplaceCalls): Worker {
         description:
           'Buys a whole listing: you pay its price, the seller gets 95%, the item comes to your inventory. Cannot ' +
           'be undone. Idempotent per idempotency_key. Refusals: INSUFFICIENT_FUNDS, LISTING_SOLD, ' +
-          'LISTING_NOT_ACTIVE, CANNOT_BUY_OWN_LISTING, IDEMPOTENCY_CONFLICT. Check economy_wallet first.',
+          'LISTING_NOT_ACTIVE, CANNOT_BUY_OWN_LISTING, IDEMPOTENCY_CONFLICT. Check economy_wallet first. Needs ' +
+          'identity tier 1.',
         input: BuyInput,
         output: SaleSchema,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-        access: ACCESS.player,
+        access: ACCESS.registeredPlayer,
         callsPerMinute: 30,
         handler: async (input, { caller }) =>
           (await market.buy(input.listing_id, callerId(caller), input.idempotency_key)).sale,

@@ -19,7 +19,7 @@ export interface MarketplaceCalls {
   search(query: ListingQuery): Promise<Results>;
   listing(id: string): Promise<Listing>;
   similar(id: string, limit: number): Promise<Results>;
-  create(input: ListingInput): Promise<Listing>;
+  create(input: ListingInput, idempotencyKey?: string): Promise<{ listing: Listing; replayed: boolean }>;
   cancel(id: string, seller: string): Promise<Listing>;
   buy(
     id: string,
@@ -34,7 +34,10 @@ export function marketplaceCalls(core: MarketplaceArea['core']): MarketplaceCall
     search: async (query) => presentResults(await searchListings(core, query)),
     listing: async (id) => presentListing(await findListing(core, id)),
     similar: async (id, limit) => presentResults(await similarListings(core, id, limit)),
-    create: async (input) => presentListing(await createListing(core, input)),
+    create: async (input, key) => {
+      const { listing, replayed } = await createListing(core, input, key);
+      return { listing: presentListing(listing), replayed };
+    },
     cancel: async (id, seller) => presentListing(await cancelListing(core, id, seller)),
     buy: async (id, buyer, key) => {
       const { sale, replayed } = await buyListing(core, id, buyer, key);

@@ -44,10 +44,20 @@ describe('MCP gateway: economy and marketplace tools', () => {
       title: 'Lantern map of the old mine',
       description: 'A hand-drawn chart of the abandoned mine tunnels, marked with every lantern hook.',
       category: 'content',
+      idempotency_key: 'list-lantern-map-1',
     });
     expect(listed.isError).toBeUndefined();
     expect(listed.structuredContent).toMatchObject({ seller_id: seller.userId, state: 'active' });
     const listingId = (listed.structuredContent as { id: string }).id;
+    const again = await call(asSeller, 'marketplace_list_item', {
+      item: 'content:lantern-map',
+      price: { currency: 'soft', amount: '200' },
+      title: 'Lantern map of the old mine',
+      description: 'A hand-drawn chart of the abandoned mine tunnels, marked with every lantern hook.',
+      category: 'content',
+      idempotency_key: 'list-lantern-map-1',
+    });
+    expect(again.structuredContent).toMatchObject({ id: listingId });
     await asSeller.close();
 
     const asBuyer = await connect(server.url, buyer.token);
@@ -113,6 +123,23 @@ describe('MCP gateway: economy and marketplace tools', () => {
     });
     expect(textOf(noKey)).toMatch(/^TOOL_INVALID_ARGUMENTS: .*idempotency_key/);
     await asBuyer.close();
+  });
+
+  it('lets a guest read its wallet but move nothing out (identity tier 1, as the routes)', async () => {
+    const guest = (await request(server.url).post('/auth/guest').expect(201)).body as { token: string };
+    const asGuest = await connect(server.url, guest.token);
+    expect((await call(asGuest, 'economy_wallet')).structuredContent).toMatchObject({ soft: '0' });
+    const pay = await call(asGuest, 'economy_transfer', {
+      to_user_id: seller.userId,
+      currency: 'soft',
+      amount: '1',
+      idempotency_key: 'guest-pays-0001',
+    });
+    expect(textOf(pay)).toBe(
+      'TOOL_FORBIDDEN: You may not call economy_transfer: it needs identity tier 1 (Registered) or above; you are ' +
+        'at tier 0 (Anonymous).',
+    );
+    await asGuest.close();
   });
 
   it('lets the service token search the marketplace but not act as a wallet owner', async () => {
