@@ -34,7 +34,16 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     world.connectMarket(marketplace.worldMarket);
     areas.push(marketplace);
     // The MCP gateway after the areas: its workers call them through their service interfaces.
-    areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer }));
+    areas.push(
+      await createMcpArea(context, {
+        auth,
+        brain: brain.service,
+        world: world.service,
+        signer,
+        economy,
+        marketplace: marketplace.core,
+      }),
+    );
     // The web client last: it serves the page at / and its assets.
     areas.push(createWebClientArea(context));
   } catch (error) {

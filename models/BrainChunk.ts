@@ -28,6 +28,8 @@ const brainChunkSchema = new Schema<BrainChunkRecord>(
     tokenCount: { type: Number, required: true },
     contentHash: { type: String, required: true },
     tags: { type: [String], default: [] },
+    ingestedBy: { type: String },
+    ingestedAt: { type: Date },
   },
   { versionKey: false },
 );

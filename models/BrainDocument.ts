@@ -25,6 +25,7 @@ const brainDocumentSchema = new Schema<BrainDocumentRecord>(
     chunkIds: { type: [String], default: [] },
     embeddingModel: { type: String, default: null },
     ingestedAt: { type: Date, default: null },
+    ingestedBy: { type: String },
   },
   { versionKey: false },
 );

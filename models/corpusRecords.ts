@@ -49,6 +49,11 @@ export interface DocumentRecord {
   embeddingModel: string | null;
   /** When the current version was ingested; null until stored. */
   ingestedAt: Date | null;
+  /**
+   * Who ingested the current version: `user:<id>`, `service` (BRAIN_SERVICE_TOKEN), `seed` (first start), `cli`
+   * (npm run brain:ingest) or `system`; absent on documents stored before provenance was recorded.
+   */
+  ingestedBy?: string | null;
 }
 
 /** A searchable piece of a document, sized for embedding and for an answer's context window. */
@@ -75,6 +80,9 @@ export interface ChunkRecord {
   /** sha256 (hex) of the normalised text; used for dedup. */
   contentHash: string;
   tags: string[];
+  /** Provenance of the document version holding the chunk (see DocumentRecord), stamped when it is stored. */
+  ingestedBy?: string | null;
+  ingestedAt?: Date | null;
 }
 
 /** The title a search hit shows for a chunk: document title, then heading path (minus a repeated H1) or symbols. */

@@ -8,11 +8,18 @@ export interface DocumentWrite {
   removedChunkIds: string[];
 }
 
+/** How /brain/stats names documents stored before ingest provenance was recorded. */
+export const UNRECORDED_INGESTER = 'unrecorded';
+
 /** Corpus counts for GET /brain/stats. */
 export interface CorpusCounts {
   documents: Record<IndexName, number>;
   chunks: Record<IndexName, number>;
   lastIngestAt: Date | null;
+  /** Who ingested the latest version (see DocumentRecord.ingestedBy); null before any, or when not recorded. */
+  lastIngestBy: string | null;
+  /** Documents per ingester (`unrecorded` for versions stored before provenance), most first. */
+  documentsByIngester: { ingestedBy: string; documents: number }[];
 }
 
 /**

@@ -13,6 +13,9 @@ export interface BrainStats {
   vectors: VectorSpaceStats[];
   /** ISO time of the latest ingest, null before any. */
   lastIngestAt: string | null;
+  /** Who ingested the latest version; null before any ingest or when not recorded. */
+  lastIngestBy: string | null;
+  documentsByIngester: { ingestedBy: string; documents: number }[];
   queries: Record<ServedStrategy, number>;
   embeddingProviders: { provider: string; model: string; state: CircuitState }[];
 }
@@ -31,6 +34,8 @@ export async function collectBrainStats(deps: {
     totalChunks: Object.values(counts.chunks).reduce((sum, n) => sum + n, 0),
     vectors,
     lastIngestAt: counts.lastIngestAt?.toISOString() ?? null,
+    lastIngestBy: counts.lastIngestBy,
+    documentsByIngester: counts.documentsByIngester,
     queries: deps.search.queryCounts(),
     embeddingProviders: deps.embeddings.breakerStates(),
   };

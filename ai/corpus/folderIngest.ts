@@ -22,7 +22,9 @@ export async function ingestFolder(
   const report: FolderIngestReport = { results: [], skipped: [] };
   for (const source of await listSourceFiles(root, folder)) {
     try {
-      report.results.push(...(await ingestor.ingest([await readSourceDocument(root, source)], source)));
+      report.results.push(
+        ...(await ingestor.ingest([await readSourceDocument(root, source)], source, 'cli')),
+      );
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;
       const detail = error.errors?.map((e) => e.message).join('; ') || error.message;

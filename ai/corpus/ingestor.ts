@@ -2,12 +2,8 @@ import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from '../../platform/clock';
 import { ValidationError, type FieldError } from '../../platform/errors';
 import type { SearchCache } from '../cache/searchCache';
-import {
-  chunkDocument,
-  DEFAULT_CHUNKER_OPTIONS,
-  type ChunkedDocument,
-  type ChunkerOptions,
-} from '../chunking/documentChunker';
+import { inlineChunking, type DocumentChunking } from '../chunking/chunkingPool';
+import { type ChunkedDocument, type ChunkerOptions } from '../chunking/documentChunker';
 import {
   embeddingTextOf,
   type ChunkRecord,
@@ -16,13 +12,21 @@ import {
   type SourceDocument,
 } from '../../models/corpusRecords';
 import { planReingest } from '../chunking/reingestPlan';
-import { DEFAULT_DOCUMENT_LIMITS, validateSourceDocument, type DocumentLimits } from '../chunking/validation';
+import {
+  DEFAULT_DOCUMENT_LIMITS,
+  validateSourceDocument,
+  type DocumentLimits,
+  type ValidDocument,
+} from '../chunking/validation';
 import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { FullTextIndex } from '../fulltext/fullTextIndex';
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import type { ChunkStore } from './chunkStore';
 
-/** What the ingestor writes to. Defaults: system clock, 1 MiB documents, 512-token chunks, silent logger. */
+/**
+ * What the ingestor writes to. Defaults: system clock, 1 MiB documents, 512-token chunks cut inline (`chunking`:
+ * the brain passes a ChunkingPool, which takes large documents off the event loop), silent logger.
+ */
 export interface IngestorDeps {
   store: ChunkStore;
   vectors: VectorIndex;
@@ -32,6 +36,7 @@ export interface IngestorDeps {
   clock?: Clock;
   limits?: DocumentLimits;
   chunker?: ChunkerOptions;
+  chunking?: DocumentChunking;
   logger?: Logger;
 }
 
@@ -64,25 +69,36 @@ function sameMetadata(previous: DocumentRecord, next: DocumentRecord): boolean {
 export class Ingestor {
   private readonly clock: Clock;
   private readonly logger: Logger;
+  private readonly chunking: DocumentChunking;
 
   constructor(private readonly deps: IngestorDeps) {
     this.clock = deps.clock ?? systemClock;
     this.logger = deps.logger ?? pino({ level: 'silent' });
+    this.chunking = deps.chunking ?? inlineChunking(deps.chunker);
   }
 
-  /** Ingests a batch; `pathPrefix` names the documents array in errors (default `body.documents`). */
-  async ingest(docs: SourceDocument[], pathPrefix = 'body.documents'): Promise<IngestResult[]> {
-    const chunked = this.prepare(docs, pathPrefix);
+  /**
+   * Ingests a batch; `pathPrefix` names the documents array in errors (default `body.documents`), `ingestedBy`
+   * is recorded on each stored version (`user:<id>`, `service`, `seed`, `cli`; default `system`).
+   */
+  async ingest(
+    docs: SourceDocument[],
+    pathPrefix = 'body.documents',
+    ingestedBy = 'system',
+  ): Promise<IngestResult[]> {
+    const chunked: ChunkedDocument[] = [];
+    for (const doc of this.validate(docs, pathPrefix)) chunked.push(await this.chunking.chunk(doc));
     const results: IngestResult[] = [];
-    for (const doc of chunked) results.push(await this.write(doc));
+    for (const doc of chunked) results.push(await this.write(doc, ingestedBy));
     if (results.some((r) => r.status !== 'unchanged')) await this.deps.cache?.invalidate();
     return results;
   }
 
-  private prepare(docs: SourceDocument[], pathPrefix: string): ChunkedDocument[] {
+  /** Validates every document (no chunking yet), so one bad document rejects the batch before any work. */
+  private validate(docs: SourceDocument[], pathPrefix: string): ValidDocument[] {
     const failures: { code: string; errors: FieldError[] }[] = [];
     const seen = new Map<string, number>();
-    const chunked = docs.flatMap((doc, i) => {
+    const accepted = docs.flatMap((doc, i) => {
       try {
         const valid = validateSourceDocument(
           doc,
@@ -99,7 +115,7 @@ export class Ingestor {
           return [];
         }
         seen.set(key, i);
-        return [chunkDocument(valid, this.deps.chunker ?? DEFAULT_CHUNKER_OPTIONS)];
+        return [valid];
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
         failures.push({ code: error.code, errors: error.errors ?? [] });
@@ -114,10 +130,10 @@ export class Ingestor {
         failures[0].code,
       );
     }
-    return chunked;
+    return accepted;
   }
 
-  private async write({ document, chunks }: ChunkedDocument): Promise<IngestResult> {
+  private async write({ document, chunks: cut }: ChunkedDocument, ingestedBy: string): Promise<IngestResult> {
     const previous = await this.deps.store.findDocument(document.id);
     const base = {
       documentId: document.id,
@@ -130,17 +146,15 @@ export class Ingestor {
       return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
     }
 
-    const plan = planReingest(previous?.chunkIds ?? [], chunks);
+    const plan = planReingest(previous?.chunkIds ?? [], cut);
     const { model, embedded } = await this.embedChunks(
       plan.added,
       plan.kept,
       previous?.embeddingModel ?? null,
     );
-    const stored: DocumentRecord = {
-      ...document,
-      embeddingModel: model,
-      ingestedAt: new Date(this.clock.now()),
-    };
+    const ingestedAt = new Date(this.clock.now());
+    const chunks = cut.map((chunk) => ({ ...chunk, ingestedBy, ingestedAt }));
+    const stored: DocumentRecord = { ...document, embeddingModel: model, ingestedAt, ingestedBy };
     await this.deps.store.saveDocument({
       document: stored,
       upserts: chunks,
@@ -151,7 +165,7 @@ export class Ingestor {
 
     const status = previous ? 'updated' : 'created';
     this.logger.info(
-      { ...base, status, embedded, removed: plan.removedIds.length, model },
+      { ...base, status, embedded, removed: plan.removedIds.length, model, ingestedBy },
       'brain document ingested',
     );
     return {

@@ -4,7 +4,7 @@ import {
   type DocumentRecord,
   type IndexName,
 } from '../../models/corpusRecords';
-import type { ChunkStore, CorpusCounts, DocumentWrite } from './chunkStore';
+import { UNRECORDED_INGESTER, type ChunkStore, type CorpusCounts, type DocumentWrite } from './chunkStore';
 
 function zeroPerIndex(): Record<IndexName, number> {
   return Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;
@@ -45,12 +45,23 @@ export class InMemoryChunkStore implements ChunkStore {
   async counts(): Promise<CorpusCounts> {
     const documents = zeroPerIndex();
     const chunks = zeroPerIndex();
-    let lastIngestAt: Date | null = null;
+    let latest: DocumentRecord | undefined;
+    const byIngester = new Map<string, number>();
     for (const doc of this.documents.values()) {
       documents[doc.index]++;
-      if (doc.ingestedAt && (!lastIngestAt || doc.ingestedAt > lastIngestAt)) lastIngestAt = doc.ingestedAt;
+      const ingester = doc.ingestedBy ?? UNRECORDED_INGESTER;
+      byIngester.set(ingester, (byIngester.get(ingester) ?? 0) + 1);
+      if (doc.ingestedAt && (!latest?.ingestedAt || doc.ingestedAt > latest.ingestedAt)) latest = doc;
     }
     for (const chunk of this.chunks.values()) chunks[chunk.index]++;
-    return { documents, chunks, lastIngestAt };
+    return {
+      documents,
+      chunks,
+      lastIngestAt: latest?.ingestedAt ?? null,
+      lastIngestBy: latest?.ingestedBy ?? null,
+      documentsByIngester: [...byIngester]
+        .map(([ingestedBy, count]) => ({ ingestedBy, documents: count }))
+        .sort((a, b) => b.documents - a.documents || a.ingestedBy.localeCompare(b.ingestedBy)),
+    };
   }
 }

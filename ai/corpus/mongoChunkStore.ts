@@ -8,7 +8,10 @@ import {
   type IndexName,
 } from '../../models/corpusRecords';
 import type { ChunkLookup } from '../retrieval/chunkLookup';
-import type { ChunkStore, CorpusCounts, DocumentWrite } from './chunkStore';
+import { UNRECORDED_INGESTER, type ChunkStore, type CorpusCounts, type DocumentWrite } from './chunkStore';
+
+/** Chunks per bulk write of saveDocument. */
+const CHUNK_WRITE_BATCH = 10;
 
 function perIndex(rows: { _id: string; n: number }[]): Record<IndexName, number> {
   const counts = Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;
@@ -43,9 +46,11 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
   }
 
   async saveDocument({ document, upserts }: DocumentWrite): Promise<void> {
-    if (upserts.length > 0) {
+    // In slices: one bulk write of a large document's thousands of chunks is one long stall for an in-process
+    // (embedded) server, and a message near the 48 MB limit for a real one.
+    for (let start = 0; start < upserts.length; start += CHUNK_WRITE_BATCH) {
       await this.chunks.bulkWrite(
-        upserts.map((chunk) => ({
+        upserts.slice(start, start + CHUNK_WRITE_BATCH).map((chunk) => ({
           replaceOne: { filter: { _id: chunk.id }, replacement: fromChunkRecord(chunk), upsert: true },
         })),
         { ordered: false },
@@ -53,7 +58,12 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
     }
     const { id, ...fields } = document;
     await this.documents.replaceOne({ _id: id }, fields, { upsert: true });
-    await this.chunks.deleteMany({ documentId: id, _id: { $nin: document.chunkIds } });
+    // Every chunk of the document not in the new version (also leftovers of an interrupted earlier write), found by
+    // the documentId index and deleted by _id: a `$nin` of thousands of ids costs the embedded engine a long scan.
+    const current = new Set(document.chunkIds);
+    const stored = await this.chunks.find({ documentId: id }, { _id: 1 }).lean();
+    const stale = stored.map((chunk) => chunk._id).filter((chunkId) => !current.has(chunkId));
+    if (stale.length > 0) await this.chunks.deleteMany({ _id: { $in: stale } });
   }
 
   async *allChunks(): AsyncIterable<ChunkRecord> {
@@ -68,18 +78,25 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
 
   async counts(): Promise<CorpusCounts> {
     const byIndex = [{ $group: { _id: '$index', n: { $sum: 1 } } }];
-    const [documents, chunks, latest] = await Promise.all([
+    const [documents, chunks, latest, ingesters] = await Promise.all([
       this.documents.aggregate<{ _id: string; n: number }>(byIndex),
       this.chunks.aggregate<{ _id: string; n: number }>(byIndex),
       this.documents
-        .findOne({ ingestedAt: { $ne: null } }, { ingestedAt: 1 })
+        .findOne({ ingestedAt: { $ne: null } }, { ingestedAt: 1, ingestedBy: 1 })
         .sort({ ingestedAt: -1 })
         .lean(),
+      this.documents.aggregate<{ _id: string | null; n: number }>([
+        { $group: { _id: '$ingestedBy', n: { $sum: 1 } } },
+      ]),
     ]);
     return {
       documents: perIndex(documents),
       chunks: perIndex(chunks),
       lastIngestAt: latest?.ingestedAt ?? null,
+      lastIngestBy: latest?.ingestedBy ?? null,
+      documentsByIngester: ingesters
+        .map((row) => ({ ingestedBy: row._id ?? UNRECORDED_INGESTER, documents: row.n }))
+        .sort((a, b) => b.documents - a.documents || a.ingestedBy.localeCompare(b.ingestedBy)),
     };
   }
 

@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { analyze } from '../text/terms';
 import type { EmbeddingProvider } from './provider';
 
@@ -12,6 +14,8 @@ export interface LocalHashEmbedderOptions {
  * (weights 0.15 to 0.5) and lowered recall on bench/brainEval, so phrases are left to BM25.
  */
 const TERM_WEIGHT = 1;
+/** Longest run of embedding work between two yields to the event loop (ms). */
+const SLICE_MS = 10;
 const TRIGRAM_WEIGHT = 0.5;
 
 /** 32-bit FNV-1a over UTF-16 code units: fast, well spread, and stable across platforms and releases. */
@@ -55,8 +59,21 @@ export class LocalHashEmbedder implements EmbeddingProvider {
     this.model = `local-hash-v1-${this.dimensions}`;
   }
 
+  /**
+   * Embeds in slices of about SLICE_MS, yielding to the event loop between them: a 1 MB ingest's chunks take about
+   * a second of CPU here, which must not reach other requests as one stall.
+   */
   async embed(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => this.embedOne(text));
+    const vectors: number[][] = [];
+    let sliceStarted = performance.now();
+    for (const text of texts) {
+      vectors.push(this.embedOne(text));
+      if (performance.now() - sliceStarted >= SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStarted = performance.now();
+      }
+    }
+    return vectors;
   }
 
   /** Synchronous embedding of one text. */

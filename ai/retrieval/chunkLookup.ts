@@ -32,5 +32,7 @@ export function hitFromChunk(
     score,
     strategy,
     foundBy: [strategy],
+    ingestedBy: chunk.ingestedBy ?? null,
+    ingestedAt: chunk.ingestedAt ? new Date(chunk.ingestedAt).toISOString() : null,
   };
 }

@@ -31,6 +31,10 @@ export interface Hit {
   strategy: StrategyName;
   /** Strategies whose lists contained the chunk (one entry except after fusion). */
   foundBy: StrategyName[];
+  /** Who ingested the chunk's document version (`user:<id>`, `service`, `seed`, `cli`), when recorded. */
+  ingestedBy?: string | null;
+  /** When that version was ingested (ISO time), when recorded. */
+  ingestedAt?: string | null;
 }
 
 /** What every strategy accepts. Defaults: all indexes, limit 10, snippets built. */

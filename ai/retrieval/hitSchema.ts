@@ -23,6 +23,8 @@ export const hitSchema = z.object({
   score: z.number(),
   strategy,
   foundBy: z.array(strategy),
+  ingestedBy: z.string().nullable().optional(),
+  ingestedAt: z.string().nullable().optional(),
 }) satisfies z.ZodType<Hit>;
 
 /** Copies a hit (arrays included) with every identifier coerced to a string, whatever id types came in. */

@@ -104,6 +104,25 @@ export class AuthGuard {
     ];
   }
 
+  /**
+   * The service token, or users holding `role` or a higher one (writes to what every caller shares, such as the
+   * brain's indexes): no credential is 401, anyone else 403 ROLE_REQUIRED.
+   */
+  requireServiceOrRole(role: UserRole): RequestHandler[] {
+    return [
+      this.authenticate(),
+      (req, _res, next) => {
+        if (!req.principal) return next(authError('UNAUTHENTICATED', 'Authentication required'));
+        const user = userOf(req);
+        next(
+          !user || holdsRole(user.roles, role)
+            ? undefined
+            : authError('ROLE_REQUIRED', `Requires the service token or the ${role} role`),
+        );
+      },
+    ];
+  }
+
   /** Users at identity tier `tier` or above. */
   requireTier(tier: number): RequestHandler[] {
     return [
@@ -147,6 +166,11 @@ function browserChallenge(): AppError {
     'Sign in as an admin: HTTP Basic with any user name and a session token as the password',
     { headers: { 'WWW-Authenticate': 'Basic realm="forge-admin", charset="UTF-8"' } },
   );
+}
+
+/** How a caller is recorded as the author of a change: `user:<id>` or `service`. */
+export function actorOf(principal: Principal): string {
+  return principal.kind === 'user' ? `user:${principal.userId.toHexString()}` : 'service';
 }
 
 /** The signed-in user behind a request, if any. */

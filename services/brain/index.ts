@@ -4,6 +4,7 @@ import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import { openBrainCore, type BrainCore } from './brainCore';
 import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
+import { IngestQueue } from './ingestQueue';
 import { registerBrainRoutes } from './router';
 import type { IngestRequest, SearchRequestBody } from './schemas';
 
@@ -31,7 +32,11 @@ export interface BrainService {
   search(request: SearchRequestBody): Promise<ReturnType<typeof presentSearch>>;
   stats(): Promise<ReturnType<typeof presentStats>>;
   cacheStats(): ReturnType<typeof presentCacheStats>;
-  ingest(documents: IngestRequest['documents']): Promise<ReturnType<typeof presentIngest>>;
+  /** Ingests as `ingestedBy` (`user:<id>` or `service`; the caller checks who may write). */
+  ingest(
+    documents: IngestRequest['documents'],
+    ingestedBy: string,
+  ): Promise<ReturnType<typeof presentIngest>>;
   /** Circuit-breaker state of each embedding provider (a health probe; no store round trip). */
   providerStates(): Array<{ provider: string; state: string }>;
 }
@@ -41,13 +46,14 @@ export interface BrainArea extends ProductParts {
   service?: BrainService;
 }
 
-/** The service interface over an opened core. */
-export function brainService(core: BrainCore): BrainService {
+/** The service interface over an opened core; ingests wait their turn in `queue` (shared with the route). */
+export function brainService(core: BrainCore, queue: IngestQueue): BrainService {
   return {
     search: async (request) => presentSearch(request.query, await core.search.search(request)),
     stats: async () => presentStats(await core.stats()),
     cacheStats: () => presentCacheStats(core.cache.stats()),
-    ingest: async (documents) => presentIngest(await core.ingestor.ingest(documents)),
+    ingest: async (documents, ingestedBy) =>
+      presentIngest(await queue.run(() => core.ingestor.ingest(documents, 'documents', ingestedBy))),
     providerStates: () => core.embeddings.breakerStates().map(({ provider, state }) => ({ provider, state })),
   };
 }
@@ -55,7 +61,7 @@ export function brainService(core: BrainCore): BrainService {
 /**
  * The knowledge service's retrieval area: in a process with the `api` role, opens the core on the
  * platform's stores (rebuilding the BM25 index from MongoDB) and contributes the /brain routes, ingestion
- * guarded by `requireBrainAuth`. Game- or worker-only processes serve no brain routes and skip it.
+ * by the service token or operators (`requireServiceOrRole`). Game- or worker-only processes serve no brain routes and skip it.
  */
 export async function createBrainArea(
   context: PlatformContext,
@@ -70,16 +76,22 @@ export async function createBrainArea(
         context.logger.error({ err: error }, 'brain seed failed');
       })
     : undefined;
+  const queue = new IngestQueue({
+    concurrency: context.config.BRAIN_INGEST_CONCURRENCY,
+    maxWaiting: context.config.BRAIN_INGEST_QUEUE,
+  });
   return {
-    service: brainService(core),
+    service: brainService(core, queue),
     close: async () => {
       await seeding;
+      await core.close();
     },
     services: [
       (routes) =>
         registerBrainRoutes(routes, {
           core,
-          requireBrainAuth: auth.guard.requireBrainAuth,
+          requireIngestAccess: auth.guard.requireServiceOrRole('operator'),
+          queue,
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
         }),
     ],

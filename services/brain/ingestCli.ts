@@ -14,7 +14,7 @@ import { systemClock } from '../../platform/clock';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { openStores } from '../../platform/stores';
-import { openBrainCore } from './brainCore';
+import { openBrainCore, type BrainCore } from './brainCore';
 
 /** Where a path's files are read from, and the folder within it: repository-relative sources when possible. */
 async function rootAndFolder(cwd: string, target: string): Promise<{ root: string; folder: string }> {
@@ -56,8 +56,9 @@ export async function runIngestCli(
   const config = loadConfig(options.env ?? process.env);
   const logger = createLogger({ level: config.LOG_LEVEL, destination: pino.destination(2) });
   const stores = await openStores(config, logger, embeddedEngines);
+  let core: BrainCore | undefined;
   try {
-    const core = await openBrainCore({ config, stores, clock: systemClock, logger });
+    core = await openBrainCore({ config, stores, clock: systemClock, logger });
     for (const target of targets) {
       const { root, folder } = await rootAndFolder(options.cwd ?? process.cwd(), target);
       const report = await ingestFolder(core.ingestor, root, folder);
@@ -70,6 +71,7 @@ export async function runIngestCli(
     print(`brain ingest failed: ${(error as Error).message}`);
     return 1;
   } finally {
+    await core?.close();
     await stores.close();
   }
 }

@@ -26,6 +26,7 @@ export function presentHit(hit: Hit): z.infer<typeof SearchHitSchema> {
     found_by: hit.foundBy,
     start_line: hit.startLine,
     end_line: hit.endLine,
+    metadata: { ingested_by: hit.ingestedBy ?? null, ingested_at: hit.ingestedAt ?? null },
   };
 }
 
@@ -77,6 +78,11 @@ export function presentStats(stats: BrainStats): z.infer<typeof BrainStatsSchema
     total_chunks: stats.totalChunks,
     vectors: stats.vectors,
     last_ingest_at: stats.lastIngestAt,
+    last_ingest_by: stats.lastIngestBy,
+    documents_by_ingester: stats.documentsByIngester.map((row) => ({
+      ingested_by: row.ingestedBy,
+      documents: row.documents,
+    })),
     queries: stats.queries,
     embedding_providers: stats.embeddingProviders,
   };

@@ -1,7 +1,10 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
+import { actorOf } from '../auth/authGuard';
+import type { Principal } from '../auth/principal';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
+import type { IngestQueue } from './ingestQueue';
 import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
 import {
   BrainStatsSchema,
@@ -12,11 +15,16 @@ import {
   SearchResponseSchema,
 } from './schemas';
 
+/** The ingest guard has admitted a principal: record it as the author. */
+const ingesterOf = (req: Request) => actorOf(req.principal as Principal);
+
 /** What the brain routes need: the retrieval core, the auth guard for ingestion and the batch limit. */
 export interface BrainRouteDependencies {
   core: Pick<BrainCore, 'ingestor' | 'search' | 'cache' | 'stats'>;
-  /** SPEC 5 `require_brain_auth`: a signed-in user or the service token. */
-  requireBrainAuth: RequestHandler[];
+  /** Writes to the shared indexes: the service token or an operator/admin (403 ROLE_REQUIRED otherwise). */
+  requireIngestAccess: RequestHandler[];
+  /** Bounds concurrent ingests (503 BRAIN_INGEST_BUSY with Retry-After when full). */
+  queue: Pick<IngestQueue, 'run'>;
   maxDocumentsPerIngest: number;
 }
 
@@ -32,16 +40,22 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
       'Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and ' +
       'indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as ' +
       'they are. Every document is validated before anything is written: one bad document rejects the request ' +
-      'with 400 and nothing changes. Invalidates the search cache.',
+      'with 400 and nothing changes. Invalidates the search cache. Needs the service token or the operator ' +
+      'role (403 ROLE_REQUIRED); each stored version records who ingested it and when.',
     tags: ['brain'],
     security: 'bearer',
-    middleware: deps.requireBrainAuth,
+    middleware: deps.requireIngestAccess,
     request: { body: IngestRequestSchema },
     responses: {
       200: { description: 'Per-document outcome and totals', schema: IngestResponseSchema },
-      503: { description: 'No embedding provider could embed the chunks (BRAIN_EMBEDDING_UNAVAILABLE)' },
+      403: { description: 'ROLE_REQUIRED: neither the service token nor an operator or admin' },
+      503: {
+        description:
+          'BRAIN_EMBEDDING_UNAVAILABLE (no embedding provider could embed the chunks), BRAIN_INGEST_BUSY (too ' +
+          'many ingests running and waiting; retry after Retry-After seconds)',
+      },
     },
-    handler: async ({ body }) => {
+    handler: async ({ req, body }) => {
       if (body.documents.length > deps.maxDocumentsPerIngest) {
         throw brainError(
           'BRAIN_TOO_MANY_DOCUMENTS',
@@ -51,7 +65,11 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
           },
         );
       }
-      return { status: 200, body: presentIngest(await core.ingestor.ingest(body.documents)) };
+      const ingestedBy = ingesterOf(req);
+      const results = await deps.queue.run(() =>
+        core.ingestor.ingest(body.documents, 'body.documents', ingestedBy),
+      );
+      return { status: 200, body: presentIngest(results) };
     },
   });
 

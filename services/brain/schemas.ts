@@ -82,6 +82,17 @@ export const SearchRequestSchema = z
   .meta({ id: 'BrainSearchRequest' });
 export type SearchRequestBody = z.infer<typeof SearchRequestSchema>;
 
+const ingester = z.string().meta({
+  description:
+    '`user:<id>` (an operator or admin), `service` (BRAIN_SERVICE_TOKEN), `seed` (first start), `cli` ' +
+    '(npm run brain:ingest) or `system`',
+});
+
+/** Who ingested a hit's document version, and when (null for versions stored before this was recorded). */
+export const IngestProvenanceSchema = z
+  .object({ ingested_by: ingester.nullable(), ingested_at: timestamp.nullable() })
+  .meta({ id: 'BrainIngestProvenance' });
+
 export const SearchHitSchema = z
   .object({
     id: z.string().meta({ description: 'Chunk id' }),
@@ -97,6 +108,7 @@ export const SearchHitSchema = z
     found_by: z.array(z.enum(STRATEGY_NAMES)).meta({ description: 'Strategies whose lists held the chunk' }),
     start_line: z.number().int(),
     end_line: z.number().int(),
+    metadata: IngestProvenanceSchema,
   })
   .meta({ id: 'BrainSearchHit' });
 
@@ -123,6 +135,10 @@ export const BrainStatsSchema = z
     total_chunks: z.number().int(),
     vectors: z.array(z.object({ model: z.string(), dimensions: z.number().int(), count: z.number().int() })),
     last_ingest_at: timestamp.nullable(),
+    last_ingest_by: ingester.nullable().meta({ description: 'Who ingested the latest version' }),
+    documents_by_ingester: z
+      .array(z.object({ ingested_by: z.string(), documents: z.number().int() }))
+      .meta({ description: 'Stored documents per ingester, most first (`unrecorded`: before provenance)' }),
     queries: z
       .object({ fulltext: z.number().int(), semantic: z.number().int(), hybrid: z.number().int() })
       .meta({ description: 'Searches this process has served since it started, by strategy' }),

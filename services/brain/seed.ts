@@ -43,7 +43,7 @@ export async function seedEmptyBrain(
     for (const source of await listSourceFiles(root, folder, scan)) {
       const document = { ...(await readSourceDocument(root, source)), index: 'docs' as const };
       try {
-        await deps.ingestor.ingest([document], source);
+        await deps.ingestor.ingest([document], source, 'seed');
         report.ingested += 1;
       } catch (error) {
         // A file the validation refuses (empty, too large) is left out; a store failure stops the seed.

@@ -121,6 +121,8 @@ export const ACCESS = {
   player: { user: {} },
   /** Users at identity tier 1 (Registered) or above, and the service token. */
   registered: { user: { tier: 1 }, service: true },
+  /** Users at identity tier 1 or above, acting as themselves (moving their coins or items out; guests may not). */
+  registeredPlayer: { user: { tier: 1 } },
   /** Operators (and admins) and the service token. */
   operator: { user: { role: 'operator' }, service: true },
   /** Admins only. */

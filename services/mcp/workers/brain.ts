@@ -9,6 +9,7 @@ import {
   SearchResponseSchema,
   type BrainService,
 } from '../../brain';
+import { callerKey } from '../toolAccess';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 
 /** What the brain worker is built from. */
@@ -128,13 +129,14 @@ export function brainWorker(options: BrainWorkerOptions): Worker {
         title: 'Add documents to the knowledge base',
         description:
           'Ingests documents into the docs, code or tests index: chunked, deduplicated, embedded and indexed. ' +
-          'Re-ingesting a source replaces its chunks. One invalid document rejects the whole batch.',
+          'Re-ingesting a source replaces its chunks. One invalid document rejects the whole batch. For operators, ' +
+          'admins and the service token; each stored version records who ingested it.',
         input: IngestRequestSchema,
         output: IngestResponseSchema,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-        access: ACCESS.registered,
+        access: ACCESS.operator,
         callsPerMinute: 20,
-        handler: (input) => {
+        handler: (input, call) => {
           if (input.documents.length > options.maxDocumentsPerIngest) {
             throw new ValidationError(
               `At most ${options.maxDocumentsPerIngest} documents per call`,
@@ -142,7 +144,7 @@ export function brainWorker(options: BrainWorkerOptions): Worker {
               'BRAIN_TOO_MANY_DOCUMENTS',
             );
           }
-          return brain.ingest(input.documents);
+          return brain.ingest(input.documents, callerKey(call.caller));
         },
         summarise: ({ totals }) =>
           `Ingested: ${totals.created} created, ${totals.updated} updated, ${totals.unchanged} unchanged (${totals.chunks} chunks).`,

@@ -1,10 +1,15 @@
 import type { AuthService } from '../../auth';
 import type { BrainService } from '../../brain';
+import type { EconomyService } from '../../economy';
+import type { MarketplaceArea } from '../../marketplace';
 import type { WorldService } from '../../mud';
 import type { SignerArea } from '../../signer';
 import type { Worker } from '../toolDefinition';
 import { brainWorker } from './brain';
+import { economyWorker } from './economy';
 import { identityWorker } from './identity';
+import { marketplaceWorker } from './marketplace';
+import { marketplaceCalls } from './marketplaceCalls';
 import { signerWorker } from './signer';
 import { worldWorker } from './world';
 
@@ -17,6 +22,9 @@ export interface WorkerSources {
   brain?: BrainService;
   world?: WorldService;
   signer?: Pick<SignerArea, 'status'>;
+  economy?: EconomyService;
+  /** The marketplace's core, until services/marketplace exports a service interface (see marketplaceCalls.ts). */
+  marketplace?: MarketplaceArea['core'];
   /** BRAIN_INGEST_MAX_DOCUMENTS. */
   maxDocumentsPerIngest: number;
 }
@@ -28,6 +36,8 @@ export function productWorkers(sources: WorkerSources): Worker[] {
     workers.push(brainWorker({ brain: sources.brain, maxDocumentsPerIngest: sources.maxDocumentsPerIngest }));
   }
   if (sources.world) workers.push(worldWorker(sources.world));
+  if (sources.economy) workers.push(economyWorker(sources.economy));
+  if (sources.marketplace) workers.push(marketplaceWorker(marketplaceCalls(sources.marketplace)));
   if (sources.signer) workers.push(signerWorker(sources.signer));
   return workers;
 }

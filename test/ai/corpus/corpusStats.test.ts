@@ -38,6 +38,8 @@ describe('collectBrainStats', () => {
       totalChunks: 2,
       vectors: [{ model: 'local-hash-v1-384', dimensions: 384, count: 2 }],
       lastIngestAt: '2026-01-01T00:00:00.000Z',
+      lastIngestBy: 'system',
+      documentsByIngester: [{ ingestedBy: 'system', documents: 2 }],
       queries: { fulltext: 1, semantic: 0, hybrid: 2 },
       embeddingProviders: [{ provider: 'local', model: 'local-hash-v1-384', state: 'CLOSED' }],
     });

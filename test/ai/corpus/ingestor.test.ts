@@ -63,6 +63,8 @@ describe('Ingestor', () => {
       documents: { docs: 1, code: 0, tests: 0 },
       chunks: { docs: 2, code: 0, tests: 0 },
       lastIngestAt: new Date(Date.UTC(2026, 0, 1)),
+      lastIngestBy: 'system',
+      documentsByIngester: [{ ingestedBy: 'system', documents: 1 }],
     });
     expect(await vectors.spaces()).toEqual([{ model: 'cloud-3', dimensions: 3, count: 2 }]);
     expect(fullText.search('fuses').map((h) => h.headingPath)).toEqual([['Guide', 'Search']]);

@@ -123,6 +123,7 @@ describe('MongoChunkStore (embedded MongoDB)', () => {
         source: 'test/a.test.ts',
         chunkIds: [testChunk.id],
         ingestedAt: later,
+        ingestedBy: 'user:0123456789abcdef01234567',
       }),
       upserts: [testChunk],
       removedChunkIds: [],
@@ -132,6 +133,12 @@ describe('MongoChunkStore (embedded MongoDB)', () => {
       documents: { docs: 1, code: 0, tests: 1 },
       chunks: { docs: 1, code: 0, tests: 1 },
       lastIngestAt: later,
+      lastIngestBy: 'user:0123456789abcdef01234567',
+      // The first document was stored without provenance (as before it was recorded).
+      documentsByIngester: [
+        { ingestedBy: 'unrecorded', documents: 1 },
+        { ingestedBy: 'user:0123456789abcdef01234567', documents: 1 },
+      ],
     });
     expect((await store.documentsIngestedSince(later)).map((d) => d.id)).toEqual(['doc-test']);
   });

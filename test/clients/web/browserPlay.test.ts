@@ -10,8 +10,25 @@ import { freePort } from '../../helpers/nginx';
 
 jest.setTimeout(180_000);
 
-/** The page's DOM as the functions run inside the browser see it (the server's type check has no DOM library). */
-declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+/** An element as the functions run inside the browser see it (the server's type check has no DOM library). */
+interface PageElement {
+  id: string;
+  tagName: string;
+  textContent: string | null;
+  hidden: boolean;
+  labels?: ArrayLike<PageElement> | null;
+  matches(selector: string): boolean;
+  getAttribute(name: string): string | null;
+  getClientRects(): ArrayLike<unknown>;
+}
+
+/** The page's DOM as the functions run inside the browser see it. */
+declare const document: {
+  activeElement: PageElement | null;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+  getElementById(id: string): PageElement | null;
+};
 
 const WAIT = { timeout: 60_000 };
 
@@ -40,6 +57,45 @@ async function roomIs(page: Page, name: string): Promise<void> {
     (expected) => document.querySelector('#room-name')?.textContent === expected,
     name,
     WAIT,
+  );
+}
+
+/** Presses Tab until the focused element matches `selector` (at most 80 times). */
+async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let presses = 0; presses < 80; presses++) {
+    if (await page.evaluate((target) => document.activeElement?.matches(target) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/**
+ * The visible controls without an accessible name (aria-label, aria-labelledby, a <label>, or a button's text), as
+ * `tag#id` strings; empty when every control is named.
+ */
+function unnamedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('button, input, select, textarea, meter, a[href], [role="button"]'))
+      .filter((control) => control.getClientRects().length > 0)
+      .filter((control) => {
+        const labelledBy = (control.getAttribute('aria-labelledby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join('');
+        const labels = Array.from(control.labels ?? []).map((label) => label.textContent ?? '');
+        const text = control.tagName === 'BUTTON' || control.tagName === 'A' ? control.textContent : '';
+        const name = [
+          control.getAttribute('aria-label'),
+          labelledBy,
+          ...labels,
+          text,
+          control.getAttribute('title'),
+        ]
+          .join('')
+          .trim();
+        return name.length === 0;
+      })
+      .map((control) => `${control.tagName.toLowerCase()}#${control.id}`),
   );
 }
 
@@ -148,6 +204,30 @@ describe('web client in Chromium', () => {
     await logShows(ann, /Bob Second arrives\./);
     await ann.waitForFunction(() => /Bob Second/.test(document.querySelector('#present')?.textContent ?? ''));
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it('can be played by keyboard alone, every control named', async () => {
+    const context = await browser.context();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForSelector('#guest-play', WAIT);
+    expect(await unnamedControls(page)).toEqual([]);
+    // Sign in: Tab to the name field, type, Enter submits the guest form.
+    await tabTo(page, '#guest-name');
+    await page.keyboard.type('Eve Keys');
+    await page.keyboard.press('Enter');
+    await roomIs(page, 'Village Square');
+    expect(await unnamedControls(page)).toEqual([]);
+    // Walk through an exit button reached by Tab, then back with the command line reached by Tab.
+    await tabTo(page, '#exits button[aria-label="Go east"]');
+    await page.keyboard.press('Enter');
+    await roomIs(page, 'Market Row');
+    await tabTo(page, '#command');
+    await page.keyboard.type('w');
+    await page.keyboard.press('Enter');
+    await roomIs(page, 'Village Square');
+    expect(await page.textContent('#who')).toBe('Eve Keys · Anonymous');
+    await context.close();
   });
 
   it('keeps the session across a reload', async () => {

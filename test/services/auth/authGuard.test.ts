@@ -28,6 +28,7 @@ async function partsWithGuardedRoutes(context: PlatformContext): Promise<Product
     probe('/probe/user', auth.guard.requireUser);
     probe('/probe/tier/3', auth.guard.requireTier(3));
     probe('/probe/operator', auth.guard.requireRole('operator'));
+    probe('/probe/service-or-operator', auth.guard.requireServiceOrRole('operator'));
   };
   return { services: [auth.register, guarded], close: () => auth.close() };
 }
@@ -62,6 +63,20 @@ describe('route guards', () => {
     const wrong = await get('/probe/brain', `${SERVICE_TOKEN.slice(0, -1)}4`);
     expect(wrong.status).toBe(401);
     expect(wrong.body.code).toBe('INVALID_CREDENTIAL');
+  });
+
+  it('requireServiceOrRole admits the service token and the role (or above), refusing players 403', async () => {
+    expect((await get('/probe/service-or-operator', SERVICE_TOKEN)).body).toEqual({ caller: 'service' });
+    expect((await get('/probe/service-or-operator', adminSession)).body).toEqual({ caller: 'user' });
+    const refused = await get('/probe/service-or-operator', player);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      code: 'ROLE_REQUIRED',
+      detail: 'Requires the service token or the operator role',
+    });
+    const anonymous = await get('/probe/service-or-operator');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.code).toBe('UNAUTHENTICATED');
   });
 
   it('requireUser refuses the service token with 403 USER_SESSION_REQUIRED: it is not a user', async () => {

@@ -6,7 +6,7 @@ import { ChannelClient, startWorldPlatform } from '../mud/worldPlatform';
 
 /**
  * Tier 0 (Anonymous) in practice: a guest session reaches the twelve verified endpoints documented in
- * services/auth/guest/README.md, is refused the protected brain routes with 403 TIER_REQUIRED, and keeps its
+ * services/auth/guest/README.md, is refused ingest into the shared brain indexes with 403 ROLE_REQUIRED, and keeps its
  * character when it links a wallet.
  */
 describe('guests at tier 0', () => {
@@ -50,15 +50,15 @@ describe('guests at tier 0', () => {
     expect((await request(url).post('/auth/logout').set(as(other.body.token))).status).toBe(204);
   });
 
-  it('refuses a protected brain route with 403 TIER_REQUIRED', async () => {
+  it('refuses ingest into the shared brain indexes with 403 ROLE_REQUIRED', async () => {
     const res = await request(server.url)
       .post('/brain/ingest')
       .set(as(guest.token))
-      .send({ documents: [{ id: 'd1', index: 'docs', title: 'T', content: 'Some text.' }] });
+      .send({ documents: [{ source: 'docs/DESIGN.md', index: 'docs', text: 'Poisoned.' }] });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({
-      code: 'TIER_REQUIRED',
-      detail: 'Requires identity tier 1 (Registered) or above',
+      code: 'ROLE_REQUIRED',
+      detail: 'Requires the service token or the operator role',
     });
   });
 

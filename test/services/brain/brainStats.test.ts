@@ -19,6 +19,8 @@ describe('GET /brain/stats', () => {
       total_chunks: 0,
       vectors: [{ model: 'local-hash-v1-384', dimensions: 384, count: 0 }],
       last_ingest_at: null,
+      last_ingest_by: null,
+      documents_by_ingester: [],
       queries: { fulltext: 0, semantic: 0, hybrid: 0 },
       embedding_providers: [{ provider: 'local', model: 'local-hash-v1-384', state: 'CLOSED' }],
     });
@@ -51,6 +53,8 @@ describe('GET /brain/stats', () => {
       total_chunks: 4,
       vectors: [{ model: 'local-hash-v1-384', dimensions: 384, count: 4 }],
       last_ingest_at: new Date(brain.clock.now()).toISOString(),
+      last_ingest_by: 'service',
+      documents_by_ingester: [{ ingested_by: 'service', documents: 3 }],
       queries: { fulltext: 1, semantic: 2, hybrid: 2 },
       embedding_providers: [{ provider: 'local', model: 'local-hash-v1-384', state: 'CLOSED' }],
     });

@@ -9,12 +9,15 @@ const GOOD = {
   text: '# Good\n\nA perfectly fine document about zebras.\n',
 };
 
+const ADMIN = Wallet.createRandom();
+
 describe('brain ingest: authentication and rejected input', () => {
   let brain: BrainTestPlatform;
 
   beforeAll(async () => {
     brain = await startBrainPlatform({
       SIWE_ENABLED: '1',
+      ADMIN_ADDRESSES: ADMIN.address,
       BRAIN_MAX_DOCUMENT_BYTES: '2048',
       BRAIN_INGEST_MAX_DOCUMENTS: '3',
       BODY_LIMIT_BYTES: '16384',
@@ -156,22 +159,76 @@ describe('brain ingest: authentication and rejected input', () => {
     }
   });
 
-  it('accepts the service token and a signed-in wallet session', async () => {
-    const session = await signInWithWallet(brain.url, Wallet.createRandom());
-    expect(session.status).toBe(202);
+  it('refuses a signed-in player with 403 ROLE_REQUIRED and writes nothing', async () => {
+    const player = await signInWithWallet(brain.url, Wallet.createRandom());
+    expect(player.status).toBe(202);
 
+    const res = await request(brain.url)
+      .post('/brain/ingest')
+      .set('Authorization', `Bearer ${player.body.token}`)
+      .send({ documents: [{ ...GOOD, source: 'docs/DESIGN.md' }] })
+      .expect(403);
+
+    expect(res.body).toMatchObject({
+      status: 403,
+      code: 'ROLE_REQUIRED',
+      detail: 'Requires the service token or the operator role',
+    });
+    await expectNothingWritten();
+  });
+
+  it('accepts the service token and an operator, and records who ingested what in hits and stats', async () => {
+    const operator = await signInAsOperator();
     await request(brain.url)
       .post('/brain/ingest')
       .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
       .send({ documents: [GOOD] })
       .expect(200);
-    const byUser = await request(brain.url)
+    brain.clock.advance(60_000);
+    const byOperator = await request(brain.url)
       .post('/brain/ingest')
-      .set('Authorization', `Bearer ${session.body.token}`)
-      .send({ documents: [{ ...GOOD, source: 'docs/user.md' }] })
+      .set('Authorization', `Bearer ${operator.token}`)
+      .send({ documents: [{ ...GOOD, source: 'docs/user.md', text: '# Okapis\n\nAbout okapis.\n' }] })
       .expect(200);
 
-    expect(byUser.body.documents[0].status).toBe('created');
-    expect((await brain.stats()).total_documents).toBe(2);
+    expect(byOperator.body.documents[0].status).toBe('created');
+    const stats = await brain.stats();
+    expect(stats).toMatchObject({
+      total_documents: 2,
+      last_ingest_at: new Date(brain.clock.now()).toISOString(),
+      last_ingest_by: `user:${operator.id}`,
+      documents_by_ingester: [
+        { ingested_by: 'service', documents: 1 },
+        { ingested_by: `user:${operator.id}`, documents: 1 },
+      ].sort((a, b) => a.ingested_by.localeCompare(b.ingested_by)),
+    });
+    const zebras = (await brain.search({ query: 'zebras', strategy: 'fulltext' }).expect(200)).body.hits;
+    expect(zebras[0].metadata).toEqual({
+      ingested_by: 'service',
+      ingested_at: new Date(brain.clock.now() - 60_000).toISOString(),
+    });
+    const okapis = (await brain.search({ query: 'okapis', strategy: 'hybrid' }).expect(200)).body.hits;
+    expect(okapis[0]).toMatchObject({
+      source: 'docs/user.md',
+      metadata: {
+        ingested_by: `user:${operator.id}`,
+        ingested_at: new Date(brain.clock.now()).toISOString(),
+      },
+    });
   });
+
+  /** A wallet user the admin (ADMIN_ADDRESSES) made an operator. */
+  async function signInAsOperator(): Promise<{ id: string; token: string }> {
+    const admin = (await signInWithWallet(brain.url, ADMIN)).body.token as string;
+    const session = await signInWithWallet(brain.url, Wallet.createRandom());
+    const token = session.body.token as string;
+    const me = await request(brain.url).get('/auth/me').set('Authorization', `Bearer ${token}`).expect(200);
+    const id = me.body.id as string;
+    await request(brain.url)
+      .put(`/auth/users/${id}/roles`)
+      .set('Authorization', `Bearer ${admin}`)
+      .send({ roles: ['operator'] })
+      .expect(200);
+    return { id, token };
+  }
 });

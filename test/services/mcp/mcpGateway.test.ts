@@ -24,6 +24,8 @@ const ACCEPT = 'application/json, text/event-stream';
 
 /** Tools only some callers see. */
 const ADMIN_ONLY = ['identity_user', 'identity_set_roles', 'gateway_audit_recent'];
+/** Tools moving the caller's coins or items out: identity tier 1 and above. */
+const MOVES_COINS = ['economy_transfer', 'marketplace_list_item', 'marketplace_buy'];
 
 describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () => {
   const clock = new ManualClock(Date.now());
@@ -134,16 +136,22 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         names(admin.token),
         names(SERVICE_TOKEN),
       ]);
-      expect(asAdmin).toHaveLength(40);
-      // A guest (tier 0) plays and reads, but neither ingests (tier 1) nor runs operator or admin tools.
+      expect(asAdmin).toHaveLength(49);
+      // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), does not
+      // ingest (operators) and runs no operator or admin tools.
       expect(asAdmin.filter((name) => !asGuest.includes(name)).sort()).toEqual(
+        [...MOVES_COINS, 'brain_ingest', 'gateway_health', ...ADMIN_ONLY].sort(),
+      );
+      expect(asGuest).toEqual(
+        expect.arrayContaining(['economy_wallet', 'economy_ledger', 'marketplace_cancel']),
+      );
+      // A wallet player (tier 2) trades, but is no operator: the shared indexes are not its to write either.
+      expect(asPlayer.filter((name) => !asGuest.includes(name)).sort()).toEqual([...MOVES_COINS].sort());
+      expect(asAdmin.filter((name) => !asPlayer.includes(name)).sort()).toEqual(
         ['brain_ingest', 'gateway_health', ...ADMIN_ONLY].sort(),
       );
-      // A wallet player (tier 2) also ingests.
-      expect(asAdmin.filter((name) => !asPlayer.includes(name)).sort()).toEqual(
-        ['gateway_health', ...ADMIN_ONLY].sort(),
-      );
-      // The service token is no user: no world actions, no identity tools; it reads, ingests and sees health.
+      // The service token is no user: no world actions, no identity, wallet or trading tools; it reads, ingests,
+      // searches the marketplace and sees health.
       expect(asService.sort()).toEqual(
         [
           'brain_search_fulltext',
@@ -156,6 +164,9 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
           'world_areas',
           'world_recipes',
           'world_quests',
+          'marketplace_search',
+          'marketplace_listing',
+          'marketplace_similar',
           'signer_status',
           'gateway_health',
           'gateway_access',
@@ -210,8 +221,9 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       await client.close();
     });
 
-    it('ingests and finds a document through the brain tools', async () => {
-      const client = await connect(server.url, player.token);
+    it('ingests (as an admin) and finds a document through the brain tools', async () => {
+      const admin = await signInPlayer(server.url, ADMIN_WALLET);
+      const client = await connect(server.url, admin.token);
       const ingested = await call(client, 'brain_ingest', {
         documents: [
           {
@@ -252,9 +264,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         content: [
           {
             type: 'text',
-            text:
-              'TOOL_FORBIDDEN: You may not call brain_ingest: it needs identity tier 1 (Registered) or above; ' +
-              'you are at tier 0 (Anonymous).',
+            text: 'TOOL_FORBIDDEN: You may not call brain_ingest: it needs the operator role.',
           },
         ],
       });

@@ -127,6 +127,8 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
           { name: 'identity', state: 'up' },
           { name: 'brain', state: 'up' },
           { name: 'world', state: 'up' },
+          { name: 'economy', state: 'up' },
+          { name: 'marketplace', state: 'up' },
           { name: 'signer', state: 'down' },
           { name: 'gateway', state: 'up' },
         ],
@@ -149,7 +151,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
         .expect(200);
       expect(res.body).toMatchObject({
         status: 'degraded',
-        tools: 40,
+        tools: 49,
         sessions: { max: 1000, idle_timeout_seconds: 1800 },
       });
       const byName = Object.fromEntries(
@@ -165,6 +167,8 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
         tools: 25,
         last_error: { tool: 'world_look', code: 'TOOL_INVALID_ARGUMENTS' },
       });
+      expect(byName.economy).toMatchObject({ state: 'up', tools: 3 });
+      expect(byName.marketplace).toMatchObject({ state: 'up', tools: 6 });
       expect(byName.world.calls).toBeGreaterThan(3);
       expect(byName.world.latency_ms.p50).toEqual(expect.any(Number));
     });

@@ -1,0 +1,31 @@
+import os from 'node:os';
+import { chunkDocument, DEFAULT_CHUNKER_OPTIONS, type ChunkedDocument } from './documentChunker';
+import type { ChunkBudget } from './sectionSplitter';
+import type { ValidDocument } from './validation';
+
+// This thread yields the CPU to the event loop's thread: on Linux a nice value set with pid 0 applies to the calling
+// thread only. Where that is not allowed, it runs at normal priority.
+try {
+  os.setPriority(0, os.constants.priority.PRIORITY_LOW);
+} catch {
+  // Not permitted here (some containers): same priority as the event loop.
+}
+
+/** One task of the chunking pool: a validated document and the budget settings (the counter is cl100k_base). */
+export interface ChunkTask {
+  document: ValidDocument;
+  budget: ChunkBudget;
+  mergeBelowTokens: number;
+}
+
+/**
+ * The chunking pool's worker (ChunkingPool runs it in worker_threads): the TypeScript parse, token counting and
+ * splitting of one document, off the main event loop. Pure; the result travels back by structured clone.
+ */
+export default function chunkInWorker(task: ChunkTask): ChunkedDocument {
+  return chunkDocument(task.document, {
+    ...DEFAULT_CHUNKER_OPTIONS,
+    budget: task.budget,
+    mergeBelowTokens: task.mergeBelowTokens,
+  });
+}
