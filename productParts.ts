@@ -41,7 +41,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
         world: world.service,
         signer,
         economy,
-        marketplace: marketplace.core,
+        marketplace: marketplace.service,
       }),
     );
     // The web client last: it serves the page at / and its assets.

@@ -10,6 +10,9 @@ import { type MarketCore, marketModels } from './marketCore';
 import { MarketRecovery } from './marketRecovery';
 import { registerMarketplaceRoutes } from './router';
 import { worldMarket } from './worldMarket';
+import { type MarketplaceService, marketplaceService } from './marketplaceService';
+
+export type { MarketplaceService } from './marketplaceService';
 import type { WorldMarket } from '../../rooms/systems/marketTrades';
 
 /** The marketplace's parts, its core (tests, bench) and its recovery pass. */
@@ -18,6 +21,8 @@ export interface MarketplaceArea extends ProductParts {
   recovery: MarketRecovery;
   /** The marketplace for the world's broker NPCs (`trade`); the composition connects it to the world. */
   worldMarket: WorldMarket;
+  /** The marketplace for other areas (the MCP gateway). */
+  service: MarketplaceService;
 }
 
 /**
@@ -53,6 +58,7 @@ export async function createMarketplaceArea(
     core,
     recovery,
     worldMarket: worldMarket(core),
+    service: marketplaceService(core),
     services: hasRole(config, 'api') ? [(routes) => registerMarketplaceRoutes(routes, core, auth.guard)] : [],
     jobs: [(agenda) => recovery.registerJob(agenda)],
   };

@@ -1,7 +1,7 @@
 import type { AuthService } from '../../auth';
 import type { BrainService } from '../../brain';
 import type { EconomyService } from '../../economy';
-import type { MarketplaceArea } from '../../marketplace';
+import type { MarketplaceService } from '../../marketplace';
 import type { WorldService } from '../../mud';
 import type { SignerArea } from '../../signer';
 import type { Worker } from '../toolDefinition';
@@ -9,7 +9,6 @@ import { brainWorker } from './brain';
 import { economyWorker } from './economy';
 import { identityWorker } from './identity';
 import { marketplaceWorker } from './marketplace';
-import { marketplaceCalls } from './marketplaceCalls';
 import { signerWorker } from './signer';
 import { worldWorker } from './world';
 
@@ -23,8 +22,7 @@ export interface WorkerSources {
   world?: WorldService;
   signer?: Pick<SignerArea, 'status'>;
   economy?: EconomyService;
-  /** The marketplace's core, until services/marketplace exports a service interface (see marketplaceCalls.ts). */
-  marketplace?: MarketplaceArea['core'];
+  marketplace?: MarketplaceService;
   /** BRAIN_INGEST_MAX_DOCUMENTS. */
   maxDocumentsPerIngest: number;
 }
@@ -37,7 +35,7 @@ export function productWorkers(sources: WorkerSources): Worker[] {
   }
   if (sources.world) workers.push(worldWorker(sources.world));
   if (sources.economy) workers.push(economyWorker(sources.economy));
-  if (sources.marketplace) workers.push(marketplaceWorker(marketplaceCalls(sources.marketplace)));
+  if (sources.marketplace) workers.push(marketplaceWorker(sources.marketplace));
   if (sources.signer) workers.push(signerWorker(sources.signer));
   return workers;
 }

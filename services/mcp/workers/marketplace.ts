@@ -5,7 +5,7 @@ import { AmountSchema, CurrencySchema, IdempotencyKeySchema } from '../../econom
 import { SORTS } from '../../marketplace/listingSearch';
 import { ListingSchema, SaleSchema, SearchResultSchema } from '../../marketplace/schemas';
 import { ACCESS, ACTS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
-import type { MarketplaceCalls } from './marketplaceCalls';
+import type { MarketplaceService } from '../../marketplace';
 
 const listingId = z
   .string()
@@ -90,7 +90,7 @@ const summariseListing = (listing: z.output<typeof ListingSchema>) =>
  * as the caller, with the routes' access (listing and buying need identity tier 1; cancelling one's own listing does
  * not). Money moves only through the economy, inside the marketplace's own purchase saga.
  */
-export function marketplaceWorker(market: MarketplaceCalls): Worker {
+export function marketplaceWorker(market: MarketplaceService): Worker {
   return {
     name: 'marketplace',
     description: 'Items and creator content for sale: search by meaning, read, list your own, buy.',

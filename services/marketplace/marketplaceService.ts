@@ -1,21 +1,19 @@
 import type { z } from 'zod';
-import type { MarketplaceArea } from '../../marketplace';
-import { cancelListing, createListing, findListing, type ListingInput } from '../../marketplace/listings';
-import { searchListings, similarListings, type ListingQuery } from '../../marketplace/listingSearch';
-import { presentListing, presentResults, presentSale } from '../../marketplace/presenters';
-import { buyListing } from '../../marketplace/purchases';
-import type { ListingSchema, SaleSchema, SearchResultSchema } from '../../marketplace/schemas';
+import { cancelListing, createListing, findListing, type ListingInput } from './listings';
+import { searchListings, similarListings, type ListingQuery } from './listingSearch';
+import type { MarketCore } from './marketCore';
+import { presentListing, presentResults, presentSale } from './presenters';
+import { buyListing } from './purchases';
+import type { ListingSchema, SaleSchema, SearchResultSchema } from './schemas';
 
 type Listing = z.infer<typeof ListingSchema>;
 type Results = z.infer<typeof SearchResultSchema>;
 
 /**
- * What the marketplace worker calls: the marketplace's commands, presented exactly as its REST routes answer.
- * `services/marketplace/index.ts` exports no service interface yet (only the area and its core), so this is the one
- * file of the gateway that reaches into the marketplace's modules; when the area exports a `MarketplaceService` with
- * these methods, pass that instead and delete this file.
+ * The marketplace as other areas call it (the MCP gateway): the same commands as the REST routes, presented exactly
+ * as the routes answer. Every method throws the routes' errors.
  */
-export interface MarketplaceCalls {
+export interface MarketplaceService {
   search(query: ListingQuery): Promise<Results>;
   listing(id: string): Promise<Listing>;
   similar(id: string, limit: number): Promise<Results>;
@@ -28,8 +26,8 @@ export interface MarketplaceCalls {
   ): Promise<{ sale: z.infer<typeof SaleSchema>; replayed: boolean }>;
 }
 
-/** The marketplace's commands over its core (MarketplaceArea.core), as the routes call them. */
-export function marketplaceCalls(core: MarketplaceArea['core']): MarketplaceCalls {
+/** The service interface over the marketplace's core. */
+export function marketplaceService(core: MarketCore): MarketplaceService {
   return {
     search: async (query) => presentResults(await searchListings(core, query)),
     listing: async (id) => presentListing(await findListing(core, id)),
