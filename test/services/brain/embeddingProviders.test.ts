@@ -24,7 +24,8 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
       BRAIN_EMBED_SECONDARY_URL: secondary.url,
       BRAIN_EMBED_SECONDARY_MODEL: 'fake-secondary',
       BRAIN_EMBED_SECONDARY_DIMENSIONS: '3',
-      BRAIN_EMBED_TIMEOUT_MS: '100',
+      // Long enough that a loaded machine never times out a fake server that answers; the stall test waits it out.
+      BRAIN_EMBED_TIMEOUT_MS: '1000',
     });
   });
   afterEach(async () => {
@@ -86,7 +87,7 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
 
     expect(await ingestedModel('gamma')).toBe('fake-secondary');
     expect(primary.requests).toHaveLength(3);
-  });
+  }, 30_000);
 
   it('opens the circuit after 5 failures, skips the primary, and closes it after 3 trial calls 60 s later', async () => {
     primary.fallback = { kind: 'status', status: 500 };
