@@ -37,7 +37,8 @@ describe('EmbeddingChain', () => {
         url: primaryServer.url,
         model: 'm-primary',
         dimensions: 4,
-        timeoutMs: 100,
+        // Long enough that a loaded machine never times out a fake server that answers; the stall test waits it out.
+        timeoutMs: 1000,
       }),
       new HttpEmbeddingProvider({
         id: ids.secondary,
@@ -80,7 +81,7 @@ describe('EmbeddingChain', () => {
 
     expect(result.provider).toBe(ids.secondary);
     expect(primaryServer.requests).toHaveLength(3);
-  });
+  }, 30_000);
 
   it('opens the primary circuit, skips it without calling, and closes it after 3 trials once recovered', async () => {
     primaryServer.fallback = { kind: 'status', status: 500 };
