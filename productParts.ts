@@ -7,6 +7,7 @@ import { createMarketplaceArea } from './services/marketplace';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
+import { createSocialArea } from './services/social';
 import { createWebClientArea } from './services/web';
 
 /**
@@ -31,6 +32,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     const signer = await createSignerArea(context, auth);
     areas.push(signer);
     areas.push(await createMarketplaceArea(context, auth, economy));
+    areas.push(await createSocialArea(context, auth));
     // The MCP gateway after the areas: its workers call them through their service interfaces.
     areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer }));
     // The web client last: it serves the page at / and its assets.
