@@ -16,7 +16,7 @@ export interface InteractionEffect {
 /**
  * One recorded interaction (`_id`: the caller's idempotency scope and key, or `<batch>#<index>` for a sync event).
  * `actor`/`target` are identity keys and `actorPerson`/`targetPerson` the persons they belonged to when recorded
- * (moved along when identities are linked). `effect` is null while pending and for interactions that move no trust.
+ * (moved along when identities are linked). `effect` is null for interactions that move no trust. Written once, after its trust effect was applied.
  */
 export interface SocialInteractionRecord {
   _id: string;
@@ -32,7 +32,8 @@ export interface SocialInteractionRecord {
   occurredAt: Date;
   recordedAt: Date;
   requestHash: string;
-  state: 'pending' | 'done';
+  /** The topic terms of its content (services/social/topics.ts): what the actor talks about. */
+  terms: string[];
   effect: InteractionEffect | null;
 }
 
@@ -51,7 +52,7 @@ const socialInteractionSchema = new Schema<SocialInteractionRecord>(
     occurredAt: { type: Date, required: true },
     recordedAt: { type: Date, required: true },
     requestHash: { type: String, required: true },
-    state: { type: String, enum: ['pending', 'done'], required: true },
+    terms: { type: [String], default: [] },
     effect: { type: Schema.Types.Mixed, default: null },
   },
   { versionKey: false, minimize: false },
@@ -59,6 +60,7 @@ const socialInteractionSchema = new Schema<SocialInteractionRecord>(
 socialInteractionSchema.index({ actorPerson: 1, recordedAt: -1 });
 socialInteractionSchema.index({ targetPerson: 1, recordedAt: -1 });
 socialInteractionSchema.index({ recordedAt: -1 });
+socialInteractionSchema.index({ terms: 1, recordedAt: -1 });
 
 /** The `socialinteractions` collection on `connection`. */
 export const socialInteractionModel = (connection: Connection) =>

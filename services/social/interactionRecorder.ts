@@ -4,7 +4,8 @@ import { socialError } from './errors';
 import { identityKey, memorySubject, requestHash, type IdentityRef } from './identities';
 import type { SocialPorts } from './ports';
 import type { SocialStore } from './socialStore';
-import { TopicIncrements } from './topics';
+import { ignoreDuplicateKeys } from './storeQueries';
+import { topicTerms } from './topics';
 import { applyEdgeInteractions, type EdgeInteraction } from './trustLedger';
 import { KIND_RULES, type InteractionKind } from './trust/trustRules';
 
@@ -40,7 +41,8 @@ export interface RecordedInteraction {
 
 /**
  * Records one interaction from the route, idempotently by its id: a replay with the same body answers the stored
- * interaction (`replayed`), with another body 409 IDEMPOTENCY_CONFLICT; an interrupted one is completed.
+ * interaction (`replayed`), with another body 409 IDEMPOTENCY_CONFLICT. One interrupted between its trust effect and
+ * its record is recorded by the retry (the edge remembers it was applied, so trust moves once).
  */
 export async function recordInteraction(
   context: SocialContext,
@@ -54,19 +56,30 @@ export async function recordInteraction(
       'This idempotency_key was already used with a different interaction',
     );
   }
-  if (existing?.state === 'done') return { interaction: existing, replayed: true };
+  if (existing) return { interaction: existing, replayed: true };
   const persons = await context.store.persons(
     [identityKey(input.actor), ...(input.target ? [identityKey(input.target)] : [])],
     context.store.now(),
   );
-  const [interaction] = await recordInteractions(context, [input], persons);
-  return { interaction, replayed: false };
+  await recordInteractions(context, [input], persons);
+  // A concurrent request with the same key may have stored first: answer what is stored.
+  const stored = (await context.store.interactions
+    .findById(input.id)
+    .lean<SocialInteractionRecord>()) as SocialInteractionRecord;
+  if (stored.requestHash !== hash) {
+    throw socialError(
+      'IDEMPOTENCY_CONFLICT',
+      'This idempotency_key was already used with a different interaction',
+    );
+  }
+  return { interaction: stored, replayed: false };
 }
 
 /**
- * Records interactions in order (a sync batch, or one from the route): stores them pending, applies their trust
- * effects edge by edge, adds their words to the authors' topics, marks them done and remembers them. `persons`
- * maps every identity key involved to its person. Safe to run again over the same inputs.
+ * Records interactions in order (a sync batch, or one from the route): applies their trust effects edge by edge,
+ * then stores them with their effects and topic terms in one write, and remembers them. `persons` maps every
+ * identity key involved to its person. Safe to run again over the same inputs: an edge applies an interaction
+ * once, and an interaction already stored is kept.
  */
 export async function recordInteractions(
   context: SocialContext,
@@ -77,13 +90,8 @@ export async function recordInteractions(
   const now = store.now();
   const records = inputs.map((input) => recordOf(input, persons, now));
   if (records.length === 0) return [];
-  await store.interactions.collection
-    .insertMany(records as never, { ordered: false })
-    .catch(ignoreDuplicateKeys);
   const edgeItems: EdgeInteraction[] = [];
-  const topics = new TopicIncrements();
   for (const [index, record] of records.entries()) {
-    topics.add(record.actorPerson, inputs[index].content);
     if (!record.targetPerson || record.targetPerson === record.actorPerson) continue;
     const rule = KIND_RULES[record.kind as InteractionKind];
     const [observer, subject] =
@@ -99,25 +107,15 @@ export async function recordInteractions(
     });
   }
   const effects = await applyEdgeInteractions(store, edgeItems);
-  await topics.write(store, now);
-  for (const record of records) {
-    record.state = 'done';
-    record.effect = effects.get(record._id) ?? null;
-  }
-  await store.interactions.collection.bulkWrite(
-    records.map((record) => ({
-      updateOne: {
-        filter: { _id: record._id, state: 'pending' },
-        update: { $set: { state: 'done', effect: record.effect } },
-      },
-    })) as never,
-    { ordered: false },
-  );
+  for (const record of records) record.effect = effects.get(record._id) ?? null;
+  await store.interactions.collection
+    .insertMany(records as never, { ordered: false })
+    .catch(ignoreDuplicateKeys);
   await remember(context, inputs, records);
   return records;
 }
 
-/** The stored form of an input, pending. */
+/** The stored form of an input (its effect is filled in once applied). */
 function recordOf(input: InteractionInput, persons: Map<string, string>, now: Date): SocialInteractionRecord {
   const actor = identityKey(input.actor);
   const target = input.target ? identityKey(input.target) : null;
@@ -135,7 +133,7 @@ function recordOf(input: InteractionInput, persons: Map<string, string>, now: Da
     occurredAt: input.occurredAt,
     recordedAt: now,
     requestHash: hashOf(input),
-    state: 'pending',
+    terms: topicTerms(input.content),
     effect: null,
   };
 }
@@ -193,12 +191,4 @@ async function remember(
       'social interactions not remembered',
     );
   }
-}
-
-/** Duplicate keys on insert are interactions recorded by an earlier run (completed now); others are thrown. */
-export function ignoreDuplicateKeys(error: unknown): null {
-  const { code, writeErrors } = error as { code?: number; writeErrors?: { code?: number }[] };
-  if (code === 11000 || (Array.isArray(writeErrors) && writeErrors.every((e) => e.code === 11000)))
-    return null;
-  throw error;
 }

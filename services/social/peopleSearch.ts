@@ -1,10 +1,13 @@
 import { analyze } from '../../ai/text/terms';
 import type { SocialPlatform } from '../../models/SocialIdentity';
-import type { SocialTopicRecord } from '../../models/SocialTopic';
+import type { SocialInteractionRecord } from '../../models/SocialInteraction';
 import type { SocialStore } from './socialStore';
+import { topTopicsOf } from './topics';
 
-/** Topic rows read per search at most (the heaviest per term first). */
-const MAX_ROWS = 5_000;
+/** Messages read per query term at most (the newest first). */
+const MAX_ROWS_PER_TERM = 1_000;
+/** Query terms used at most. */
+const MAX_QUERY_TERMS = 10;
 
 /** One person found: their score, the query terms they talk about and their top topics. */
 export interface PersonHit {
@@ -15,9 +18,10 @@ export interface PersonHit {
 }
 
 /**
- * People by what they talk about: the query is analysed like their messages (the brain's stemmed terms, so "mining"
- * finds people who said "mine" or "mined"), and each person scores Σ idf(term) × (1 + ln weight) over the terms they
- * share with it, where idf favours rare terms among the rows read. `platform` keeps people with an identity there.
+ * People by what they talk about. The query is analysed like their messages (the brain's stemmed terms, so "farming"
+ * finds people who said "farm" or "farms"); for each query term the newest messages using it are read (index on
+ * the messages' topic terms), and each person scores Σ idf(term) × (1 + ln messages) over the terms they share with
+ * the query, idf favouring terms few of the people found use. `platform` keeps people with an identity there.
  */
 export async function searchPeople(
   store: SocialStore,
@@ -25,42 +29,52 @@ export async function searchPeople(
   platform: SocialPlatform | undefined,
   limit: number,
 ): Promise<PersonHit[]> {
-  const terms = [...new Set(analyze(query))];
+  const terms = [...new Set(analyze(query))].slice(0, MAX_QUERY_TERMS);
   if (terms.length === 0) return [];
-  const rows = await store.topics
-    .find({ term: { $in: terms } }, { person: 1, term: 1, weight: 1 })
-    .sort({ weight: -1 })
-    .limit(MAX_ROWS)
-    .lean<SocialTopicRecord[]>();
-  const people = new Set(rows.map((row) => row.person));
-  const documentFrequency = new Map<string, number>();
-  for (const row of rows) documentFrequency.set(row.term, (documentFrequency.get(row.term) ?? 0) + 1);
-  const scored = new Map<string, { score: number; matched: string[] }>();
-  for (const row of rows) {
-    const idf = Math.log(1 + people.size / (documentFrequency.get(row.term) as number));
-    const entry = scored.get(row.person) ?? { score: 0, matched: [] };
-    entry.score += idf * (1 + Math.log(row.weight));
-    entry.matched.push(row.term);
-    scored.set(row.person, entry);
+  const rowsPerTerm = await Promise.all(
+    terms.map((term) =>
+      store.interactions
+        .find({ terms: term }, { actorPerson: 1 })
+        .sort({ recordedAt: -1 })
+        .limit(MAX_ROWS_PER_TERM)
+        .lean<Pick<SocialInteractionRecord, 'actorPerson'>[]>(),
+    ),
+  );
+  const counts = new Map<string, Map<string, number>>();
+  for (const [index, rows] of rowsPerTerm.entries()) {
+    for (const row of rows) {
+      let byTerm = counts.get(row.actorPerson);
+      if (!byTerm) counts.set(row.actorPerson, (byTerm = new Map()));
+      byTerm.set(terms[index], (byTerm.get(terms[index]) ?? 0) + 1);
+    }
   }
-  let ranked = [...scored.entries()].sort((a, b) => b[1].score - a[1].score || a[0].localeCompare(b[0]));
+  const peopleWith = new Map(terms.map((term) => [term, 0]));
+  for (const byTerm of counts.values())
+    for (const term of byTerm.keys()) peopleWith.set(term, (peopleWith.get(term) ?? 0) + 1);
+  let ranked = [...counts.entries()]
+    .map(([person, byTerm]) => {
+      let score = 0;
+      for (const [term, messages] of byTerm) {
+        score += Math.log(1 + counts.size / (peopleWith.get(term) as number)) * (1 + Math.log(messages));
+      }
+      return { person, score, matched: [...byTerm.keys()].sort() };
+    })
+    .sort((a, b) => b.score - a.score || a.person.localeCompare(b.person));
   if (platform) {
-    const candidates = ranked.slice(0, limit * 10).map(([person]) => person);
+    const candidates = ranked.slice(0, limit * 10).map((entry) => entry.person);
     const withPlatform = new Set(
       (await store.identities.find({ person: { $in: candidates }, platform }, { person: 1 }).lean()).map(
         (identity) => identity.person,
       ),
     );
-    ranked = ranked.filter(([person]) => withPlatform.has(person));
+    ranked = ranked.filter((entry) => withPlatform.has(entry.person));
   }
   const top = ranked.slice(0, limit);
-  const topics = await Promise.all(
-    top.map(([person]) => store.topics.find({ person }, { term: 1 }).sort({ weight: -1 }).limit(5).lean()),
-  );
-  return top.map(([person, entry], index) => ({
-    person,
+  const topics = await Promise.all(top.map((entry) => topTopicsOf(store, entry.person, 5)));
+  return top.map((entry, index) => ({
+    person: entry.person,
     score: Math.round(entry.score * 1000) / 1000,
-    matched: entry.matched.sort(),
+    matched: entry.matched,
     topics: topics[index].map((topic) => topic.term),
   }));
 }

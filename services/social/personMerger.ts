@@ -6,8 +6,8 @@ import { stateOf, updateEdge } from './trustLedger';
 
 /**
  * Folds person `old` (an identity that was its own person until it was linked) into person `into`: its edges are
- * re-keyed (an edge both persons had toward the same other is combined, one between the two is dropped), its
- * interactions are moved and its topics added. The trust history of the old edges stays under their old ids.
+ * re-keyed (an edge both persons had toward the same other is combined, one between the two is dropped) and its
+ * interactions (with their topic terms) are moved. The trust history of the old edges stays under their old ids.
  */
 export async function mergePerson(store: SocialStore, old: string, into: string): Promise<void> {
   const edges = await store.edges.find({ $or: [{ from: old }, { to: old }] }).lean<SocialEdgeRecord[]>();
@@ -19,23 +19,6 @@ export async function mergePerson(store: SocialStore, old: string, into: string)
   }
   await store.interactions.updateMany({ actorPerson: old }, { $set: { actorPerson: into } });
   await store.interactions.updateMany({ targetPerson: old }, { $set: { targetPerson: into } });
-  const topics = await store.topics.find({ person: old }).lean();
-  if (topics.length > 0) {
-    await store.topics.collection.bulkWrite(
-      topics.map((topic) => ({
-        updateOne: {
-          filter: { _id: `${into}|${topic.term}` },
-          update: {
-            $setOnInsert: { person: into, term: topic.term },
-            $inc: { weight: topic.weight },
-            $max: { lastAt: topic.lastAt },
-          },
-          upsert: true,
-        },
-      })) as never,
-    );
-    await store.topics.deleteMany({ person: old });
-  }
 }
 
 /** Copies an edge under its new persons, combining it with an edge already there. */

@@ -7,12 +7,10 @@ import { INTERACTION_KINDS } from './trust/trustRules';
 /** Longest free text of an interaction or event (characters). */
 export const MAX_TEXT_CHARS = 2000;
 
-export const PlatformSchema = z
-  .enum(SOCIAL_PLATFORMS)
-  .meta({
-    id: 'SocialPlatform',
-    description: 'discord (chat platform), minecraft (block game) or web (a platform user)',
-  });
+export const PlatformSchema = z.enum(SOCIAL_PLATFORMS).meta({
+  id: 'SocialPlatform',
+  description: 'discord (chat platform), minecraft (block game) or web (a platform user)',
+});
 
 /** An account id on a platform: a chat snowflake, a game UUID or name, a platform user id. */
 export const SocialUserIdSchema = z

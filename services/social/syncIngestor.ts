@@ -2,12 +2,8 @@ import type { SocialSyncBatchRecord } from '../../models/SocialSyncBatch';
 import { receiveSeq } from './botCursor';
 import { socialError } from './errors';
 import { identityKey, requestHash, type IdentityRef } from './identities';
-import {
-  ignoreDuplicateKeys,
-  recordInteractions,
-  type InteractionInput,
-  type SocialContext,
-} from './interactionRecorder';
+import { recordInteractions, type InteractionInput, type SocialContext } from './interactionRecorder';
+import { ignoreDuplicateKeys } from './storeQueries';
 import type { SyncBatch, SyncEvent, SyncResult } from './sync/schemas';
 import type { InteractionKind } from './trust/trustRules';
 

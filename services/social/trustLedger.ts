@@ -3,6 +3,7 @@ import type { InteractionEffect } from '../../models/SocialInteraction';
 import type { SocialTrustChangeRecord } from '../../models/SocialTrustChange';
 import { edgeId } from './identities';
 import { socialError } from './errors';
+import { chunksOf, ignoreDuplicateKeys, isDuplicateKeyError } from './storeQueries';
 import type { SocialStore } from './socialStore';
 import {
   applyInteraction,
@@ -52,24 +53,18 @@ function edgeWrite(
 ) {
   const [from, to] = id.split('>');
   const version = found?.version ?? 0;
-  return {
-    updateOne: {
-      filter: { _id: id, version },
-      update: {
-        $set: {
-          ...state,
-          reportedAt: extra.reportedAt ?? found?.reportedAt ?? null,
-          from,
-          to,
-          applied: applied.slice(-APPLIED_KEPT),
-          version: version + 1,
-          updatedAt: now,
-        },
-        $setOnInsert: { createdAt: now },
-      },
-      upsert: version === 0,
-    },
+  const fields = {
+    ...state,
+    reportedAt: extra.reportedAt ?? found?.reportedAt ?? null,
+    from,
+    to,
+    applied: applied.slice(-APPLIED_KEPT),
+    version: version + 1,
+    updatedAt: now,
   };
+  // A new edge is inserted (a concurrent insert fails on its _id: a lost race, read again and retried).
+  if (!found) return { insertOne: { document: { _id: id, ...fields, createdAt: now } } };
+  return { updateOne: { filter: { _id: id, version }, update: { $set: fields } } };
 }
 
 /**
@@ -91,6 +86,7 @@ export async function applyEdgeInteractions(
     const now = new Date(nowMs);
     const found = await loadEdges(store, [...pending.keys()]);
     const writes = [];
+    const finalStates = new Map<string, EdgeState>();
     const attemptEffects = new Map<
       string,
       { effect: InteractionEffect; change: SocialTrustChangeRecord }[]
@@ -134,16 +130,17 @@ export async function applyEdgeInteractions(
         continue;
       }
       attemptEffects.set(id, results);
+      finalStates.set(id, state);
       writes.push(edgeWrite(id, edge, state, applied, now, { reportedAt }));
     }
-    if (writes.length > 0)
-      await store.edges.collection.bulkWrite(writes as never, { ordered: false }).catch(ignoreDuplicates);
-    const landed = writes.length > 0 ? await loadEdges(store, [...attemptEffects.keys()]) : new Map();
+    const written = writes.length > 0 ? await writeEdges(store, writes) : true;
+    // Every write matched its version: no need to read them back. Otherwise see which edges got ours.
+    const landed = written ? null : await loadEdges(store, [...attemptEffects.keys()]);
     const retry = new Map<string, EdgeInteraction[]>();
     for (const [id, results] of attemptEffects) {
       const group = pending.get(id) as EdgeInteraction[];
       const last = group[group.length - 1].id;
-      if (!landed.get(id)?.applied.includes(last)) {
+      if (landed && !landed.get(id)?.applied.includes(last)) {
         retry.set(id, group);
         continue;
       }
@@ -152,12 +149,15 @@ export async function applyEdgeInteractions(
         history.push(change);
       }
       for (const item of group)
-        if (!effects.has(item.id)) effects.set(item.id, currentEffect(item, stateOf(landed.get(id)), nowMs));
+        if (!effects.has(item.id))
+          effects.set(item.id, currentEffect(item, finalStates.get(id) as EdgeState, nowMs));
     }
     pending = retry;
   }
   if (history.length > 0)
-    await store.changes.collection.insertMany(history as never, { ordered: false }).catch(ignoreDuplicates);
+    await store.changes.collection
+      .insertMany(history as never, { ordered: false })
+      .catch(ignoreDuplicateKeys);
   return effects;
 }
 
@@ -183,8 +183,8 @@ export async function updateEdge(
     const after = trustScore(next, nowMs);
     const result = await store.edges.collection
       .bulkWrite([edgeWrite(id, edge, next, edge?.applied ?? [], now)] as never)
-      .catch((error: unknown) => (isDuplicate(error) ? null : Promise.reject(error)));
-    if (!result || result.matchedCount + result.upsertedCount === 0) continue;
+      .catch((error: unknown) => (isDuplicateKeyError(error) ? null : Promise.reject(error)));
+    if (!result || result.matchedCount + result.insertedCount === 0) continue;
     await store.changes.create({
       _id: `${cause}:${nowMs}:${attempt}@${id}`,
       edge: id,
@@ -201,10 +201,22 @@ export async function updateEdge(
   throw socialError('SOCIAL_BUSY', 'The relationship keeps changing; retry the request');
 }
 
+/** Runs the edge writes; true when each one matched (or inserted) its edge, false when some lost a race. */
+async function writeEdges(store: SocialStore, writes: ReturnType<typeof edgeWrite>[]): Promise<boolean> {
+  const result = await store.edges.collection
+    .bulkWrite(writes as never, { ordered: false })
+    .catch((error: unknown) => (isDuplicateKeyError(error) ? null : Promise.reject(error)));
+  return result !== null && result.matchedCount + result.insertedCount === writes.length;
+}
+
 /** The stored edges of `ids`. */
 export async function loadEdges(store: SocialStore, ids: string[]): Promise<Map<string, SocialEdgeRecord>> {
-  const edges = await store.edges.collection.find<SocialEdgeRecord>({ _id: { $in: ids } } as never).toArray();
-  return new Map(edges.map((edge) => [edge._id, edge]));
+  const edges = await Promise.all(
+    chunksOf(ids).map((chunk) =>
+      store.edges.collection.find<SocialEdgeRecord>({ _id: { $in: chunk } } as never).toArray(),
+    ),
+  );
+  return new Map(edges.flat().map((edge) => [edge._id, edge]));
 }
 
 function groupByEdge(items: EdgeInteraction[]): Map<string, EdgeInteraction[]> {
@@ -230,14 +242,3 @@ function currentEffect(item: EdgeInteraction, state: EdgeState, now: number): In
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
-
-function isDuplicate(error: unknown): boolean {
-  const { code, writeErrors } = error as { code?: number; writeErrors?: { code?: number }[] };
-  return code === 11000 || (Array.isArray(writeErrors) && writeErrors.every((e) => e.code === 11000));
-}
-
-/** A bulk write's duplicate-key errors are lost races (read again and retried); anything else is thrown. */
-function ignoreDuplicates(error: unknown): null {
-  if (isDuplicate(error)) return null;
-  throw error;
-}
