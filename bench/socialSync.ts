@@ -14,6 +14,7 @@
 import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { seededRandom } from '../platform/seededRandom';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
 import { sendJson } from './support/postJson';
 import { percentile } from './support/stats';
@@ -41,12 +42,8 @@ type LoadMessage =
   | ({ kind: 'profiles'; failed: number; healthP95: number } & Timed)
   | { kind: 'seeded' };
 
-let seed = 20;
 /** Deterministic pseudo-random numbers (the same batches every run). */
-function random(): number {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-}
+const random = seededRandom(20);
 const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
 const player = (count = PLAYERS) => `p${Math.floor(random() * count)}`;
 

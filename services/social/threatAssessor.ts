@@ -7,6 +7,8 @@ import { stateOf } from './trustLedger';
 const DAY_MS = 86_400_000;
 /** Edges toward one person read for their threat and reputation at most. */
 export const MAX_INCOMING_EDGES = 5_000;
+/** Interactions of the last day read for the hostile rate at most (the rate's points are capped far below). */
+const MAX_RECENT_HOSTILE = 2_000;
 /** People the threat list assesses at most (the candidates with recent signals). */
 const MAX_CANDIDATES = 500;
 
@@ -38,11 +40,12 @@ export async function standingOf(store: SocialStore, person: string): Promise<St
       )
       .limit(MAX_INCOMING_EDGES)
       .lean<SocialEdgeRecord[]>(),
-    store.interactions.countDocuments({
-      actorPerson: person,
-      hostile: true,
-      recordedAt: { $gte: new Date(now - DAY_MS) },
-    }),
+    // find, not countDocuments: the count runs as an aggregation, which the embedded engine answers by a scan.
+    store.interactions
+      .find({ actorPerson: person, recordedAt: { $gte: new Date(now - DAY_MS) } }, { hostile: 1 })
+      .limit(MAX_RECENT_HOSTILE)
+      .lean()
+      .then((recent) => recent.filter((interaction) => interaction.hostile).length),
   ]);
   let sum = 0;
   let foeMarkers = 0;
