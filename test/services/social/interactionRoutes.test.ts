@@ -75,6 +75,27 @@ describe('social brain: interactions and profiles', () => {
     expect(conflict.body).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', status: 409 });
   });
 
+  it('applies concurrent interactions on one edge once each, in some order, losing none', async () => {
+    const sends = Array.from({ length: 8 }, () =>
+      bot.post(
+        '/social/brain/interaction',
+        buildInteraction({ user_id: 'busy-helper', target_user_id: 'busy-friend' }),
+      ),
+    );
+    const answers = await Promise.all(sends);
+    expect(answers.map((res) => res.status)).toEqual(Array(8).fill(201));
+    // Eight helps on one day: 4 + 2 + 1 + 0.5 + ... = 7.97 points, whatever order they landed in.
+    const applied = answers.map((res) => res.body.effect.applied as number).sort((a, b) => b - a);
+    expect(applied).toEqual([4, 2, 1, 0.5, 0.25, 0.13, 0.06, 0.03]);
+    const history = await bot
+      .get(
+        '/social/brain/trust/discord/busy-helper/history?viewer_platform=discord&viewer_user_id=busy-friend',
+      )
+      .expect(200);
+    expect(history.body.trust).toBe(58);
+    expect(history.body.changes).toHaveLength(8);
+  });
+
   it('lets a signed-in user act only as their own identity', async () => {
     const own = await as(url, ann.token).post(
       '/social/brain/interaction',

@@ -100,6 +100,32 @@ describe('social brain: bot sync batches', () => {
     });
   });
 
+  it('applies a batch interrupted by a crash again when it is resent, counting nothing twice', async () => {
+    const batch = buildBatch(
+      [
+        { type: 'interaction', user_id: 'crash-a', target_user_id: 'crash-b', kind: 'gift', at: AT },
+        { type: 'chat', user_id: 'crash-a', message: 'thanks for the emeralds', at: AT },
+      ],
+      { bot_instance_id: 'mc-crash', seq: 1 },
+    );
+    const first = await bot.post('/social/brain/minecraft/sync', batch).expect(200);
+    // As if the process died after applying the events, before recording the answer.
+    await platform.area.social.context.store.batches.updateOne(
+      { _id: 'minecraft:mc-crash:1' },
+      { $set: { state: 'pending', result: null } },
+    );
+    const resent = await bot.post('/social/brain/minecraft/sync', batch);
+    expect(resent.status).toBe(200);
+    expect(resent.headers['idempotent-replayed']).toBeUndefined();
+    expect(resent.body).toEqual(first.body);
+    const history = await bot
+      .get('/social/brain/trust/minecraft/crash-a/history?viewer_platform=minecraft&viewer_user_id=crash-b')
+      .expect(200);
+    expect(history.body).toMatchObject({ trust: 55, changes: [{ cause: 'interaction:gift', applied: 5 }] });
+    const profile = await bot.get('/social/brain/profile/minecraft/crash-a').expect(200);
+    expect(profile.body.recent.interactions).toBe(2);
+  });
+
   it('reports a gap in the sequence and what is still missing until late batches arrive', async () => {
     const send = (seq: number) =>
       bot.post(
