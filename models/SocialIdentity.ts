@@ -38,7 +38,6 @@ const socialIdentitySchema = new Schema<SocialIdentityRecord>(
   { versionKey: false },
 );
 socialIdentitySchema.index({ person: 1 });
-socialIdentitySchema.index({ last_seen: -1 });
 
 /** The `socialidentities` collection on `connection`. */
 export const socialIdentityModel = (connection: Connection) =>
