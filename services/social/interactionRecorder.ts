@@ -7,7 +7,7 @@ import type { SocialStore } from './socialStore';
 import { ignoreDuplicateKeys } from './storeQueries';
 import { topicTerms } from './topics';
 import { applyEdgeInteractions, type EdgeInteraction } from './trustLedger';
-import { KIND_RULES, type InteractionKind } from './trust/trustRules';
+import { KIND_RULES, TRUST, type InteractionKind } from './trust/trustRules';
 
 /** Longest content kept with an interaction (characters); the rest is cut. */
 export const STORED_CONTENT_CHARS = 500;
@@ -31,6 +31,11 @@ export interface InteractionInput {
   occurredAt: Date;
   /** Remembered as episodic memories of both people (when the memory service is there). */
   remember: boolean;
+  /**
+   * Posted by the actor themselves (a signed-in user), not observed by a bot: a claim that would raise the target's
+   * trust in the actor ("I helped Bob") is recorded without effect, so nobody raises their own standing.
+   */
+  selfReported?: boolean;
 }
 
 /** The stored interaction and whether it answered a replay of an earlier request. */
@@ -93,6 +98,7 @@ export async function recordInteractions(
   const edgeItems: EdgeInteraction[] = [];
   for (const [index, record] of records.entries()) {
     if (!record.targetPerson || record.targetPerson === record.actorPerson) continue;
+    if (inputs[index].selfReported && raisesTrustInActor(inputs[index])) continue;
     const rule = KIND_RULES[record.kind as InteractionKind];
     const [observer, subject] =
       rule.observer === 'target'
@@ -113,6 +119,12 @@ export async function recordInteractions(
     .catch(ignoreDuplicateKeys);
   await remember(context, inputs, records);
   return records;
+}
+
+/** Whether an interaction would raise the target's trust in its actor (a positive delta the target observes). */
+function raisesTrustInActor(input: InteractionInput): boolean {
+  const rule = KIND_RULES[input.kind];
+  return rule.observer === 'target' && rule.delta + TRUST.sentimentWeight * (input.sentiment ?? 0) > 0;
 }
 
 /** The stored form of an input (its effect is filled in once applied). */

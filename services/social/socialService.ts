@@ -76,6 +76,7 @@ export class SocialService {
       id: `${scope}:${input.key}`,
       source: 'api',
       remember: true,
+      selfReported: caller.kind === 'user',
     });
   }
 

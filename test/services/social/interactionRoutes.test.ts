@@ -103,6 +103,13 @@ describe('social brain: interactions and profiles', () => {
     );
     expect(own.status).toBe(201);
     expect(own.body.id).toMatch(new RegExp(`^user:${ann.userId}:`));
+    // Her own claim to have helped raises nobody's trust in her; owning up to an insult does lower it.
+    expect(own.body.effect).toBeNull();
+    const insult = await as(url, ann.token).post(
+      '/social/brain/interaction',
+      buildInteraction({ platform: 'web', user_id: ann.userId, target_user_id: 'someone', kind: 'insult' }),
+    );
+    expect(insult.body.effect).toMatchObject({ applied: -6, trust_after: 44 });
     const other = await as(url, ann.token).post(
       '/social/brain/interaction',
       buildInteraction({ user_id: 'someone', target_user_id: 'victim' }),
