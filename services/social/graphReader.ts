@@ -26,8 +26,11 @@ function viewOf(
   other: string,
   now: number,
   names: Map<string, string | null>,
+  showBlock = true,
 ): PersonView {
-  const state = stateOf(edge);
+  const stored = stateOf(edge);
+  // A block is the blocker's business: hidden, it shows as what trust and the other marks say.
+  const state = showBlock ? stored : { ...stored, marks: { ...stored.marks, block: null } };
   const marks = (['fren', 'foe', 'block'] as const).filter((mark) => state.marks[mark]);
   return {
     person: other,
@@ -47,12 +50,16 @@ export async function namesOf(store: SocialStore, persons: string[]): Promise<Ma
   return new Map(found.map((identity) => [identity._id, identity.display_name]));
 }
 
+/** Whose blocks a reader sees: every one (the service token), or those a person (the signed-in reader) set. */
+export type BlockVisibility = 'all' | string;
+
 /** Who `person` has edges toward (outgoing) and who has edges toward them (incoming), closest first. */
 export async function relationshipsOf(
   store: SocialStore,
   person: string,
   filter: Relationship | undefined,
   limit: number,
+  blocksOf: BlockVisibility = 'all',
 ) {
   const now = store.clock.now();
   const [outgoing, incoming] = await Promise.all([
@@ -62,7 +69,7 @@ export async function relationshipsOf(
   const names = await namesOf(store, [...outgoing.map((e) => e.to), ...incoming.map((e) => e.from)]);
   const views = (edges: SocialEdgeRecord[], side: 'to' | 'from') =>
     edges
-      .map((edge) => viewOf(edge, edge[side], now, names))
+      .map((edge) => viewOf(edge, edge[side], now, names, blocksOf === 'all' || edge.from === blocksOf))
       .filter((view) => !filter || view.relationship === filter)
       .sort((a, b) => b.trust - a.trust || a.person.localeCompare(b.person))
       .slice(0, limit);

@@ -125,8 +125,13 @@ export function registerSocialRoutes(routes: ApiRoutes, social: SocialService, g
     middleware: guards.caller,
     request: { params: IdentityParamsSchema, query: RelationshipsQuerySchema },
     responses: { 200: { description: 'Outgoing and incoming relationships', schema: RelationshipsSchema } },
-    handler: async ({ params, query }) => {
-      const { outgoing, incoming } = await social.relationships(params, query.relationship, query.limit);
+    handler: async ({ req, params, query }) => {
+      const { outgoing, incoming } = await social.relationships(
+        callerOf(req),
+        params,
+        query.relationship,
+        query.limit,
+      );
       return {
         status: 200,
         body: { of: params, outgoing: outgoing.map(presentPerson), incoming: incoming.map(presentPerson) },

@@ -93,8 +93,15 @@ export class SocialService {
     return friendsOf(this.store, await requirePerson(this.store, ref), limit);
   }
 
-  async relationships(ref: IdentityRef, filter: Relationship | undefined, limit: number) {
-    return relationshipsOf(this.store, await requirePerson(this.store, ref), filter, limit);
+  /** Outgoing and incoming relationships; a user sees only the blocks they set themselves. */
+  async relationships(
+    caller: SocialCaller,
+    ref: IdentityRef,
+    filter: Relationship | undefined,
+    limit: number,
+  ) {
+    const blocks = caller.kind === 'service' ? 'all' : identityKey(webIdentity(caller.userId));
+    return relationshipsOf(this.store, await requirePerson(this.store, ref), filter, limit, blocks);
   }
 
   async graph(ref: IdentityRef, depth: number, limit: number) {

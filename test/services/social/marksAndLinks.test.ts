@@ -93,6 +93,13 @@ describe('social brain: fren, foe and block marks; cross-platform links', () => 
       }),
     );
     expect((await as(url, ann.token).get('/social/brain/friends').expect(200)).body.friends).toEqual([]);
+    // Only Ann (and the service token) see her block; to Bob it is her fren mark and trust.
+    const seen = (res: { body: { outgoing: { relationship: string; marks: string[] }[] } }) =>
+      res.body.outgoing.map((entry) => [entry.relationship, entry.marks]);
+    const path = `/social/brain/relationships/web/${ann.userId}`;
+    expect(seen(await as(url, ann.token).get(path).expect(200))).toEqual([['blocked', ['fren', 'block']]]);
+    expect(seen(await bot.get(path).expect(200))).toEqual([['blocked', ['fren', 'block']]]);
+    expect(seen(await as(url, bob.token).get(path).expect(200))).toEqual([['fren', ['fren']]]);
     const gift = await bot.post(
       '/social/brain/interaction',
       buildInteraction({
