@@ -1,8 +1,8 @@
 import { Schema, type Connection } from 'mongoose';
 import { modelFor } from './modelFor';
 
-/** Where an interaction came from: the HTTP route, or a bot's sync batch of that platform. */
-export type InteractionSource = 'api' | 'discord' | 'minecraft';
+/** Where an interaction came from: the HTTP route, a bot's sync batch of that platform, or the world's events. */
+export type InteractionSource = 'api' | 'discord' | 'minecraft' | 'world';
 
 /** What an interaction did to trust: whose trust in whom moved, by how much, and the score after. */
 export interface InteractionEffect {
@@ -40,7 +40,7 @@ export interface SocialInteractionRecord {
 const socialInteractionSchema = new Schema<SocialInteractionRecord>(
   {
     _id: { type: String, required: true },
-    source: { type: String, enum: ['api', 'discord', 'minecraft'], required: true },
+    source: { type: String, enum: ['api', 'discord', 'minecraft', 'world'], required: true },
     actor: { type: String, required: true },
     actorPerson: { type: String, required: true },
     target: { type: String, default: null },

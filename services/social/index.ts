@@ -8,12 +8,19 @@ import { registerSocialRoutes } from './router';
 import { SocialService } from './socialService';
 import { SocialStore } from './socialStore';
 import { registerSyncRoutes } from './sync/router';
+import { followWorld } from './worldFeed';
+import type { WorldEventBus } from '../../rooms/worldEvents';
 
 export { SocialService, type PlayerStanding } from './socialService';
 export type { SocialAuditEvent, SocialAuditPort, SocialNotify, SocialPorts } from './ports';
 
-/** Options of createSocialArea: the optional ports to memory (issue 18), notifications (24) and the audit log (21). */
-export type SocialAreaOptions = SocialPorts;
+/**
+ * Options of createSocialArea: the optional ports to memory (issue 18), notifications (24) and the audit log (21),
+ * and the world's event bus (the one the composition hands createWorldArea) to learn who plays together.
+ */
+export interface SocialAreaOptions extends SocialPorts {
+  events?: WorldEventBus;
+}
 
 /** The social area's parts, plus the service other areas call (the world reads `standing`). */
 export interface SocialArea extends ProductParts {
@@ -23,7 +30,7 @@ export interface SocialArea extends ProductParts {
 /**
  * The social brain (SPEC 4.5, 2.10): identities on the chat platform, the block game and the web linked into
  * persons; trust 0-100 between persons with fren, foe and block marks; threats; bot sync. Its data is in MongoDB;
- * api processes serve the /social/brain routes.
+ * api processes serve the /social/brain routes. Given the world's bus, it follows who plays together.
  */
 export async function createSocialArea(
   context: PlatformContext,
@@ -33,13 +40,14 @@ export async function createSocialArea(
   const { stores, clock, config } = context;
   if (!stores.mongo) throw new Error('The social graph needs MongoDB');
   const store = await SocialStore.open(stores.mongo, clock);
-  const social = new SocialService({
-    store,
-    ports: options,
-    logger: context.logger.child({ component: 'social' }),
-  });
+  const { events, ...ports } = options;
+  const social = new SocialService({ store, ports, logger: context.logger.child({ component: 'social' }) });
+  const stopFollowing = events ? followWorld(social.context, events) : undefined;
   return {
     social,
+    close: async () => {
+      await stopFollowing?.();
+    },
     services: hasRole(config, 'api')
       ? [
           (routes) => registerSocialRoutes(routes, social, auth.guard),

@@ -1,6 +1,7 @@
 import { Wallet, type BaseWallet } from 'ethers';
 import request from 'supertest';
 import type { Clock } from '../../../platform/clock';
+import { InProcessWorldEventBus, type WorldEventBus } from '../../../rooms/worldEvents';
 import { combineParts } from '../../../productParts';
 import type { MemoryService, RememberInput } from '../../../services/brain/memory/memoryService';
 import { createAuthService } from '../../../services/auth';
@@ -54,6 +55,8 @@ export interface SocialPlatform {
   server: TestPlatform;
   area: SocialArea;
   ports: PortRecorder;
+  /** The world's event bus the area follows (tests publish on it as the rooms would). */
+  world: WorldEventBus;
   admin: BaseWallet;
   url: string;
   stop(): Promise<void>;
@@ -66,6 +69,7 @@ export async function startSocialPlatform(
 ): Promise<SocialPlatform> {
   const admin = Wallet.createRandom();
   const ports: PortRecorder = { memories: [], notifications: [], audit: [] };
+  const world = new InProcessWorldEventBus();
   let area: SocialArea | undefined;
   const server = await startTestPlatform(
     { SIWE_ENABLED: '1', BRAIN_SERVICE_TOKEN: SOCIAL_SERVICE_TOKEN, ADMIN_ADDRESSES: admin.address, ...env },
@@ -75,6 +79,7 @@ export async function startSocialPlatform(
         memory: recordingMemory(ports.memories),
         notify: (userId, kind, payload) => ports.notifications.push({ userId, kind, payload }),
         audit: { record: (event) => ports.audit.push(event) },
+        events: world,
       });
       return {
         ...combineParts([{ services: [auth.register], close: () => auth.close() }, area]),
@@ -83,7 +88,15 @@ export async function startSocialPlatform(
     },
     clock,
   );
-  return { server, area: area as SocialArea, ports, admin, url: server.url, stop: () => server.stop() };
+  return {
+    server,
+    area: area as SocialArea,
+    ports,
+    world,
+    admin,
+    url: server.url,
+    stop: () => server.stop(),
+  };
 }
 
 /** A signed-in user: session token and user id. */
