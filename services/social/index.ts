@@ -1,10 +1,12 @@
 import { hasRole } from '../../platform/config';
+import { createLimiter } from '../../platform/http/rateLimit';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import { registerLinkRoutes } from './links/router';
 import { registerMarkRoutes } from './marks/router';
 import type { SocialPorts } from './ports';
 import { registerSocialRoutes } from './router';
+import { socialGuards } from './socialGuards';
 import { SocialService } from './socialService';
 import { SocialStore } from './socialStore';
 import { registerSyncRoutes } from './sync/router';
@@ -20,6 +22,8 @@ export type { SocialAuditEvent, SocialAuditPort, SocialNotify, SocialPorts } fro
  */
 export interface SocialAreaOptions extends SocialPorts {
   events?: WorldEventBus;
+  /** Changes (interactions, marks, links) one signed-in user may make per minute; default 120. */
+  userWritesPerMinute?: number;
 }
 
 /** The social area's parts, plus the service other areas call (the world reads `standing`). */
@@ -40,9 +44,18 @@ export async function createSocialArea(
   const { stores, clock, config } = context;
   if (!stores.mongo) throw new Error('The social graph needs MongoDB');
   const store = await SocialStore.open(stores.mongo, clock);
-  const { events, ...ports } = options;
+  const { events, userWritesPerMinute, ...ports } = options;
   const social = new SocialService({ store, ports, logger: context.logger.child({ component: 'social' }) });
   const stopFollowing = events ? followWorld(social.context, events) : undefined;
+  const guards = socialGuards(
+    auth.guard,
+    createLimiter({
+      redis: stores.redis,
+      keyPrefix: 'social:writes:',
+      points: userWritesPerMinute ?? 120,
+      durationSeconds: 60,
+    }),
+  );
   return {
     social,
     close: async () => {
@@ -50,10 +63,10 @@ export async function createSocialArea(
     },
     services: hasRole(config, 'api')
       ? [
-          (routes) => registerSocialRoutes(routes, social, auth.guard),
-          (routes) => registerMarkRoutes(routes, social, auth.guard),
-          (routes) => registerLinkRoutes(routes, social, auth.guard),
-          (routes) => registerSyncRoutes(routes, social, auth.guard),
+          (routes) => registerSocialRoutes(routes, social, guards),
+          (routes) => registerMarkRoutes(routes, social, guards),
+          (routes) => registerLinkRoutes(routes, social, guards),
+          (routes) => registerSyncRoutes(routes, social, guards),
         ]
       : [],
   };

@@ -1,5 +1,4 @@
 import type { ApiRoutes } from '../../platform/http/routes';
-import type { AuthGuard } from '../auth/authGuard';
 import {
   presentGraph,
   presentHistory,
@@ -31,15 +30,13 @@ import {
   ViewerQuerySchema,
 } from './schemas';
 import { socialError } from './errors';
-import { callerOf, socialGuards } from './socialGuards';
+import { callerOf, type SocialGuards } from './socialGuards';
 import type { SocialService } from './socialService';
 
 const TAGS = ['social'];
 
 /** The social brain's interaction, profile and graph routes (marks, links and sync are in their sub-areas). */
-export function registerSocialRoutes(routes: ApiRoutes, social: SocialService, guard: AuthGuard): void {
-  const guards = socialGuards(guard);
-
+export function registerSocialRoutes(routes: ApiRoutes, social: SocialService, guards: SocialGuards): void {
   routes.add({
     method: 'post',
     path: '/social/brain/interaction',
@@ -51,7 +48,7 @@ export function registerSocialRoutes(routes: ApiRoutes, social: SocialService, g
       'A user acts only as their own identities (403 NOT_YOUR_IDENTITY).',
     tags: TAGS,
     security: 'bearer',
-    middleware: guards.caller,
+    middleware: guards.writes,
     request: { body: InteractionRequestSchema },
     responses: { 201: { description: 'The interaction and its trust effect', schema: InteractionSchema } },
     handler: async ({ req, body }) => {

@@ -1,4 +1,6 @@
 import type { Request, RequestHandler } from 'express';
+import { RateLimitedError } from '../../platform/errors';
+import type { Limiter } from '../../platform/http/rateLimit';
 import type { AuthGuard } from '../auth/authGuard';
 import { userOf } from '../auth/authGuard';
 import { socialError } from './errors';
@@ -28,13 +30,42 @@ export function originOf(req: Request): RequestOrigin {
   };
 }
 
-/** The middleware of the social routes, built on the platform's guard. */
-export function socialGuards(guard: AuthGuard) {
+/** The middleware of the social routes, built on the platform's guard and the per-user write limiter. */
+export type SocialGuards = ReturnType<typeof socialGuards>;
+
+/**
+ * The middleware of the social routes: `writes` counts a signed-in user's changes (interactions, marks, links) against
+ * `writeLimiter` per user (429 RATE_LIMITED with Retry-After past it); the service token is not limited here.
+ */
+export function socialGuards(guard: AuthGuard, writeLimiter: Limiter) {
   const signedIn: RequestHandler = (req, _res, next) =>
     next(req.principal ? undefined : socialError('UNAUTHENTICATED', 'Sign in or present the service token'));
   return {
     /** A signed-in user or the service token. */
     caller: [guard.authenticate(), signedIn],
+    /** A signed-in user within their write limit, or the service token. */
+    writes: [
+      guard.authenticate(),
+      signedIn,
+      ((req, _res, next) => {
+        const caller = callerOf(req);
+        if (caller.kind === 'service') return next();
+        writeLimiter
+          .hit(`user:${caller.userId}`)
+          .then(
+            (decision) =>
+              next(
+                decision.allowed
+                  ? undefined
+                  : new RateLimitedError(
+                      decision.resetSeconds,
+                      `At most ${decision.limit} social changes a minute`,
+                    ),
+              ),
+            next,
+          );
+      }) as RequestHandler,
+    ],
     /** The service token only (bot sync). */
     service: [
       guard.authenticate(),

@@ -1,8 +1,7 @@
 import type { ApiRoutes } from '../../../platform/http/routes';
-import type { AuthGuard } from '../../auth/authGuard';
 import { identityOfKey } from '../identities';
 import { presentIdentity } from '../presenters';
-import { callerOf, originOf, socialGuards } from '../socialGuards';
+import { callerOf, originOf, type SocialGuards } from '../socialGuards';
 import type { SocialService } from '../socialService';
 import {
   LinkCodeRequestSchema,
@@ -13,9 +12,7 @@ import {
 } from './schemas';
 
 /** Linking chat and game accounts into a web user: codes, link (code or direct) and unlink. */
-export function registerLinkRoutes(routes: ApiRoutes, social: SocialService, guard: AuthGuard): void {
-  const guards = socialGuards(guard);
-
+export function registerLinkRoutes(routes: ApiRoutes, social: SocialService, guards: SocialGuards): void {
   routes.add({
     method: 'post',
     path: '/social/brain/link/code',
@@ -26,7 +23,7 @@ export function registerLinkRoutes(routes: ApiRoutes, social: SocialService, gua
       'account that asked it, for the user to redeem signed in. Codes live 10 minutes and work once.',
     tags: ['social'],
     security: 'bearer',
-    middleware: guards.caller,
+    middleware: guards.writes,
     request: { body: LinkCodeRequestSchema },
     responses: { 201: { description: 'The code', schema: LinkCodeSchema } },
     handler: async ({ req, body }) => {
@@ -45,7 +42,7 @@ export function registerLinkRoutes(routes: ApiRoutes, social: SocialService, gua
       'account linked to another user is never moved: 409 IDENTITY_LINKED_ELSEWHERE.',
     tags: ['social'],
     security: 'bearer',
-    middleware: guards.caller,
+    middleware: guards.writes,
     request: { body: LinkRequestSchema },
     responses: { 200: { description: 'The linked account', schema: LinkSchema } },
     handler: async ({ req, body }) => {
@@ -70,7 +67,7 @@ export function registerLinkRoutes(routes: ApiRoutes, social: SocialService, gua
       'A user unlinks their own accounts; the service token any. The account becomes its own person again.',
     tags: ['social'],
     security: 'bearer',
-    middleware: guards.caller,
+    middleware: guards.writes,
     request: { body: UnlinkRequestSchema },
     responses: { 200: { description: 'The account, unlinked', schema: LinkSchema } },
     handler: async ({ req, body }) => {

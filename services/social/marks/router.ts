@@ -1,7 +1,6 @@
 import type { ApiRoutes } from '../../../platform/http/routes';
-import type { AuthGuard } from '../../auth/authGuard';
 import { presentMark } from '../presenters';
-import { callerOf, originOf, socialGuards } from '../socialGuards';
+import { callerOf, originOf, type SocialGuards } from '../socialGuards';
 import type { SocialService } from '../socialService';
 import type { MarkKind } from '../trust/trustRules';
 import { MarkRequestSchema, MarkSchema, type MarkRequest } from './schemas';
@@ -14,8 +13,7 @@ const DESCRIPTIONS: Record<MarkKind, string> = {
 };
 
 /** POST and DELETE of /social/brain/fren, /foe and /block: set and clear the caller's marks on another person. */
-export function registerMarkRoutes(routes: ApiRoutes, social: SocialService, guard: AuthGuard): void {
-  const guards = socialGuards(guard);
+export function registerMarkRoutes(routes: ApiRoutes, social: SocialService, guards: SocialGuards): void {
   const change = async (
     req: Parameters<typeof callerOf>[0],
     body: MarkRequest,
@@ -40,7 +38,7 @@ export function registerMarkRoutes(routes: ApiRoutes, social: SocialService, gua
       description: `${DESCRIPTIONS[mark]} Setting it again changes nothing. A user marks only as their own identities.`,
       tags: ['social'],
       security: 'bearer',
-      middleware: guards.caller,
+      middleware: guards.writes,
       request: { body: MarkRequestSchema },
       responses: { 200: { description: 'The relationship after the mark', schema: MarkSchema } },
       handler: async ({ req, body }) => ({ status: 200, body: await change(req, body, mark, true) }),
@@ -52,7 +50,7 @@ export function registerMarkRoutes(routes: ApiRoutes, social: SocialService, gua
       description: 'Clearing a mark that is not set changes nothing.',
       tags: ['social'],
       security: 'bearer',
-      middleware: guards.caller,
+      middleware: guards.writes,
       request: { body: MarkRequestSchema },
       responses: { 200: { description: 'The relationship after clearing', schema: MarkSchema } },
       handler: async ({ req, body }) => ({ status: 200, body: await change(req, body, mark, false) }),

@@ -1,7 +1,6 @@
 import type { ApiRoutes } from '../../../platform/http/routes';
-import type { AuthGuard } from '../../auth/authGuard';
 import { replayHeaders } from '../presenters';
-import { socialGuards } from '../socialGuards';
+import type { SocialGuards } from '../socialGuards';
 import type { SocialService } from '../socialService';
 import { DiscordSyncSchema, MAX_SYNC_EVENTS, MinecraftSyncSchema, SyncResultSchema } from './schemas';
 
@@ -12,9 +11,7 @@ const DESCRIPTION =
   'received reports the skipped range in `gap`; `missing` lists every range not received yet.';
 
 /** The bots' sync routes: one per platform, each with its own event types. */
-export function registerSyncRoutes(routes: ApiRoutes, social: SocialService, guard: AuthGuard): void {
-  const guards = socialGuards(guard);
-
+export function registerSyncRoutes(routes: ApiRoutes, social: SocialService, guards: SocialGuards): void {
   routes.add({
     method: 'post',
     path: '/social/brain/minecraft/sync',

@@ -5,7 +5,12 @@ import { InProcessWorldEventBus, type WorldEventBus } from '../../../rooms/world
 import { combineParts } from '../../../productParts';
 import type { MemoryService, RememberInput } from '../../../services/brain/memory/memoryService';
 import { createAuthService } from '../../../services/auth';
-import { createSocialArea, type SocialArea, type SocialAuditEvent } from '../../../services/social';
+import {
+  createSocialArea,
+  type SocialArea,
+  type SocialAreaOptions,
+  type SocialAuditEvent,
+} from '../../../services/social';
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
 import { signInWithWallet } from '../../helpers/siwe';
 
@@ -66,6 +71,7 @@ export interface SocialPlatform {
 export async function startSocialPlatform(
   env: Record<string, string> = {},
   clock?: Clock,
+  options: SocialAreaOptions = {},
 ): Promise<SocialPlatform> {
   const admin = Wallet.createRandom();
   const ports: PortRecorder = { memories: [], notifications: [], audit: [] };
@@ -80,6 +86,7 @@ export async function startSocialPlatform(
         notify: (userId, kind, payload) => ports.notifications.push({ userId, kind, payload }),
         audit: { record: (event) => ports.audit.push(event) },
         events: world,
+        ...options,
       });
       return {
         ...combineParts([{ services: [auth.register], close: () => auth.close() }, area]),
