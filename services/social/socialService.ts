@@ -89,8 +89,9 @@ export class SocialService {
     return readProfile(this.store, ref, viewer);
   }
 
+  /** The frens of `ref` (none for an account the platform has not seen yet, such as a new user). */
   async friends(ref: IdentityRef, limit: number) {
-    return friendsOf(this.store, await requirePerson(this.store, ref), limit);
+    return friendsOf(this.store, (await this.store.existingPersonOf(ref)) ?? identityKey(ref), limit);
   }
 
   /** Outgoing and incoming relationships; a user sees only the blocks they set themselves. */
@@ -110,8 +111,9 @@ export class SocialService {
 
   /** `viewer`'s trust in `ref` over time. */
   async history(viewer: IdentityRef, ref: IdentityRef, limit: number) {
+    // A viewer the platform has not seen yet trusts everyone 50 and has no history; an unknown subject is 404.
     const [observer, subject] = await Promise.all([
-      requirePerson(this.store, viewer),
+      this.store.existingPersonOf(viewer).then((person) => person ?? identityKey(viewer)),
       requirePerson(this.store, ref),
     ]);
     return { observer, subject, ...(await trustHistory(this.store, observer, subject, limit)) };

@@ -66,6 +66,24 @@ describe('social brain: fren, foe and block marks; cross-platform links', () => 
     ]);
   });
 
+  it('answers a new user no friends and a trust history of 50 with nothing in it', async () => {
+    expect((await as(url, ann.token).get('/social/brain/friends').expect(200)).body).toEqual({
+      of: { platform: 'web', user_id: ann.userId },
+      friends: [],
+    });
+    await bot
+      .post('/social/brain/interaction', buildInteraction({ user_id: 'stranger-1', target_user_id: 'x-1' }))
+      .expect(201);
+    const history = await as(url, ann.token)
+      .get('/social/brain/trust/discord/stranger-1/history')
+      .expect(200);
+    expect(history.body).toMatchObject({
+      observer: { platform: 'web', user_id: ann.userId },
+      trust: 50,
+      changes: [],
+    });
+  });
+
   it('refuses to mark for another user or oneself', async () => {
     const forOther = await as(url, ann.token).post('/social/brain/foe', mark(bob, ann));
     expect(forOther.status).toBe(403);
