@@ -3,11 +3,16 @@ import type { SocialPlatform } from '../../models/SocialIdentity';
 import type { SocialInteractionRecord } from '../../models/SocialInteraction';
 import type { SocialStore } from './socialStore';
 import { topTopicsOf } from './topics';
+import { WordnetSynonyms } from './wordnetSynonyms';
 
 /** Messages read per query term at most (the newest first). */
 const MAX_ROWS_PER_TERM = 1_000;
-/** Query terms used at most. */
+/** Query terms used at most (and as many terms from their synonyms). */
 const MAX_QUERY_TERMS = 10;
+/** What a term reached through a synonym counts, against 1 for the query's own terms. */
+export const SYNONYM_WEIGHT = 0.5;
+/** WordNet synonyms, loaded on the first search of the process. */
+const SYNONYMS = new WordnetSynonyms();
 
 /** One person found: their score, the query terms they talk about and their top topics. */
 export interface PersonHit {
@@ -19,8 +24,9 @@ export interface PersonHit {
 
 /**
  * People by what they talk about. The query is analysed like their messages (the brain's stemmed terms, so "farming"
- * finds people who said "farm" or "farms"); for each query term the newest messages using it are read (index on
- * the messages' topic terms), and each person scores Σ idf(term) × (1 + ln messages) over the terms they share with
+ * finds people who said "farm" or "farms") and widened with its words' WordNet synonyms, which count half
+ * ("agriculture" finds "farming"); for each term the newest messages using it are read (index on
+ * the messages' topic terms), and each person scores Σ weight × idf(term) × (1 + ln messages) over the terms they share with
  * the query, idf favouring terms few of the people found use. `platform` keeps people with an identity there.
  */
 export async function searchPeople(
@@ -29,8 +35,15 @@ export async function searchPeople(
   platform: SocialPlatform | undefined,
   limit: number,
 ): Promise<PersonHit[]> {
-  const terms = [...new Set(analyze(query))].slice(0, MAX_QUERY_TERMS);
-  if (terms.length === 0) return [];
+  const exact = [...new Set(analyze(query))].slice(0, MAX_QUERY_TERMS);
+  if (exact.length === 0) return [];
+  const words = [...query.toLowerCase().matchAll(/\p{L}+/gu)]
+    .map((match) => match[0])
+    .slice(0, MAX_QUERY_TERMS);
+  const synonyms = (await Promise.all(words.map((word) => SYNONYMS.of(word)))).flat();
+  const widened = [...new Set(analyze(synonyms.join(' ')))].filter((term) => !exact.includes(term));
+  const terms = [...exact, ...widened.slice(0, MAX_QUERY_TERMS)];
+  const weight = (term: string) => (exact.includes(term) ? 1 : SYNONYM_WEIGHT);
   const rowsPerTerm = await Promise.all(
     terms.map((term) =>
       store.interactions
@@ -55,7 +68,10 @@ export async function searchPeople(
     .map(([person, byTerm]) => {
       let score = 0;
       for (const [term, messages] of byTerm) {
-        score += Math.log(1 + counts.size / (peopleWith.get(term) as number)) * (1 + Math.log(messages));
+        score +=
+          weight(term) *
+          Math.log(1 + counts.size / (peopleWith.get(term) as number)) *
+          (1 + Math.log(messages));
       }
       return { person, score, matched: [...byTerm.keys()].sort() };
     })

@@ -181,6 +181,10 @@ describe('social brain: bot sync batches', () => {
       person: { platform: 'discord', user_id: 'farmer' },
       matched: ['farm'],
     });
+    // "agriculture" is not in anyone's words; WordNet's synonym "farming" is.
+    const widened = await bot.post('/social/brain/search', { query: 'agriculture' }).expect(200);
+    expect(widened.body.results[0]).toMatchObject({ person: { user_id: 'farmer' }, matched: ['farm'] });
+    expect(widened.body.results[0].score).toBeLessThan(found.body.results[0].score);
     const castles = await bot
       .post('/social/brain/search', { query: 'castles', platform: 'discord' })
       .expect(200);
