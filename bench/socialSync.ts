@@ -40,7 +40,8 @@ type LoadMessage =
   | ({ kind: 'baseline'; events: number } & Timed)
   | ({ kind: 'sync'; events: number; failed: number } & Timed)
   | ({ kind: 'profiles'; failed: number; healthP95: number } & Timed)
-  | { kind: 'seeded' };
+  | { kind: 'seeded' }
+  | { kind: 'health' };
 
 /** Deterministic pseudo-random numbers (the same batches every run). */
 const random = seededRandom(20);
@@ -139,6 +140,8 @@ async function load(port: number): Promise<void> {
   );
   process.send?.({ kind: 'seeded' });
   const health = await drive(PROFILES, () => sendJson(agent, port, 'GET', '/healthz').then((r) => r.status));
+  process.send?.({ kind: 'health' });
+
   const profiles = await drive(PROFILES, () =>
     sendJson(
       agent,
@@ -190,11 +193,14 @@ async function main(): Promise<void> {
       await sendJson(new http.Agent(), bench.platform.port, 'GET', '/social/brain/stats', undefined, TOKEN)
     ).body;
     console.log(`graph: ${stats}`);
+    await child.message('health');
     cpuMs();
     const profiles = await child.message('profiles');
+    const profileCpu = cpuMs() / PROFILES;
     console.log(
       `profiles: ${PROFILES} reads in ${profiles.seconds.toFixed(2)} s = ${Math.round(PROFILES / profiles.seconds)}/s; p50 ${profiles.p50.toFixed(1)} ms, ` +
-        `p95 ${profiles.p95.toFixed(1)} ms (GET /healthz p95 ${profiles.healthP95.toFixed(1)} ms in the same run); failed ${profiles.failed}`,
+        `p95 ${profiles.p95.toFixed(1)} ms (GET /healthz p95 ${profiles.healthP95.toFixed(1)} ms in the same run); ` +
+        `platform CPU ${profileCpu.toFixed(2)} ms per read; failed ${profiles.failed}`,
     );
     child.child.kill();
   } finally {

@@ -1,18 +1,18 @@
 import type { SocialEdgeRecord } from '../../models/SocialEdge';
 import type { SocialIdentityRecord } from '../../models/SocialIdentity';
+import type { SocialInteractionRecord } from '../../models/SocialInteraction';
 import { socialError } from './errors';
 import { edgeId, identityKey, type IdentityRef } from './identities';
 import type { SocialStore } from './socialStore';
 import { standingOf, type Standing } from './threatAssessor';
-import { topTopicsOf } from './topics';
+import { TOPIC_WINDOW, topicsOf } from './topics';
 import { edgeRelationship, type Relationship } from './trust/relationships';
 import { trustScore, TRUST } from './trust/trustRules';
 import { loadEdges, stateOf } from './trustLedger';
 
 /** Days the profile's recent-interactions summary covers. */
 export const RECENT_DAYS = 7;
-/** Interactions the summary counts at most. */
-const MAX_RECENT = 5_000;
+const DAY_MS = 86_400_000;
 /** Edges from one person read for their friend and foe counts at most. */
 const MAX_OUTGOING_EDGES = 5_000;
 
@@ -46,22 +46,22 @@ export async function readProfile(
   const person = await requirePerson(store, ref);
   const now = store.clock.now();
   const viewerPerson = viewer ? await store.existingPersonOf(viewer) : null;
-  const [identities, standing, outgoing, recent, topics, viewerEdges] = await Promise.all([
+  // One read of their latest interactions serves the summary, the topics and the hostile rate.
+  const latest = await store.interactions
+    .find({ actorPerson: person }, { kind: 1, recordedAt: 1, terms: 1, hostile: 1 })
+    .sort({ recordedAt: -1 })
+    .limit(TOPIC_WINDOW)
+    .lean<Pick<SocialInteractionRecord, 'kind' | 'recordedAt' | 'terms' | 'hostile'>[]>();
+  const since = (ms: number) => latest.filter((interaction) => interaction.recordedAt.getTime() >= now - ms);
+  const recent = since(RECENT_DAYS * DAY_MS);
+  const hostileLastDay = since(DAY_MS).filter((interaction) => interaction.hostile).length;
+  const [identities, standing, outgoing, viewerEdges] = await Promise.all([
     store.identitiesOf(person),
-    standingOf(store, person),
+    standingOf(store, person, hostileLastDay),
     store.edges
       .find({ from: person }, { base: 1, decayedAt: 1, marks: 1 })
       .limit(MAX_OUTGOING_EDGES)
       .lean<SocialEdgeRecord[]>(),
-    store.interactions
-      .find(
-        { actorPerson: person, recordedAt: { $gte: new Date(now - RECENT_DAYS * 86_400_000) } },
-        { kind: 1, recordedAt: 1 },
-      )
-      .sort({ recordedAt: -1 })
-      .limit(MAX_RECENT)
-      .lean(),
-    topTopicsOf(store, person),
     viewerPerson && viewerPerson !== person
       ? loadEdges(store, [edgeId(viewerPerson, person), edgeId(person, viewerPerson)])
       : Promise.resolve(null),
@@ -95,6 +95,6 @@ export async function readProfile(
     friends,
     foes,
     recent: { interactions: recent.length, byKind, lastAt: recent[0]?.recordedAt ?? null },
-    topics,
+    topics: topicsOf(latest),
   };
 }

@@ -19,8 +19,15 @@ export interface Standing {
   threat: ThreatAssessment;
 }
 
-/** Reads the signals of one person's threat and assesses it, with their reputation. Two queries. */
-export async function standingOf(store: SocialStore, person: string): Promise<Standing> {
+/**
+ * Reads the signals of one person's threat and assesses it, with their reputation. Two queries, or one when the
+ * caller already counted their hostile interactions of the last day (`hostileKnown`).
+ */
+export async function standingOf(
+  store: SocialStore,
+  person: string,
+  hostileKnown?: number,
+): Promise<Standing> {
   const now = store.clock.now();
   const [incoming, hostileLastDay] = await Promise.all([
     store.edges
@@ -41,11 +48,12 @@ export async function standingOf(store: SocialStore, person: string): Promise<St
       .limit(MAX_INCOMING_EDGES)
       .lean<SocialEdgeRecord[]>(),
     // find, not countDocuments: the count runs as an aggregation, which the embedded engine answers by a scan.
-    store.interactions
-      .find({ actorPerson: person, recordedAt: { $gte: new Date(now - DAY_MS) } }, { hostile: 1 })
-      .limit(MAX_RECENT_HOSTILE)
-      .lean()
-      .then((recent) => recent.filter((interaction) => interaction.hostile).length),
+    hostileKnown ??
+      store.interactions
+        .find({ actorPerson: person, recordedAt: { $gte: new Date(now - DAY_MS) } }, { hostile: 1 })
+        .limit(MAX_RECENT_HOSTILE)
+        .lean()
+        .then((recent) => recent.filter((interaction) => interaction.hostile).length),
   ]);
   let sum = 0;
   let foeMarkers = 0;

@@ -33,8 +33,13 @@ export async function topTopicsOf(store: SocialStore, person: string, limit = 10
     .sort({ recordedAt: -1 })
     .limit(TOPIC_WINDOW)
     .lean();
+  return topicsOf(recent, limit);
+}
+
+/** The top terms of some interactions, each with the number of them using it, most used first. */
+export function topicsOf(interactions: { terms?: string[] }[], limit = 10) {
   const counts = new Map<string, number>();
-  for (const interaction of recent) {
+  for (const interaction of interactions) {
     for (const term of interaction.terms ?? []) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
   return [...counts.entries()]
