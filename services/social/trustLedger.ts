@@ -89,13 +89,13 @@ export async function applyEdgeInteractions(
     const finalStates = new Map<string, EdgeState>();
     const attemptEffects = new Map<
       string,
-      { effect: InteractionEffect; change: SocialTrustChangeRecord }[]
+      { itemId: string; effect: InteractionEffect; change: SocialTrustChangeRecord }[]
     >();
     for (const [id, group] of pending) {
       const edge = found.get(id);
       let state = edge ? stateOf(edge) : newEdgeState(nowMs);
       const applied = [...(edge?.applied ?? [])];
-      const results: { effect: InteractionEffect; change: SocialTrustChangeRecord }[] = [];
+      const results: { itemId: string; effect: InteractionEffect; change: SocialTrustChangeRecord }[] = [];
       let reportedAt = edge?.reportedAt ?? null;
       for (const item of group) {
         if (applied.includes(item.id)) continue;
@@ -105,6 +105,7 @@ export async function applyEdgeInteractions(
         if (item.kind === 'report') reportedAt = now;
         const { change } = next;
         results.push({
+          itemId: item.id,
           effect: {
             observer: item.observer,
             subject: item.subject,
@@ -144,8 +145,8 @@ export async function applyEdgeInteractions(
         retry.set(id, group);
         continue;
       }
-      for (const { effect, change } of results) {
-        effects.set(change._id.slice(0, change._id.lastIndexOf('@')), effect);
+      for (const { itemId, effect, change } of results) {
+        effects.set(itemId, effect);
         history.push(change);
       }
       for (const item of group)

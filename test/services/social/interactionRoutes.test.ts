@@ -59,6 +59,14 @@ describe('social brain: interactions and profiles', () => {
     });
   });
 
+  it('reports the effect of accounts whose ids hold @ and :', async () => {
+    const res = await bot.post(
+      '/social/brain/interaction',
+      buildInteraction({ user_id: 'steve@mc:1', target_user_id: 'alex@mc:2', kind: 'gift' }),
+    );
+    expect(res.body.effect).toMatchObject({ applied: 5, trust_after: 55 });
+  });
+
   it('answers a replay with the first result and changes nothing; another body under the same key is 409', async () => {
     const body = buildInteraction({ user_id: 'gifter', target_user_id: 'giftee', kind: 'gift' });
     const first = await bot.post('/social/brain/interaction', body).expect(201);
