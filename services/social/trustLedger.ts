@@ -187,7 +187,8 @@ export async function updateEdge(
       .catch((error: unknown) => (isDuplicateKeyError(error) ? null : Promise.reject(error)));
     if (!result || result.matchedCount + result.insertedCount === 0) continue;
     await store.changes.create({
-      _id: `${cause}:${nowMs}:${attempt}@${id}`,
+      // The edge's new version names the change: unique, however fast the same change is repeated.
+      _id: `${id}#v${String((edge?.version ?? 0) + 1).padStart(10, '0')}`,
       edge: id,
       observer,
       subject,

@@ -84,6 +84,17 @@ describe('social brain: fren, foe and block marks; cross-platform links', () => 
     });
   });
 
+  it('takes the same mark set twice at once', async () => {
+    const twice = await Promise.all([
+      as(url, ann.token).post('/social/brain/fren', mark(ann, bob)),
+      as(url, ann.token).post('/social/brain/fren', mark(ann, bob)),
+    ]);
+    expect(twice.map((res) => [res.status, res.body.trust])).toEqual([
+      [200, 70],
+      [200, 70],
+    ]);
+  });
+
   it('refuses to mark for another user or oneself', async () => {
     const forOther = await as(url, ann.token).post('/social/brain/foe', mark(bob, ann));
     expect(forOther.status).toBe(403);
