@@ -1,5 +1,6 @@
 // `npm run build`: the server transpiled file by file with esbuild into dist/ (same layout as the sources, CommonJS,
-// source maps; JSON files the sources import copied beside them), then the web client (clients/web/build.mjs).
+// source maps; JSON files the sources import copied beside them), then the web client (clients/web/build.mjs) and
+// the bot client (clients/bot/build.mjs).
 // Type checking is `npm run typecheck` (tsc); esbuild only strips types, in well under a second.
 import { build } from 'esbuild';
 import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
@@ -7,6 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { buildBotClient } from './clients/bot/build.mjs';
 import { buildWebClient } from './clients/web/build.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -62,7 +64,13 @@ export async function buildAll() {
   await copyImportedJson(sources);
   const server = performance.now() - started;
   await buildWebClient();
-  return { serverMs: Math.round(server), webMs: Math.round(performance.now() - started - server) };
+  const web = performance.now() - started - server;
+  await buildBotClient();
+  return {
+    serverMs: Math.round(server),
+    webMs: Math.round(web),
+    botMs: Math.round(performance.now() - started - server - web),
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

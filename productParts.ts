@@ -7,6 +7,7 @@ import { createMarketplaceArea } from './services/marketplace';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
+import { createSocialArea } from './services/social';
 import { createWebClientArea } from './services/web';
 
 /**
@@ -33,6 +34,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     const marketplace = await createMarketplaceArea(context, auth, economy, world.service);
     world.connectMarket(marketplace.worldMarket);
     areas.push(marketplace);
+    areas.push(await createSocialArea(context, auth));
     // The MCP gateway after the areas: its workers call them through their service interfaces.
     areas.push(
       await createMcpArea(context, {

@@ -1,0 +1,222 @@
+/**
+ * Social brain speed (issue 20). The product's platform (api role, embedded stores) runs in this process; a forked
+ * load process drives it over HTTP with the service token:
+ * 1. Baseline: sync batches of `player_seen` events only (the route, validation, the batch record, the cursor and
+ *    the identity upserts, no interactions).
+ * 2. Mixed sync: batches of 500 block-game events over `players` players (40% chat, 25% seen, 10% join/leave, 15%
+ *    targeted interactions, 5% trades, 5% kills), `concurrency` batches in flight. Prints events/s and the ratio to
+ *    the baseline, p50/p95 per batch, and the platform's CPU per 1,000 events. Target: >= 5,000 events/s per process.
+ * 3. Profiles: the players are raised to `identities` (seen events), then GET /social/brain/profile of random players
+ *    with a viewer, `concurrency` in flight: p50/p95, with GET /healthz's p95 in the same run as the floor.
+ * The load average is printed before and after: the machine is shared.
+ * Run: npx tsx bench/socialSync.ts [batches=200] [players=20000] [identities=100000] [profiles=2000] [concurrency=4]
+ */
+import http from 'node:http';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { seededRandom } from '../platform/seededRandom';
+import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
+import { sendJson } from './support/postJson';
+import { percentile } from './support/stats';
+
+/** The load process is this script run as `--load <port> ...the bench's arguments`. */
+const IS_LOAD = process.argv[2] === '--load';
+const args = process.argv.slice(IS_LOAD ? 4 : 2);
+const BATCHES = Number(args[0] ?? 200);
+const PLAYERS = Number(args[1] ?? 20_000);
+const IDENTITIES = Number(args[2] ?? 100_000);
+const PROFILES = Number(args[3] ?? 2_000);
+const CONCURRENCY = Number(args[4] ?? 4);
+const EVENTS_PER_BATCH = 500;
+const TOKEN = 'bench-social-service-token-0123456789';
+const AT = '2026-11-26T08:00:00Z';
+const WORDS = (
+  'redstone diamond iron castle farm wheat villager trade sword armor nether portal mine tunnel creeper zombie ' +
+  'skeleton enchant potion library bridge tower harbour boat fishing wool sheep cow horse saddle lantern torch'
+).split(' ');
+
+type Timed = { seconds: number; p50: number; p95: number };
+type LoadMessage =
+  | ({ kind: 'baseline'; events: number } & Timed)
+  | ({ kind: 'sync'; events: number; failed: number } & Timed)
+  | ({ kind: 'profiles'; failed: number; healthP95: number } & Timed)
+  | { kind: 'seeded' }
+  | { kind: 'health' };
+
+/** Deterministic pseudo-random numbers (the same batches every run). */
+const random = seededRandom(20);
+const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
+const player = (count = PLAYERS) => `p${Math.floor(random() * count)}`;
+
+/** One event of the mixed workload. */
+function mixedEvent(): object {
+  const roll = random();
+  if (roll < 0.4)
+    return {
+      type: 'chat',
+      user_id: player(),
+      message: Array.from({ length: 8 }, () => pick(WORDS)).join(' '),
+      at: AT,
+    };
+  if (roll < 0.65) return { type: 'player_seen', user_id: player(), name: 'Player', at: AT };
+  if (roll < 0.75) return { type: random() < 0.5 ? 'join' : 'leave', user_id: player(), at: AT };
+  if (roll < 0.9) {
+    const kind = pick(['help', 'gift', 'praise', 'insult', 'spam', 'play_together']);
+    return { type: 'interaction', user_id: player(), target_user_id: player(), kind, at: AT };
+  }
+  if (roll < 0.95)
+    return { type: 'trade', user_id: player(), target_user_id: player(), items: 'bread for wool', at: AT };
+  return { type: 'kill', user_id: player(), target_user_id: player(), at: AT };
+}
+
+/** Sends `count` requests made by `send(i)` with CONCURRENCY in flight; answers the timing and failures. */
+async function drive(count: number, send: (i: number) => Promise<number>) {
+  const latencies: number[] = [];
+  let failed = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t0 = performance.now();
+        if ((await send(i)) !== 200) failed++;
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    failed,
+  };
+}
+
+/** The load process: builds the batches, then drives the three phases when told. */
+async function load(port: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true });
+  const post = (route: string, body: unknown) =>
+    sendJson(agent, port, 'POST', route, body, TOKEN).then((r) => r.status);
+  const batch = (bot: string, seq: number, events: object[]) => ({
+    bot_instance_id: bot,
+    seq,
+    sent_at: AT,
+    events,
+  });
+  const seenBatches = Array.from({ length: Math.ceil(BATCHES / 4) }, (_, b) =>
+    batch(
+      'bench-seen',
+      b + 1,
+      Array.from({ length: EVENTS_PER_BATCH }, () => ({ type: 'player_seen', user_id: player(), at: AT })),
+    ),
+  );
+  const mixedBatches = Array.from({ length: BATCHES }, (_, b) =>
+    batch('bench-mixed', b + 1, Array.from({ length: EVENTS_PER_BATCH }, mixedEvent)),
+  );
+  const baseline = await drive(seenBatches.length, (i) =>
+    post('/social/brain/minecraft/sync', seenBatches[i]),
+  );
+  process.send?.({ kind: 'baseline', events: seenBatches.length * EVENTS_PER_BATCH, ...baseline });
+  const mixed = await drive(mixedBatches.length, (i) =>
+    post('/social/brain/minecraft/sync', mixedBatches[i]),
+  );
+  process.send?.({ kind: 'sync', events: mixedBatches.length * EVENTS_PER_BATCH, ...mixed });
+  const seedBatches = Math.ceil(IDENTITIES / EVENTS_PER_BATCH);
+  await drive(seedBatches, (i) =>
+    post(
+      '/social/brain/minecraft/sync',
+      batch(
+        'bench-seed',
+        i + 1,
+        Array.from({ length: EVENTS_PER_BATCH }, (_, j) => ({
+          type: 'player_seen',
+          user_id: `p${i * EVENTS_PER_BATCH + j}`,
+          at: AT,
+        })),
+      ),
+    ),
+  );
+  process.send?.({ kind: 'seeded' });
+  const health = await drive(PROFILES, () => sendJson(agent, port, 'GET', '/healthz').then((r) => r.status));
+  process.send?.({ kind: 'health' });
+
+  const profiles = await drive(PROFILES, () =>
+    sendJson(
+      agent,
+      port,
+      'GET',
+      `/social/brain/profile/minecraft/${player()}?viewer_platform=minecraft&viewer_user_id=${player()}`,
+      undefined,
+      TOKEN,
+    ).then((r) => r.status),
+  );
+  process.send?.({ kind: 'profiles', ...profiles, healthP95: health.p95 });
+}
+
+async function main(): Promise<void> {
+  const loadavg = () =>
+    os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ');
+  console.log(`load average before: ${loadavg()} (${os.cpus().length} cores, shared)`);
+  const bench = await startBenchPlatform('social', { BRAIN_SERVICE_TOKEN: TOKEN, ROLES: 'api' });
+  try {
+    const child = forkLoadChild<LoadMessage>(__filename, [
+      '--load',
+      String(bench.platform.port),
+      ...process.argv.slice(2),
+    ]);
+    let cpu = process.cpuUsage();
+    const cpuMs = () => {
+      const used = process.cpuUsage(cpu);
+      cpu = process.cpuUsage();
+      return (used.user + used.system) / 1000;
+    };
+    const baseline = await child.message('baseline');
+    const baselineRate = baseline.events / baseline.seconds;
+    console.log(
+      `baseline (player_seen only): ${baseline.events} events in ${baseline.seconds.toFixed(2)} s = ${Math.round(baselineRate)} events/s; ` +
+        `batch p50 ${baseline.p50.toFixed(1)} ms, p95 ${baseline.p95.toFixed(1)} ms; platform CPU ${(cpuMs() / (baseline.events / 1000)).toFixed(1)} ms per 1,000 events`,
+    );
+    const sync = await child.message('sync');
+    const rate = sync.events / sync.seconds;
+    console.log(
+      `mixed sync: ${sync.events} events (${BATCHES} batches of ${EVENTS_PER_BATCH}, ${PLAYERS} players, ${CONCURRENCY} in flight) in ` +
+        `${sync.seconds.toFixed(2)} s = ${Math.round(rate)} events/s (${(rate / baselineRate).toFixed(2)} × baseline; target 5,000); ` +
+        `batch p50 ${sync.p50.toFixed(1)} ms, p95 ${sync.p95.toFixed(1)} ms; platform CPU ${(cpuMs() / (sync.events / 1000)).toFixed(1)} ms per 1,000 events; failed batches ${sync.failed}`,
+    );
+    await child.message('seeded');
+    const stats = (
+      await sendJson(new http.Agent(), bench.platform.port, 'GET', '/social/brain/stats', undefined, TOKEN)
+    ).body;
+    console.log(`graph: ${stats}`);
+    await child.message('health');
+    cpuMs();
+    const profiles = await child.message('profiles');
+    const profileCpu = cpuMs() / PROFILES;
+    console.log(
+      `profiles: ${PROFILES} reads in ${profiles.seconds.toFixed(2)} s = ${Math.round(PROFILES / profiles.seconds)}/s; p50 ${profiles.p50.toFixed(1)} ms, ` +
+        `p95 ${profiles.p95.toFixed(1)} ms (GET /healthz p95 ${profiles.healthP95.toFixed(1)} ms in the same run); ` +
+        `platform CPU ${profileCpu.toFixed(2)} ms per read; failed ${profiles.failed}`,
+    );
+    child.child.kill();
+  } finally {
+    await bench.stop();
+    console.log(`load average after: ${loadavg()}`);
+  }
+}
+
+if (IS_LOAD) {
+  load(Number(process.argv[3])).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,73 @@
+import { hasRole } from '../../platform/config';
+import { createLimiter } from '../../platform/http/rateLimit';
+import type { PlatformContext, ProductParts } from '../../platform/platform';
+import type { AuthService } from '../auth';
+import { registerLinkRoutes } from './links/router';
+import { registerMarkRoutes } from './marks/router';
+import type { SocialPorts } from './ports';
+import { registerSocialRoutes } from './router';
+import { socialGuards } from './socialGuards';
+import { SocialService } from './socialService';
+import { SocialStore } from './socialStore';
+import { registerSyncRoutes } from './sync/router';
+import { followWorld } from './worldFeed';
+import type { WorldEventBus } from '../../rooms/worldEvents';
+
+export { SocialService, type PlayerStanding } from './socialService';
+export type { SocialAuditEvent, SocialAuditPort, SocialNotify, SocialPorts } from './ports';
+
+/**
+ * Options of createSocialArea: the optional ports to memory (issue 18), notifications (24) and the audit log (21),
+ * and the world's event bus (the one the composition hands createWorldArea) to learn who plays together.
+ */
+export interface SocialAreaOptions extends SocialPorts {
+  events?: WorldEventBus;
+  /** Changes (interactions, marks, links) one signed-in user may make per minute; default 120. */
+  userWritesPerMinute?: number;
+}
+
+/** The social area's parts, plus the service other areas call (the world reads `standing`). */
+export interface SocialArea extends ProductParts {
+  social: SocialService;
+}
+
+/**
+ * The social brain (SPEC 4.5, 2.10): identities on the chat platform, the block game and the web linked into
+ * persons; trust 0-100 between persons with fren, foe and block marks; threats; bot sync. Its data is in MongoDB;
+ * api processes serve the /social/brain routes. Given the world's bus, it follows who plays together.
+ */
+export async function createSocialArea(
+  context: PlatformContext,
+  auth: Pick<AuthService, 'guard'>,
+  options: SocialAreaOptions = {},
+): Promise<SocialArea> {
+  const { stores, clock, config } = context;
+  if (!stores.mongo) throw new Error('The social graph needs MongoDB');
+  const store = await SocialStore.open(stores.mongo, clock);
+  const { events, userWritesPerMinute, ...ports } = options;
+  const social = new SocialService({ store, ports, logger: context.logger.child({ component: 'social' }) });
+  const stopFollowing = events ? followWorld(social.context, events) : undefined;
+  const guards = socialGuards(
+    auth.guard,
+    createLimiter({
+      redis: stores.redis,
+      keyPrefix: 'social:writes:',
+      points: userWritesPerMinute ?? 120,
+      durationSeconds: 60,
+    }),
+  );
+  return {
+    social,
+    close: async () => {
+      await stopFollowing?.();
+    },
+    services: hasRole(config, 'api')
+      ? [
+          (routes) => registerSocialRoutes(routes, social, guards),
+          (routes) => registerMarkRoutes(routes, social, guards),
+          (routes) => registerLinkRoutes(routes, social, guards),
+          (routes) => registerSyncRoutes(routes, social, guards),
+        ]
+      : [],
+  };
+}

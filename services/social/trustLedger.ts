@@ -1,0 +1,246 @@
+import type { SocialEdgeRecord } from '../../models/SocialEdge';
+import type { InteractionEffect } from '../../models/SocialInteraction';
+import type { SocialTrustChangeRecord } from '../../models/SocialTrustChange';
+import { edgeId } from './identities';
+import { socialError } from './errors';
+import { chunksOf, ignoreDuplicateKeys, isDuplicateKeyError } from './storeQueries';
+import type { SocialStore } from './socialStore';
+import {
+  applyInteraction,
+  newEdgeState,
+  trustScore,
+  type EdgeState,
+  type InteractionKind,
+} from './trust/trustRules';
+
+/** One interaction's effect on one edge: `observer`'s trust in `subject`. */
+export interface EdgeInteraction {
+  /** The interaction's id (an edge remembers the last ids applied, so a re-run applies each once). */
+  id: string;
+  observer: string;
+  subject: string;
+  kind: InteractionKind;
+  sentiment?: number;
+}
+
+/** How many interaction ids an edge remembers. */
+const APPLIED_KEPT = 64;
+/** Attempts at writing an edge other writers keep changing. */
+const MAX_ATTEMPTS = 8;
+
+/** The rules' state of a stored edge. */
+export function stateOf(edge: SocialEdgeRecord): EdgeState {
+  return {
+    base: edge.base,
+    decayedAt: edge.decayedAt,
+    day: edge.day,
+    dayGain: edge.dayGain,
+    dayLoss: edge.dayLoss,
+    repeats: edge.repeats ?? {},
+    marks: edge.marks ?? {},
+    interactions: edge.interactions,
+  };
+}
+
+/** What one edge write changes, and the filter that makes it conditional on the version read. */
+function edgeWrite(
+  id: string,
+  found: SocialEdgeRecord | undefined,
+  state: EdgeState,
+  applied: string[],
+  now: Date,
+  extra: Partial<SocialEdgeRecord> = {},
+) {
+  const [from, to] = id.split('>');
+  const version = found?.version ?? 0;
+  const fields = {
+    ...state,
+    reportedAt: extra.reportedAt ?? found?.reportedAt ?? null,
+    from,
+    to,
+    applied: applied.slice(-APPLIED_KEPT),
+    version: version + 1,
+    updatedAt: now,
+  };
+  // A new edge is inserted (a concurrent insert fails on its _id: a lost race, read again and retried).
+  if (!found) return { insertOne: { document: { _id: id, ...fields, createdAt: now } } };
+  return { updateOne: { filter: { _id: id, version }, update: { $set: fields } } };
+}
+
+/**
+ * Applies interactions to their edges in order, each edge read once and written once per attempt with a write
+ * conditional on the version it read; edges another writer changed meanwhile are read and applied again. Answers
+ * each interaction's effect and writes the trust history. Interactions an edge already applied are skipped.
+ */
+export async function applyEdgeInteractions(
+  store: SocialStore,
+  items: EdgeInteraction[],
+): Promise<Map<string, InteractionEffect>> {
+  const effects = new Map<string, InteractionEffect>();
+  const history: SocialTrustChangeRecord[] = [];
+  let pending = groupByEdge(items);
+  for (let attempt = 0; pending.size > 0; attempt++) {
+    if (attempt >= MAX_ATTEMPTS)
+      throw socialError('SOCIAL_BUSY', 'An edge keeps changing; retry the request');
+    const nowMs = store.clock.now();
+    const now = new Date(nowMs);
+    const found = await loadEdges(store, [...pending.keys()]);
+    const writes = [];
+    const finalStates = new Map<string, EdgeState>();
+    const attemptEffects = new Map<
+      string,
+      { itemId: string; effect: InteractionEffect; change: SocialTrustChangeRecord }[]
+    >();
+    for (const [id, group] of pending) {
+      const edge = found.get(id);
+      let state = edge ? stateOf(edge) : newEdgeState(nowMs);
+      const applied = [...(edge?.applied ?? [])];
+      const results: { itemId: string; effect: InteractionEffect; change: SocialTrustChangeRecord }[] = [];
+      let reportedAt = edge?.reportedAt ?? null;
+      for (const item of group) {
+        if (applied.includes(item.id)) continue;
+        const next = applyInteraction(state, item.kind, item.sentiment, nowMs);
+        state = next.state;
+        applied.push(item.id);
+        if (item.kind === 'report') reportedAt = now;
+        const { change } = next;
+        results.push({
+          itemId: item.id,
+          effect: {
+            observer: item.observer,
+            subject: item.subject,
+            applied: round(change.applied),
+            trust_after: change.after,
+            capped: change.capped,
+          },
+          change: {
+            _id: `${item.id}@${id}`,
+            edge: id,
+            observer: item.observer,
+            subject: item.subject,
+            at: now,
+            cause: `interaction:${item.kind}`,
+            applied: round(change.applied),
+            before: change.before,
+            after: change.after,
+          },
+        });
+      }
+      if (results.length === 0) {
+        for (const item of group) effects.set(item.id, currentEffect(item, state, nowMs));
+        continue;
+      }
+      attemptEffects.set(id, results);
+      finalStates.set(id, state);
+      writes.push(edgeWrite(id, edge, state, applied, now, { reportedAt }));
+    }
+    const written = writes.length > 0 ? await writeEdges(store, writes) : true;
+    // Every write matched its version: no need to read them back. Otherwise see which edges got ours.
+    const landed = written ? null : await loadEdges(store, [...attemptEffects.keys()]);
+    const retry = new Map<string, EdgeInteraction[]>();
+    for (const [id, results] of attemptEffects) {
+      const group = pending.get(id) as EdgeInteraction[];
+      const last = group[group.length - 1].id;
+      if (landed && !landed.get(id)?.applied.includes(last)) {
+        retry.set(id, group);
+        continue;
+      }
+      for (const { itemId, effect, change } of results) {
+        effects.set(itemId, effect);
+        history.push(change);
+      }
+      for (const item of group)
+        if (!effects.has(item.id))
+          effects.set(item.id, currentEffect(item, finalStates.get(id) as EdgeState, nowMs));
+    }
+    pending = retry;
+  }
+  if (history.length > 0)
+    await store.changes.collection
+      .insertMany(history as never, { ordered: false })
+      .catch(ignoreDuplicateKeys);
+  return effects;
+}
+
+/**
+ * Changes one edge with `change` (a pure function of its state), conditionally on the version read, retrying
+ * when another writer got there first. Answers the trust before and after, and the new state.
+ */
+export async function updateEdge(
+  store: SocialStore,
+  observer: string,
+  subject: string,
+  change: (state: EdgeState, now: number) => EdgeState,
+  cause: string,
+): Promise<{ before: number; after: number; state: EdgeState }> {
+  const id = edgeId(observer, subject);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const nowMs = store.clock.now();
+    const now = new Date(nowMs);
+    const edge = (await loadEdges(store, [id])).get(id);
+    const state = edge ? stateOf(edge) : newEdgeState(nowMs);
+    const next = change(state, nowMs);
+    const before = trustScore(state, nowMs);
+    const after = trustScore(next, nowMs);
+    const result = await store.edges.collection
+      .bulkWrite([edgeWrite(id, edge, next, edge?.applied ?? [], now)] as never)
+      .catch((error: unknown) => (isDuplicateKeyError(error) ? null : Promise.reject(error)));
+    if (!result || result.matchedCount + result.insertedCount === 0) continue;
+    await store.changes.create({
+      // The edge's new version names the change: unique, however fast the same change is repeated.
+      _id: `${id}#v${String((edge?.version ?? 0) + 1).padStart(10, '0')}`,
+      edge: id,
+      observer,
+      subject,
+      at: now,
+      cause,
+      applied: after - before,
+      before,
+      after,
+    });
+    return { before, after, state: next };
+  }
+  throw socialError('SOCIAL_BUSY', 'The relationship keeps changing; retry the request');
+}
+
+/** Runs the edge writes; true when each one matched (or inserted) its edge, false when some lost a race. */
+async function writeEdges(store: SocialStore, writes: ReturnType<typeof edgeWrite>[]): Promise<boolean> {
+  const result = await store.edges.collection
+    .bulkWrite(writes as never, { ordered: false })
+    .catch((error: unknown) => (isDuplicateKeyError(error) ? null : Promise.reject(error)));
+  return result !== null && result.matchedCount + result.insertedCount === writes.length;
+}
+
+/** The stored edges of `ids`. */
+export async function loadEdges(store: SocialStore, ids: string[]): Promise<Map<string, SocialEdgeRecord>> {
+  const edges = await Promise.all(
+    chunksOf(ids).map((chunk) =>
+      store.edges.collection.find<SocialEdgeRecord>({ _id: { $in: chunk } } as never).toArray(),
+    ),
+  );
+  return new Map(edges.flat().map((edge) => [edge._id, edge]));
+}
+
+function groupByEdge(items: EdgeInteraction[]): Map<string, EdgeInteraction[]> {
+  const groups = new Map<string, EdgeInteraction[]>();
+  for (const item of items) {
+    const id = edgeId(item.observer, item.subject);
+    const group = groups.get(id);
+    if (group) group.push(item);
+    else groups.set(id, [item]);
+  }
+  return groups;
+}
+
+/** The effect reported for an interaction an edge had already applied (a re-run): nothing more applied. */
+function currentEffect(item: EdgeInteraction, state: EdgeState, now: number): InteractionEffect {
+  return {
+    observer: item.observer,
+    subject: item.subject,
+    applied: 0,
+    trust_after: trustScore(state, now),
+    capped: false,
+  };
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
