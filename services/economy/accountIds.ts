@@ -16,6 +16,36 @@ export const SYSTEM_ACCOUNTS = {
   fees: 'system:fees',
 } as const;
 
+/** Shards of each busy platform account (see `systemAccount`). */
+export const SYSTEM_SHARDS = 32;
+
+/**
+ * The platform account a leg uses: every world save that earns or spends coins, every grant, forge and sale fee
+ * touches the issuer, burn or fee account, so one document each would serialise all of them on one compare-and-set
+ * (hundreds of new characters joining at once ran out of rounds: 503 ECONOMY_BUSY). Their legs are spread over
+ * `SYSTEM_SHARDS` accounts `<base>.<n>`, picked by the operation's id, and the audit sums them. Hard-currency legs on
+ * the issuer stay on the one account: its balance is what is left under the supply cap, which must be one number.
+ */
+export function systemAccount(base: string, currency: 'soft' | 'hard', operationId: string): string {
+  if (base === SYSTEM_ACCOUNTS.issuer && currency === 'hard') return base;
+  return `${base}.${fnv1a(operationId) % SYSTEM_SHARDS}`;
+}
+
+/** Whether `id` is the platform account `base` or one of its shards. */
+export function isSystemAccount(id: string, base: string): boolean {
+  return id === base || id.startsWith(`${base}.`);
+}
+
+/** 32-bit FNV-1a of a string (spreads operation ids over shards; not a security hash). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
 /** The account of platform user `userId`. */
 export const userAccount = (userId: string) => `user:${userId}`;
 

@@ -1,5 +1,5 @@
 import { CURRENCIES, type Currency, type EconomyAccountRecord } from '../../models/EconomyAccount';
-import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS } from './accountIds';
+import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, isSystemAccount } from './accountIds';
 import type { EconomyCore } from './economyCore';
 
 /** The conservation figures of one currency (smallest units). */
@@ -59,18 +59,23 @@ export async function auditEconomy(core: EconomyCore): Promise<AuditReport> {
   const mismatchedAccounts = accounts
     .filter((account) => !matchesLedger(account, fromLedger))
     .map((account) => account._id);
-  const byId = new Map(accounts.map((account) => [account._id, account]));
+  const issuerCreated = accounts.some((account) => account._id === SYSTEM_ACCOUNTS.issuer);
   const holders = accounts.filter((account) => account.owner !== 'system');
   const inFlight = await inFlightAmounts(core);
   const audit = (currency: Currency): CurrencyAudit => {
-    const system = (id: string) => byId.get(id)?.[currency] ?? 0;
+    // A platform account's balance is the sum over it and its shards.
+    const system = (base: string) =>
+      accounts
+        .filter((account) => isSystemAccount(account._id, base))
+        .reduce((sum, a) => sum + a[currency], 0);
     const issuer = system(SYSTEM_ACCOUNTS.issuer);
     const figures = {
       balances: holders.reduce((sum, account) => sum + account[currency], 0),
       holds: currency === 'soft' ? holders.reduce((sum, account) => sum + account.held, 0) : 0,
       fees: system(SYSTEM_ACCOUNTS.fees),
       decayed: system(SYSTEM_ACCOUNTS.decay),
-      minted: currency === 'hard' ? HARD_SUPPLY_CAP - issuer : -issuer,
+      // Until the first hard grant creates the issuer (with its genesis line), all of the cap is still unissued.
+      minted: currency === 'hard' ? HARD_SUPPLY_CAP - (issuerCreated ? issuer : HARD_SUPPLY_CAP) : -issuer,
       burned: system(SYSTEM_ACCOUNTS.burn),
       inFlight: -inFlight[currency].balance - inFlight[currency].held,
     };

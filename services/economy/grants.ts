@@ -1,5 +1,5 @@
 import type { Currency } from '../../models/EconomyAccount';
-import { SYSTEM_ACCOUNTS } from './accountIds';
+import { SYSTEM_ACCOUNTS, systemAccount } from './accountIds';
 import type { EconomyCore } from './economyCore';
 import type { OperationOutcome } from './operations';
 
@@ -21,14 +21,15 @@ export interface GrantInput {
  * SUPPLY_CAP_REACHED (concurrent grants race on the issuer's compare-and-set and can never pass the cap together).
  */
 export async function grantCoins(core: EconomyCore, input: GrantInput): Promise<OperationOutcome> {
+  const id = `grant:${input.idempotencyKey}`;
   const outcome = await core.runner.run({
-    id: `grant:${input.idempotencyKey}`,
+    id,
     kind: 'grant',
     ref: input.reason,
     request: { account: input.account, currency: input.currency, amount: input.amount, reason: input.reason },
     legs: [
       {
-        account: SYSTEM_ACCOUNTS.issuer,
+        account: systemAccount(SYSTEM_ACCOUNTS.issuer, input.currency, id),
         currency: input.currency,
         delta: -input.amount,
         kind: 'grant',

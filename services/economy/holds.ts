@@ -1,4 +1,4 @@
-import { SYSTEM_ACCOUNTS } from './accountIds';
+import { SYSTEM_ACCOUNTS, systemAccount } from './accountIds';
 import type { EconomyCore } from './economyCore';
 import type { OperationOutcome } from './operations';
 
@@ -84,7 +84,13 @@ export function consumeHold(
         floor: 'available',
         hold: { id: holdId, action: 'consume' },
       },
-      { account: SYSTEM_ACCOUNTS.burn, currency: 'soft', delta: amount, kind: 'forge', floor: 'none' },
+      {
+        account: systemAccount(SYSTEM_ACCOUNTS.burn, 'soft', `hold-consume:${holdId}`),
+        currency: 'soft',
+        delta: amount,
+        kind: 'forge',
+        floor: 'none',
+      },
     ],
   });
 }

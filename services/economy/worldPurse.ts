@@ -1,4 +1,4 @@
-import { SYSTEM_ACCOUNTS, userAccount } from './accountIds';
+import { SYSTEM_ACCOUNTS, systemAccount, userAccount } from './accountIds';
 import type { EconomyService } from './economyService';
 
 /**
@@ -29,10 +29,14 @@ export function economyWorldPurse(economy: EconomyService): WorldPurse {
     post: async (userId, seq, delta) => {
       if (delta === 0) return;
       const account = userAccount(userId);
-      const [from, to] = delta > 0 ? [SYSTEM_ACCOUNTS.issuer, account] : [account, SYSTEM_ACCOUNTS.burn];
+      const id = `world:${userId}:${seq}`;
+      const [from, to] =
+        delta > 0
+          ? [systemAccount(SYSTEM_ACCOUNTS.issuer, 'soft', id), account]
+          : [account, systemAccount(SYSTEM_ACCOUNTS.burn, 'soft', id)];
       const amount = Math.abs(delta);
       await economy.run({
-        id: `world:${userId}:${seq}`,
+        id,
         kind: 'world',
         ref: `world-save:${seq}`,
         request: { userId, seq, delta },
@@ -46,14 +50,15 @@ export function economyWorldPurse(economy: EconomyService): WorldPurse {
       const account = userAccount(userId);
       for (const currency of ['soft', 'hard'] as const) {
         if (coins[currency] <= 0) continue;
+        const id = `migration:${userId}:${currency}`;
         await economy.run({
-          id: `migration:${userId}:${currency}`,
+          id,
           kind: 'migration',
           ref: 'character-coins',
           request: { userId, currency, amount: coins[currency] },
           legs: [
             {
-              account: SYSTEM_ACCOUNTS.issuer,
+              account: systemAccount(SYSTEM_ACCOUNTS.issuer, currency, id),
               currency,
               delta: -coins[currency],
               kind: 'migration',

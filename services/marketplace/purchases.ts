@@ -1,7 +1,7 @@
 import type { MarketListingRecord } from '../../models/MarketListing';
 import type { MarketSaleRecord } from '../../models/MarketSale';
 import { AppError } from '../../platform/errors';
-import { SYSTEM_ACCOUNTS, userAccount } from '../economy/accountIds';
+import { SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../economy/accountIds';
 import { IdempotencyConflictError, replayedError } from '../economy/errors';
 import { CannotBuyOwnListingError, ListingNotActiveError, ListingSoldError } from './errors';
 import { findListing } from './listings';
@@ -116,7 +116,7 @@ export const saleSteps = {
       sale.fee > 0
         ? [
             {
-              account: SYSTEM_ACCOUNTS.fees,
+              account: systemAccount(SYSTEM_ACCOUNTS.fees, currency, `purchase:${sale._id}`),
               currency,
               delta: sale.fee,
               kind: 'fee' as const,

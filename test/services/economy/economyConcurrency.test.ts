@@ -158,5 +158,26 @@ describe('economy under concurrency, replays, the supply cap and interrupted ope
     await expect(core.legs.apply(debit, `${other}:0`, other, 'race')).resolves.toMatchObject({
       balanceAfter: 95,
     });
+    // Its other leg, so the books balance for the tests after this one.
+    const credit = { ...debit, account: userAccount(bob.userId), delta: 10, floor: 'none' as const };
+    await core.legs.apply(credit, `${other}:1`, other, 'race');
+    expect((await audit()).ok).toBe(true);
   });
+
+  it('pays 150 concurrent grants out of the sharded issuer without running out of rounds, keeping the audit', async () => {
+    const users = await Promise.all(Array.from({ length: 15 }, () => signUp(url)));
+    const results = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        as(url, ECONOMY_SERVICE_TOKEN).post('/economy/grants', {
+          user_id: users[i % users.length].userId,
+          currency: 'soft',
+          amount: '1',
+          reason: 'burst',
+          idempotency_key: newKey('burst'),
+        }),
+      ),
+    );
+    expect(results.filter((res) => res.status !== 201).map((res) => res.body.code)).toEqual([]);
+    expect((await audit()).ok).toBe(true);
+  }, 120_000);
 });

@@ -152,9 +152,9 @@ describe('marketplace: listings with escrow, purchases with the 95/5 split, comp
   it('creates one listing per idempotency key: a retry answers it without taking the item again', async () => {
     const ann = await signIn(server.url);
     await market.act(ann, { direction: 'east' }, '/mud/move').expect(200);
-    await market.act(ann, { action: 'take', item: 'cloth' }).expect(200);
-    const held = await market.holding(ann, 'village:cloth');
-    const body = { item: 'village:cloth', qty: 1, price: { currency: 'soft', amount: '9' } };
+    await market.act(ann, { action: 'take', item: 'rope' }).expect(200);
+    const held = await market.holding(ann, 'village:rope');
+    const body = { item: 'village:rope', qty: 1, price: { currency: 'soft', amount: '9' } };
     const key = newKey('list');
     const first = await market.list(ann, { ...body, idempotency_key: key });
     expect([first.status, first.headers['idempotent-replayed']]).toEqual([201, undefined]);
@@ -164,9 +164,9 @@ describe('marketplace: listings with escrow, purchases with the 95/5 split, comp
       'true',
       first.body.id,
     ]);
-    expect(await market.holding(ann, 'village:cloth')).toBe(held - 1);
+    expect(await market.holding(ann, 'village:rope')).toBe(held - 1);
     const other = await market.list(ann, { ...body, qty: 2, idempotency_key: key });
     expect([other.status, other.body.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
-    expect(await market.holding(ann, 'village:cloth')).toBe(held - 1);
+    expect(await market.holding(ann, 'village:rope')).toBe(held - 1);
   });
 });
