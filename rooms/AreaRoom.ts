@@ -77,7 +77,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.maxMessagesPerSecond = this.settings.maxMessagesPerSecond;
     this.patchRate = this.settings.tickMs;
     this.state = new AreaState({ areaId: area.id, name: area.name, tick: 0 });
-    this.visibility = new RoomVisibility(this.state);
+    this.visibility = new RoomVisibility(this.state, (id) => this.sim.minds.get(id)?.hidden === true);
     this.delivery = new EventDelivery(new Map(), (userId, event) =>
       this.presence.publish(playerEventsChannel(userId), event),
     );
