@@ -79,7 +79,9 @@ describe('scripted play-through', () => {
     expect(closed.length).toBeGreaterThan(0);
     for (const ref of closed) {
       const rival = game.world.quests.get(ref)!.excludes.find((other) => completed.includes(other));
-      if (rival) expect(await hero.act({ action: 'quest', op: 'accept', quest: ref })).toBe('QUEST_CLOSED');
+      if (!rival) continue;
+      await hero.walkTo(game.world.npcs.get(game.world.quests.get(ref)!.giver)!.room);
+      expect(await hero.act({ action: 'quest', op: 'accept', quest: ref })).toBe('QUEST_CLOSED');
     }
     const second = new QuestSolver(game, game.world, 'Wren');
     await second.act({ action: 'look' });

@@ -126,4 +126,34 @@ describe('quest kinds: escort, riddle, branches', () => {
       }),
     );
   });
+
+  it('NPCs speak of the quests they take part in by the quest state, and not at all when wary', () => {
+    const sim = buildSim(world, 'marsh');
+    sim.addPlayer('ann', { roomRef: 'marsh:stilt_village' });
+    const lines = world.npcs.get('marsh:wenna')!.questLines['marsh:last_walk'];
+    const said = () =>
+      sim
+        .drain()
+        .filter((e) => e.type === 'npc.said')
+        .map((e) => (e as { text: string }).text);
+    talk(sim.ctx, 'ann', 'wenna');
+    expect(said()).toEqual([world.npcs.get('marsh:wenna')!.greetings.neutral]);
+    completed(sim, 'ann', 'marsh:hound_pack');
+    talk(sim.ctx, 'ann', 'wenna');
+    expect(said()[1]).toBe(lines.before);
+    acceptQuest(sim.ctx, 'ann', 'last walk');
+    talk(sim.ctx, 'ann', 'wenna');
+    expect(said()[1]).toBe(lines.active);
+    completed(sim, 'ann', 'marsh:last_walk');
+    talk(sim.ctx, 'ann', 'wenna');
+    expect(said()[1]).toBe(lines.after);
+    sim.ctx.journal('ann').relations.set('marsh:wenna', -5);
+    talk(sim.ctx, 'ann', 'wenna');
+    expect(said()).toEqual(["Nettie says you're trouble. Nettie's usually right."]);
+  });
+
+  it('at least ten NPCs have lines that depend on quest state', () => {
+    const speakers = [...world.npcs.values()].filter((npc) => Object.keys(npc.questLines).length > 0);
+    expect(speakers.length).toBeGreaterThanOrEqual(10);
+  });
 });

@@ -106,8 +106,8 @@ describe('world content', () => {
       await edit('ruins/quests.yml', 'excludes: [ruins:ledger_archive]', 'excludes: []');
       await edit(
         'village/npcs.yml',
-        '  likes: [village:herb_tea]\n',
-        '  likes: [village:herb_tea]\n  questLines:\n    marsh:last_walk: { before: Hm. }\n',
+        '  questLines:\n    village:first_steps:',
+        '  questLines:\n    marsh:last_walk:',
       );
       expect((await loadError()).issues).toEqual([
         {
