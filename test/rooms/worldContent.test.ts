@@ -24,6 +24,8 @@ describe('world content', () => {
         sentences: room.description.split(/[.!?](\s|$)/).filter((s) => s.trim()).length >= 2,
       }).toEqual({ room: room.ref, sentences: true });
     }
+    // Every room has something to examine.
+    expect([...world.rooms.values()].filter((room) => Object.keys(room.details).length === 0)).toEqual([]);
     expect([...world.companions.values()].every((c) => c.is_purchasable === false)).toBe(true);
     expect(world.rooms.get('village:gate')?.exits.east).toBe('forest:edge');
   });
