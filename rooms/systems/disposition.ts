@@ -143,7 +143,7 @@ export function talk(ctx: SimContext, userId: string, query: string, topic?: str
       ctx.emit({ type: 'npc.offers', npc: { name: npc.name }, quests, wares, topics, to: { userId } });
   }
   recordObjective(ctx, userId, 'talk', npc.ref);
-  startEscorts(ctx, player);
+  startEscorts(ctx, player, npc.ref);
   improve(ctx, player, 'lore');
   ctx.publish({ type: 'npc.conversation', areaId: ctx.area.id, userId, npc: npc.ref, disposition });
   companionSpeaks(ctx, player, 'greet');

@@ -39,12 +39,16 @@ function unmetEscorts(ctx: SimContext, userId: string): Array<{ quest: string; o
   return out;
 }
 
-/** Starts the escort of an NPC in the player's room whose escort objective is active and not yet met. */
-export function startEscorts(ctx: SimContext, player: PlayerState): void {
+/**
+ * Starts the escort of an NPC in the player's room (only `npcRef`, when given) whose escort objective is
+ * active and not yet met.
+ */
+export function startEscorts(ctx: SimContext, player: PlayerState, npcRef?: string): void {
   const journal = ctx.journal(player.userId);
   if (journal.escort) return;
   const found = unmetEscorts(ctx, player.userId).find(
-    ({ objective }) => ctx.world.npcs.get(objective.npc)!.room === player.roomRef,
+    ({ objective }) =>
+      (!npcRef || objective.npc === npcRef) && ctx.world.npcs.get(objective.npc)!.room === player.roomRef,
   );
   if (!found) return;
   const { quest, objective } = found;

@@ -54,6 +54,8 @@ describe('quest kinds: escort, riddle, branches', () => {
     sim.ctx.state.creatures.delete(hound.id);
     Object.assign(ann, { status: 'idle', target: '' });
     move(sim.ctx, 'ann', 'north');
+    talk(sim.ctx, 'ann', 'nettie');
+    expect(sim.ctx.journal('ann').escort).toBeUndefined();
     talk(sim.ctx, 'ann', 'wenna');
     expect(sim.ctx.journal('ann').escort).toMatchObject({ npc: 'marsh:wenna', health: ESCORT_HEALTH });
     for (const direction of ['south', 'south', 'south'] as const) move(sim.ctx, 'ann', direction);
