@@ -93,7 +93,8 @@ export class PlayerSessions {
     if (client) visibility.watch(session, client);
     await this.host.presence().hset(PLAYER_ROOMS_KEY, identity.userId, this.host.roomId());
     enterRoom(sim, state, state.roomRef);
-    visibility.sync(this.all.values());
+    // Only the newcomer's view changes now (players are not view-tagged); the others' follow with the tick.
+    visibility.sync([session]);
     delivery.flush(session);
     return session;
   }
