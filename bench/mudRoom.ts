@@ -65,6 +65,12 @@ async function signIn(
   return { token, user_id: me.id };
 }
 
+/** Progress on stderr every 250 clients, so a long run shows where it is. */
+function progress(step: string, done: number, of: number): void {
+  if (done % 250 === 0 || done === of)
+    process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${step} ${done}/${of}\n`);
+}
+
 /** The areas players are spread over in `areas` mode, in world order (client i plays in AREAS[i % n]). */
 const AREAS = ['caves', 'forest', 'marsh', 'peaks', 'ruins', 'village'];
 
@@ -83,6 +89,7 @@ async function runClients(
       signIn(port, domain, agent, spread),
     );
     sessions.push(...(await Promise.all(batch)));
+    progress('signed in', sessions.length, clients);
   }
   if (spread) {
     process.send?.({ kind: 'signed', userIds: sessions.map((s) => s.user_id) } satisfies ChildMessage);
@@ -100,6 +107,7 @@ async function runClients(
       return room;
     });
     rooms.push(...(await Promise.all(batch)));
+    progress('joined', rooms.length, clients);
   }
   process.send?.({
     kind: 'joined',

@@ -85,7 +85,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.maxMessagesPerSecond = this.settings.maxMessagesPerSecond;
     this.patchRate = this.settings.tickMs;
     this.state = new AreaState({ areaId: area.id, name: area.name, tick: 0 });
-    this.visibility = new RoomVisibility(this.state);
+    this.visibility = new RoomVisibility(this.state, (id) => this.sim.minds.get(id)?.hidden === true);
     this.delivery = new EventDelivery(new Map(), (userId, event) =>
       this.presence.publish(playerEventsChannel(userId), event),
     );
@@ -256,7 +256,10 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     const handoff = result ?? undefined;
     if (handoff) await this.handOff(session, handoff);
     else {
-      this.visibility.sync(this.players.all.values());
+      // Only the actor's view is reconciled now; bystanders' views follow at the end of the tick, together
+      // with the events of this action they witness (reconciling every view on every action made each
+      // action O(players) in a crowded area).
+      this.visibility.sync([session]);
       if (this.settings.durableActions && !isReadOnly(action)) {
         const touched = action.action === 'give' ? this.players.in(session.state.roomRef) : [session];
         await Promise.all(touched.map((s) => this.players.persist(s)));

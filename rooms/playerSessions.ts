@@ -102,7 +102,8 @@ export class PlayerSessions {
       this.host.log.error({ err, userId: identity.userId }, 'applying outside changes on join failed'),
     );
     enterRoom(sim, state, state.roomRef);
-    visibility.sync(this.all.values());
+    // Only the newcomer's view changes now (players are not view-tagged); the others' follow with the tick.
+    visibility.sync([session]);
     delivery.flush(session);
     return session;
   }

@@ -18,7 +18,11 @@ type Visible = CreatureState | FloorItemState;
 export class RoomVisibility {
   private readonly views = new Map<PlayerSession, { view: StateView; seen: Map<string, Visible> }>();
 
-  constructor(private readonly state: AreaState) {}
+  /** `hidden(creatureId)`: true for a creature nobody may perceive yet (an ambusher lying in wait). */
+  constructor(
+    private readonly state: AreaState,
+    private readonly hidden: (creatureId: string) => boolean = () => false,
+  ) {}
 
   /** Gives `client` the player's view (created on their first socket) and shows them their own character. */
   watch(session: PlayerSession, client: Client): void {
@@ -48,7 +52,9 @@ export class RoomVisibility {
       if (!here) byRoom.set(thing.roomRef, (here = new Map()));
       here.set(key, thing);
     };
-    this.state.creatures.forEach((creature, id) => index(`c${id}`, creature));
+    this.state.creatures.forEach((creature, id) => {
+      if (!this.hidden(id)) index(`c${id}`, creature);
+    });
     this.state.items.forEach((item, id) => index(`i${id}`, item));
     for (const session of sessions) {
       const entry = this.views.get(session);

@@ -73,6 +73,18 @@ export function checkCrossReferences(world: World): ContentIssue[] {
       if (item.includes(':')) expect(file, `${npc.id}.buys[${i}]`, 'item', item);
     });
     npc.protects.forEach((creature, i) => expect(file, `${npc.id}.protects[${i}]`, 'creature', creature));
+    for (const questRef of Object.keys(npc.questLines)) {
+      const quest = world.quests.get(questRef);
+      const takesPart =
+        quest?.giver === npc.ref || quest?.objectives.some((o) => 'npc' in o && o.npc === npc.ref);
+      if (!quest) expect(file, `${npc.id}.questLines.${questRef}`, 'quest', questRef);
+      else if (!takesPart)
+        issues.push({
+          file,
+          path: `${npc.id}.questLines.${questRef}`,
+          message: `"${npc.ref}" takes no part in "${questRef}"`,
+        });
+    }
   }
   for (const recipe of world.recipes.values()) {
     const file = `${recipe.areaId}/recipes.yml`;
@@ -93,7 +105,14 @@ export function checkCrossReferences(world: World): ContentIssue[] {
       if (objective.kind === 'kill') expect(file, `${at}.creature`, 'creature', objective.creature);
       if (objective.kind === 'collect') expect(file, `${at}.item`, 'item', objective.item);
       if (objective.kind === 'visit') expect(file, `${at}.room`, 'room', objective.room);
-      if (objective.kind === 'talk') expect(file, `${at}.npc`, 'npc', objective.npc);
+      if (objective.kind === 'talk' || objective.kind === 'riddle' || objective.kind === 'escort')
+        expect(file, `${at}.npc`, 'npc', objective.npc);
+      if (objective.kind === 'escort') expect(file, `${at}.to`, 'room', objective.to);
+    });
+    quest.excludes.forEach((other, i) => {
+      expect(file, `${quest.id}.excludes[${i}]`, 'quest', other);
+      if (world.quests.get(other) && !world.quests.get(other)!.excludes.includes(quest.ref))
+        issues.push({ file, path: `${quest.id}.excludes[${i}]`, message: `"${other}" must exclude it too` });
     });
     quest.rewards.items.forEach((reward, i) =>
       expect(file, `${quest.id}.rewards.items[${i}].item`, 'item', reward.item),

@@ -4,7 +4,9 @@ import type { World } from './world';
 /**
  * World checks beyond references: every room can be reached from the start room, every item a recipe or
  * a quest needs can be obtained somewhere (floor resource, loot, a merchant, a recipe or a quest reward),
- * every creature a quest asks to kill spawns somewhere, and quest prerequisites do not loop.
+ * every creature a quest asks to kill spawns somewhere, talk/riddle/escort NPCs are reachable, an escort's
+ * destination is reachable from the NPC without leaving its area, quest prerequisites do not loop and no
+ * quest needs both sides of a branch (`excludes`).
  */
 export function checkPlayability(world: World): ContentIssue[] {
   const issues: ContentIssue[] = [];
@@ -47,9 +49,24 @@ export function checkPlayability(world: World): ContentIssue[] {
         issues.push({ file, path: `${at}.item`, message: `"${objective.item}" cannot be obtained anywhere` });
       if (objective.kind === 'visit' && !reachable.has(objective.room))
         issues.push({ file, path: `${at}.room`, message: `"${objective.room}" cannot be reached` });
-      if (objective.kind === 'talk' && !reachable.has(world.npcs.get(objective.npc)?.room ?? ''))
+      if (objective.kind !== 'talk' && objective.kind !== 'riddle' && objective.kind !== 'escort') return;
+      const npcRoom = world.npcs.get(objective.npc)?.room ?? '';
+      if (!reachable.has(npcRoom))
         issues.push({ file, path: `${at}.npc`, message: `"${objective.npc}" stands in an unreachable room` });
+      else if (objective.kind === 'escort' && !roomsWithinArea(world, npcRoom).has(objective.to))
+        issues.push({
+          file,
+          path: `${at}.to`,
+          message: `"${objective.to}" cannot be reached from "${npcRoom}" without leaving its area`,
+        });
     });
+    const both = exclusiveRequirements(world, quest.ref);
+    if (both)
+      issues.push({
+        file,
+        path: `${quest.id}.requires`,
+        message: `needs both "${both[0]}" and "${both[1]}", which exclude each other`,
+      });
     if (requiresLoop(world, quest.ref))
       issues.push({ file, path: `${quest.id}.requires`, message: 'quest prerequisites form a loop' });
   }
@@ -96,6 +113,39 @@ export function obtainableItems(world: World, reachable: Set<string> = reachable
     }
   }
   return items;
+}
+
+/** Rooms reachable from `start` through exits that stay in its area (where an escorted NPC will go). */
+function roomsWithinArea(world: World, start: string): Set<string> {
+  const area = world.rooms.get(start)?.areaId;
+  const seen = new Set([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    for (const target of Object.values(world.rooms.get(queue.shift()!)?.exits ?? {}) as string[]) {
+      if (seen.has(target) || world.rooms.get(target)?.areaId !== area) continue;
+      seen.add(target);
+      queue.push(target);
+    }
+  }
+  return seen;
+}
+
+/** Two quests that `start` needs (transitively, itself included) but that exclude each other, if any. */
+function exclusiveRequirements(world: World, start: string): [string, string] | undefined {
+  const needed = new Set<string>([start]);
+  const stack = [start];
+  while (stack.length > 0) {
+    for (const ref of world.quests.get(stack.pop()!)?.requires ?? []) {
+      if (needed.has(ref)) continue;
+      needed.add(ref);
+      stack.push(ref);
+    }
+  }
+  for (const ref of needed) {
+    const clash = world.quests.get(ref)?.excludes.find((other) => needed.has(other));
+    if (clash) return [ref, clash];
+  }
+  return undefined;
 }
 
 function requiresLoop(world: World, start: string): boolean {

@@ -60,6 +60,8 @@ export const Behaviors = z.strictObject({
   wander: z.strictObject({ every: count }).optional(),
   pack: z.strictObject({}).optional(),
   territorial: z.strictObject({ after: count }).optional(),
+  /** Hidden (not listed, not targetable) until a player has stood `after` AI steps in its room; then it strikes first. */
+  ambusher: z.strictObject({ after: count.default(1) }).optional(),
   /** A boss: as its health falls below each phase's fraction it announces the phase and hits harder. */
   boss: z
     .strictObject({
@@ -155,6 +157,23 @@ export const NpcFile = z.strictObject({
   likes: z.array(Ref).default([]),
   protects: z.array(Ref).default([]),
   /**
+   * What the NPC adds after its greeting, by the state of a quest it takes part in (giver, someone to talk
+   * to, escort or riddle): `before` (open to the player, not taken), `active`, `after` (completed). Wary
+   * NPCs say none of it.
+   */
+  questLines: z
+    .record(
+      Ref,
+      z
+        .strictObject({
+          before: z.string().min(1).optional(),
+          active: z.string().min(1).optional(),
+          after: z.string().min(1).optional(),
+        })
+        .refine((lines) => lines.before ?? lines.active ?? lines.after, 'give at least one line'),
+    )
+    .default({}),
+  /**
    * Dialogue choices (`ask <npc> about <topic>`): what the player says, the reply, and how the answer moves
    * the NPC's disposition toward them (once per player); `requires` a completed quest to be offered.
    */
@@ -183,6 +202,15 @@ export const Objective = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('collect'), item: Ref, count }),
   z.strictObject({ kind: z.literal('visit'), room: Ref }),
   z.strictObject({ kind: z.literal('talk'), npc: Ref }),
+  /** Bring `npc` (who follows the player) alive to room `to`, in the NPC's own area. */
+  z.strictObject({ kind: z.literal('escort'), npc: Ref, to: Ref }),
+  /** A puzzle: answer `npc`'s `question` by saying one of `answers` in its presence (case and spaces ignored). */
+  z.strictObject({
+    kind: z.literal('riddle'),
+    npc: Ref,
+    question: z.string().min(1),
+    answers: z.array(z.string().trim().min(1)).min(1),
+  }),
 ]);
 export type Objective = z.infer<typeof Objective>;
 
@@ -200,6 +228,11 @@ export const QuestFile = z.strictObject({
     })
     .default({ xp: 0, soft: 0, items: [] }),
   requires: z.array(Ref).default([]),
+  /**
+   * A branch: quests this one rules out. Taking either side of an exclusion closes the other for good, so
+   * a choice between them leads to different next stages and rewards (declared on both sides).
+   */
+  excludes: z.array(Ref).default([]),
   /** `daily`: can be taken again 24 hours after it was completed. */
   repeatable: z.enum(['daily']).optional(),
 });

@@ -15,6 +15,7 @@ import { killPlayer } from './vitals';
 import { groupMatesIn } from './groups';
 import { improve } from './skills';
 import { DATA_BEHAVIOURS } from './creatureBehaviours';
+import { escortsUnderAttack } from './escorts';
 
 /**
  * Turn-based combat. `attack` only picks a fight; blows are exchanged in `combatRound`, which the room runs
@@ -89,6 +90,15 @@ export function disengage(ctx: SimContext, player: PlayerState): void {
 
 /** One round of every fight in the area. */
 export function combatRound(ctx: SimContext): void {
+  // A creature that sprang an ambush strikes before anyone else this round.
+  for (const creature of [...ctx.state.creatures.values()]) {
+    const mind = ctx.minds.get(creature.id);
+    if (!mind?.firstStrike) continue;
+    mind.firstStrike = false;
+    const victim = ctx.state.players.get(creature.target);
+    if (victim && victim.roomRef === creature.roomRef && victim.status !== PlayerStatus.dead)
+      creatureStrikes(ctx, creature, victim);
+  }
   for (const player of [...ctx.state.players.values()]) {
     if (player.status !== PlayerStatus.fighting || !player.target) continue;
     const creature = ctx.state.creatures.get(player.target);
@@ -105,6 +115,7 @@ export function combatRound(ctx: SimContext): void {
     if (!player || player.roomRef !== creature.roomRef || player.status === PlayerStatus.dead) continue;
     creatureStrikes(ctx, creature, player);
   }
+  escortsUnderAttack(ctx, (attack) => rollStrike(ctx.rng, attack, 0));
 }
 
 function playerStrikes(ctx: SimContext, player: PlayerState, creature: CreatureState): void {

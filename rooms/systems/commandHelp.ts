@@ -64,7 +64,7 @@ export const COMMAND_HELP: CommandHelp[] = [
   c('score', 'score', 'Your level, experience, health, coins, skills and path.', ['stats']),
   c('map', 'map', 'A map of the rooms you have visited in this area.'),
   c('who', 'who', 'Who is in this area and where.'),
-  c('say', 'say <text>', 'Speak to everyone in the room.', ["'"]),
+  c('say', 'say <text>', 'Speak to everyone in the room (and answer riddles).', ["'", 'answer']),
   c('emote', 'emote <action>', 'Act something out: "emote waves" shows "Ann waves."', [':', 'me']),
   c('whisper', 'whisper <player> <text>', 'Speak to one player in the room; nobody else hears.'),
   c('shout', 'shout <text>', 'Call out to the whole area.'),

@@ -146,6 +146,8 @@ const VERBS: Record<string, VerbParser> = {
   inv: () => ({ action: 'inventory' }),
   i: () => ({ action: 'inventory' }),
   say: (rest, verb) => ({ action: 'say', text: required(rest, verb, 'text') }),
+  // Answering a riddle is saying the answer where its asker can hear.
+  answer: (rest, verb) => ({ action: 'say', text: required(rest, verb, 'text') }),
   buy: (rest, verb) => {
     const match = /^(.+?)\s+from\s+(.+)$/i.exec(required(rest, verb, 'item'));
     return match ? { action: 'buy', item: match[1], from: match[2] } : { action: 'buy', item: rest };

@@ -6,6 +6,7 @@ import type { GameEvent } from './events';
 import type { WorldEvent } from '../worldEvents';
 import type { Rng } from './random';
 import { reject } from './errors';
+import type { Escort } from './escorts';
 
 /** A character's progress on one quest: `counts[i]` is progress on objective i (the type lives with the model). */
 export type { QuestProgress };
@@ -25,6 +26,8 @@ export interface PlayerJournal {
   invite?: string;
   /** Dialogue topics already answered (`<npcRef>#<topic>`): each moves a disposition once. */
   asked: Set<string>;
+  /** An NPC the player is escorting (not saved: it ends when they leave the area). */
+  escort?: Escort;
 }
 
 /** Server-only memory of a creature, beside its synchronised `CreatureState`. */
@@ -42,6 +45,10 @@ export interface CreatureMind {
   home: string;
   /** AI steps a player has lingered in its room (the `territorial` behaviour). */
   lingered?: number;
+  /** An ambusher lying in wait: not listed, not targetable, notices nothing until it strikes. */
+  hidden?: boolean;
+  /** It sprang an ambush: it strikes before anyone else in the next combat round. */
+  firstStrike?: boolean;
   /** Boss phases entered so far, and the attack they add. */
   phase?: number;
   bonusAttack?: number;
@@ -102,11 +109,12 @@ export function playersIn(ctx: SimContext, roomRef: string): PlayerState[] {
   return out;
 }
 
-/** Live creatures in a room. */
+/** Live creatures in a room that players can perceive (an ambusher lying in wait is not among them). */
 export function creaturesIn(ctx: SimContext, roomRef: string): CreatureState[] {
   const out: CreatureState[] = [];
   ctx.state.creatures.forEach((creature) => {
-    if (creature.roomRef === roomRef && creature.health > 0) out.push(creature);
+    if (creature.roomRef === roomRef && creature.health > 0 && !ctx.minds.get(creature.id)?.hidden)
+      out.push(creature);
   });
   return out;
 }

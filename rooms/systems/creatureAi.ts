@@ -17,7 +17,8 @@ import { exitsInArea, stepTowards } from './paths';
 export function feel(ctx: SimContext, creature: CreatureState, event: EmotionEvent, cause?: string): void {
   const template = ctx.world.creatures.get(creature.ref);
   const mind = ctx.minds.get(creature.id);
-  if (!template || !mind) return;
+  // An ambusher lying in wait gives nothing away until it strikes.
+  if (!template || !mind || mind.hidden) return;
   if (event !== 'TIME_PASSES') mind.quietSteps = 0;
   const next = nextEmotion(template.temperament, creature.emotion as Emotion, event);
   if (next !== creature.emotion) {

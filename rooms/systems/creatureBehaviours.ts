@@ -14,6 +14,8 @@ export interface CreatureActions {
 
 /** A behaviour a creature template switches on in data (`behaviors:` in creatures.yml). */
 interface DataBehaviour {
+  /** Runs when the creature spawns, before anyone is told (an ambusher hides here). */
+  onSpawn?(creature: CreatureState, mind: CreatureMind): void;
   /** Runs every AI step after the emotion-driven behaviour (`current` is what the emotion dictated). */
   onStep?(
     ctx: SimContext,
@@ -37,6 +39,9 @@ interface DataBehaviour {
  * - `pack`: when one is attacked, the others of its kind in the room turn on the attacker too.
  * - `territorial { after }`: a player who lingers `after` AI steps in its room is attacked.
  * - `boss { phases }`: below each phase's health fraction it says the phase's line and gains its attack.
+ * - `ambusher { after }`: spawns hidden (unlisted, untargetable, unmoved by what it sees); once a living
+ *   player has stood `after` AI steps in its room it bursts out at one of them and strikes first. Calm again,
+ *   at home and alone, it hides once more.
  */
 export const DATA_BEHAVIOURS: { [K in keyof Behaviors]-?: DataBehaviour } = {
   wander: {
@@ -102,6 +107,33 @@ export const DATA_BEHAVIOURS: { [K in keyof Behaviors]-?: DataBehaviour } = {
       });
       mind.attackers.add(intruder.userId);
       act.provoke(ctx, creature, intruder.userId);
+    },
+  },
+  ambusher: {
+    onSpawn(_creature, mind) {
+      mind.hidden = true;
+    },
+    onStep(ctx, creature, mind, template, current, act) {
+      const prey = playersIn(ctx, creature.roomRef).filter((p) => p.status !== PlayerStatus.dead);
+      if (!mind.hidden) {
+        const settled = current === 'ignore' && !creature.target && creature.roomRef === mind.home;
+        if (settled && prey.length === 0) mind.hidden = true;
+        return;
+      }
+      mind.lingered = prey.length === 0 ? 0 : (mind.lingered ?? 0) + 1;
+      if (prey.length === 0 || mind.lingered < (template.behaviors.ambusher?.after ?? 1)) return;
+      mind.hidden = false;
+      mind.lingered = 0;
+      const victim = ctx.rng.pick(prey);
+      ctx.emit({
+        type: 'creature.ambushed',
+        creature: { name: creature.name },
+        target: { name: victim.name, userId: victim.userId },
+        to: { roomRef: creature.roomRef },
+      });
+      mind.attackers.add(victim.userId);
+      act.provoke(ctx, creature, victim.userId);
+      mind.firstStrike = creature.target === victim.userId;
     },
   },
 };

@@ -4,6 +4,8 @@ import { type SimContext, matchByName, requireAlive, requirePlayer } from './con
 import { reject } from './errors';
 import { companionSpeaks } from './companions';
 import { offeredQuests, recordObjective } from './quests';
+import { questLineFor } from './npcQuestLines';
+import { startEscorts } from './escorts';
 import { improve } from './skills';
 
 /**
@@ -109,7 +111,8 @@ function answer(ctx: SimContext, userId: string, npc: NpcTemplate, query: string
 
 /**
  * `talk`: the NPC greets the player according to disposition, then (unless wary) lists the quests it can
- * give them, what it sells and what they can ask about. Counts for "talk" objectives. With `topic`, the
+ * give them, what it sells and what they can ask about, after a line about a quest it takes part in
+ * (`questLineFor`). Counts for "talk" objectives and (re)starts an escort of this NPC. With `topic`, the
  * player asks about that instead (a dialogue choice).
  */
 export function talk(ctx: SimContext, userId: string, query: string, topic?: string): void {
@@ -125,6 +128,9 @@ export function talk(ctx: SimContext, userId: string, query: string, topic?: str
     disposition,
     to: { userId },
   });
+  const questLine = disposition === 'wary' ? undefined : questLineFor(ctx, userId, npc);
+  if (questLine)
+    ctx.emit({ type: 'npc.said', npc: { name: npc.name }, text: questLine, disposition, to: { userId } });
   if (disposition !== 'wary') {
     const quests = offeredQuests(ctx, userId, npc).map((q) => ({ ref: q.ref, name: q.name }));
     const wares = npc.sells.map((s) => ({
@@ -137,6 +143,7 @@ export function talk(ctx: SimContext, userId: string, query: string, topic?: str
       ctx.emit({ type: 'npc.offers', npc: { name: npc.name }, quests, wares, topics, to: { userId } });
   }
   recordObjective(ctx, userId, 'talk', npc.ref);
+  startEscorts(ctx, player, npc.ref);
   improve(ctx, player, 'lore');
   ctx.publish({ type: 'npc.conversation', areaId: ctx.area.id, userId, npc: npc.ref, disposition });
   companionSpeaks(ctx, player, 'greet');

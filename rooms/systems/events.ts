@@ -78,6 +78,13 @@ export type GameEventBody =
     }
   | { type: 'craft.done'; actor: Actor; item: string; qty: number }
   | { type: 'chat.said'; actor: Actor; text: string }
+  | { type: 'escort.started'; npc: Actor; destination: string }
+  | { type: 'escort.followed'; npc: Actor }
+  | { type: 'escort.arrived'; npc: Actor; destination: string }
+  | { type: 'escort.hurt'; npc: Actor; creature: Actor; damage: number; remaining: number }
+  | { type: 'escort.failed'; npc: Actor }
+  | { type: 'escort.abandoned'; npc: Actor; reason: 'died' | 'left'; area: string }
+  | { type: 'riddle.answered'; npc: Actor; correct: boolean }
   | { type: 'quest.accepted'; quest: string; objectives: ObjectiveView[] }
   | { type: 'quest.progress'; quest: string; objectives: ObjectiveView[] }
   | { type: 'quest.completed'; quest: string; xp: number; soft: number; items: string[]; companion?: string }
@@ -93,6 +100,7 @@ export type GameEventBody =
   | { type: 'creature.left'; creature: Actor; direction: string }
   | { type: 'creature.arrived'; creature: Actor; from: string }
   | { type: 'creature.warned'; creature: Actor; target: Actor }
+  | { type: 'creature.ambushed'; creature: Actor; target: Actor }
   | { type: 'creature.phase'; creature: Actor; text: string }
   | { type: 'creature.approached'; creature: Actor; target: Actor; emotion: string }
   | { type: 'creature.spawned'; creature: Actor }

@@ -5,6 +5,7 @@ import { roomFeels } from './creatureAi';
 import { reject } from './errors';
 import type { RoomView } from './events';
 import { recordObjective } from './quests';
+import { abandonEscort, escortFollows } from './escorts';
 
 /** Where a move leads when it leaves this area: the room actor hands the player to that area's room. */
 export interface Handoff {
@@ -49,6 +50,7 @@ export function look(ctx: SimContext, userId: string): void {
  * notice (PLAYER_ENTERS) and "visit" objectives progress. Used by moving, fleeing, joining and respawning.
  */
 export function enterRoom(ctx: SimContext, player: PlayerState, roomRef: string): void {
+  const from = player.roomRef;
   player.roomRef = roomRef;
   ctx.journal(player.userId).visited.add(roomRef);
   ctx.emit({
@@ -59,6 +61,7 @@ export function enterRoom(ctx: SimContext, player: PlayerState, roomRef: string)
   ctx.emit({ type: 'room.look', room: viewRoom(ctx, roomRef), to: { userId: player.userId } });
   roomFeels(ctx, roomRef, 'PLAYER_ENTERS', player.userId);
   recordObjective(ctx, player.userId, 'visit', roomRef);
+  escortFollows(ctx, player, from);
 }
 
 /** Takes a player out of their room (announcing which way they went). */
@@ -87,7 +90,10 @@ export function move(ctx: SimContext, userId: string, direction: Direction): Han
   }
   leaveRoom(ctx, player, direction);
   const targetArea = ctx.world.rooms.get(target)!.areaId;
-  if (targetArea !== ctx.area.id) return { areaId: targetArea, roomRef: target };
+  if (targetArea !== ctx.area.id) {
+    abandonEscort(ctx, player, 'left');
+    return { areaId: targetArea, roomRef: target };
+  }
   enterRoom(ctx, player, target);
   return undefined;
 }

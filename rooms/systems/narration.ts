@@ -209,6 +209,39 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
     'combat',
     (e, v) => `The ${e.creature.name} has had enough of ${who(e.target, v)} and attacks!`,
   ],
+  'escort.started': [
+    'quest',
+    (e) => `${e.npc.name} falls in behind you. Bring them safely to ${e.destination}.`,
+  ],
+  'escort.followed': ['quest', (e) => `${e.npc.name} follows close behind you.`],
+  'escort.arrived': ['quest', (e) => `${e.npc.name} has reached ${e.destination} safely.`],
+  'escort.hurt': [
+    'combat',
+    (e) =>
+      `The ${e.creature.name} goes for ${e.npc.name} and wounds them (${e.damage} damage, ${e.remaining} left).`,
+  ],
+  'escort.failed': [
+    'quest',
+    (e) => `${e.npc.name} is too badly hurt to go on and limps home. Talk to them there to try again.`,
+  ],
+  'escort.abandoned': [
+    'quest',
+    (e) =>
+      e.reason === 'died'
+        ? `${e.npc.name} flees home without you. Talk to them there to try again.`
+        : `${e.npc.name} will go no further than ${e.area} and turns back home.`,
+  ],
+  'riddle.answered': [
+    'quest',
+    (e) =>
+      e.correct
+        ? `${e.npc.name} smiles slowly. "That is the answer."`
+        : `${e.npc.name} shakes their head. "No. Think again."`,
+  ],
+  'creature.ambushed': [
+    'combat',
+    (e, v) => `A ${e.creature.name} bursts from hiding and springs at ${who(e.target, v)}!`,
+  ],
   'creature.approached': [
     'room',
     (e, v) =>

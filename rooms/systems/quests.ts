@@ -11,6 +11,7 @@ import { gainXp } from './progression';
 import { counted } from './words';
 import { improve } from './skills';
 import { credit } from './purse';
+import { startEscorts } from './escorts';
 
 /**
  * Quests: accept from the giver NPC, progress through kills, visits and talks (collect objectives count the
@@ -37,6 +38,10 @@ export function objectiveText(world: World, objective: Objective): string {
       return `Visit ${world.rooms.get(objective.room)!.name}`;
     case 'talk':
       return `Talk to ${world.npcs.get(objective.npc)!.name}`;
+    case 'escort':
+      return `Escort ${world.npcs.get(objective.npc)!.name} safely to ${world.rooms.get(objective.to)!.name}`;
+    case 'riddle':
+      return `Answer ${world.npcs.get(objective.npc)!.name}'s riddle: "${objective.question}"`;
   }
 }
 
@@ -70,7 +75,20 @@ function open(ctx: SimContext, quest: QuestDef, progress: QuestProgress | undefi
   );
 }
 
-/** Quests `npc` would give this player now: not started (or a daily one due again), prerequisites done. */
+/**
+ * The quest that closed this branch for the player: one it `excludes` (or that excludes it) which they have
+ * taken, active or completed. Undefined while the branch is open.
+ */
+export function closedBy(ctx: SimContext, userId: string, quest: QuestDef): QuestDef | undefined {
+  const journal = ctx.journal(userId).quests;
+  for (const ref of journal.keys()) {
+    const taken = ctx.world.quests.get(ref);
+    if (taken && (quest.excludes.includes(ref) || taken.excludes.includes(quest.ref))) return taken;
+  }
+  return undefined;
+}
+
+/** Quests `npc` would give this player now: not started (or a daily one due again), prerequisites done, branch open. */
 export function offeredQuests(ctx: SimContext, userId: string, npc: NpcTemplate): QuestDef[] {
   const journal = ctx.journal(userId).quests;
   return npc.offers
@@ -78,7 +96,8 @@ export function offeredQuests(ctx: SimContext, userId: string, npc: NpcTemplate)
     .filter(
       (quest) =>
         open(ctx, quest, journal.get(quest.ref)) &&
-        quest.requires.every((r) => journal.get(r)?.status === 'completed'),
+        quest.requires.every((r) => journal.get(r)?.status === 'completed') &&
+        !closedBy(ctx, userId, quest),
     );
 }
 
@@ -112,6 +131,8 @@ export function acceptQuest(ctx: SimContext, userId: string, query: string): voi
   if (!quest.requires.every((r) => journal.get(r)?.status === 'completed')) {
     throw reject('QUEST_LOCKED', `"${quest.name}" is not open to you yet.`);
   }
+  const rival = closedBy(ctx, userId, quest);
+  if (rival) throw reject('QUEST_CLOSED', `You chose "${rival.name}"; "${quest.name}" is closed to you.`);
   const progress: QuestProgress = { status: 'active', counts: quest.objectives.map(() => 0) };
   journal.set(quest.ref, progress);
   ctx.emit({
@@ -120,13 +141,14 @@ export function acceptQuest(ctx: SimContext, userId: string, query: string): voi
     objectives: objectiveViews(ctx.world, player, quest, progress),
     to: { userId },
   });
+  startEscorts(ctx, player);
 }
 
 /** Counts a kill, visit or talk toward every active quest with a matching objective. */
 export function recordObjective(
   ctx: SimContext,
   userId: string,
-  kind: 'kill' | 'visit' | 'talk',
+  kind: 'kill' | 'visit' | 'talk' | 'escort' | 'riddle',
   ref: string,
 ): void {
   const player = ctx.state.players.get(userId);
@@ -136,14 +158,7 @@ export function recordObjective(
     const quest = ctx.world.quests.get(questRef)!;
     let changed = false;
     quest.objectives.forEach((objective, i) => {
-      const target =
-        objective.kind === 'kill'
-          ? objective.creature
-          : objective.kind === 'visit'
-            ? objective.room
-            : objective.kind === 'talk'
-              ? objective.npc
-              : undefined;
+      const target = objectiveTarget(objective);
       if (objective.kind !== kind || target !== ref || (progress.counts[i] ?? 0) >= needed(objective)) return;
       progress.counts[i] = (progress.counts[i] ?? 0) + 1;
       changed = true;
@@ -157,6 +172,14 @@ export function recordObjective(
       });
     }
   }
+}
+
+/** What a kill, visit, talk, escort or riddle objective is about (collect objectives count the inventory). */
+function objectiveTarget(objective: Objective): string | undefined {
+  if (objective.kind === 'kill') return objective.creature;
+  if (objective.kind === 'visit') return objective.room;
+  if (objective.kind === 'collect') return undefined;
+  return objective.npc;
 }
 
 /** `quest progress`: reports one quest (or all active ones). */

@@ -1,5 +1,6 @@
 import { type SimContext, matchByName, playersIn, requireAlive, requirePlayer } from './context';
 import { reject } from './errors';
+import { hearAnswer } from './riddles';
 
 /** Talking to other players: `say` (room), `emote`, `whisper` (one player), `shout` (area) and `who`. */
 
@@ -13,6 +14,7 @@ export function say(ctx: SimContext, userId: string, text: string): void {
     text,
     to: { roomRef: player.roomRef },
   });
+  hearAnswer(ctx, player, text);
 }
 
 /** `emote`: acts something out for the room ("Ann waves."). */

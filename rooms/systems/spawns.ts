@@ -1,6 +1,7 @@
 import type { AreaDef, CreatureTemplate, World } from '../content/world';
 import { CreatureState } from '../state/AreaState';
-import type { SimContext } from './context';
+import type { CreatureMind, SimContext } from './context';
+import { DATA_BEHAVIOURS } from './creatureBehaviours';
 
 /** A spawn point from the area data: keeps up to `max` of `creature` in `roomRef`. */
 export interface SpawnPoint {
@@ -47,14 +48,18 @@ export function spawnCreature(
     target: '',
   });
   ctx.state.creatures.set(id, creature);
-  ctx.minds.set(id, {
+  const mind: CreatureMind = {
     quietSteps: 0,
     wanderSteps: 0,
     attackers: new Set(),
     spawnPoint: pointId,
     home: roomRef,
-  });
-  ctx.emit({ type: 'creature.spawned', creature: { name: template.name }, to: { roomRef } });
+  };
+  ctx.minds.set(id, mind);
+  for (const name of Object.keys(template.behaviors) as Array<keyof typeof DATA_BEHAVIOURS>)
+    DATA_BEHAVIOURS[name].onSpawn?.(creature, mind);
+  if (!mind.hidden)
+    ctx.emit({ type: 'creature.spawned', creature: { name: template.name }, to: { roomRef } });
   return creature;
 }
 

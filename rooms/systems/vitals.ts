@@ -5,6 +5,7 @@ import { BOND_POINTS, addBond } from './companions';
 import { reject } from './errors';
 import { enterRoom, leaveRoom } from './movement';
 import { forfeit } from './purse';
+import { abandonEscort } from './escorts';
 
 /**
  * Health over time: resting, regeneration, death and respawn. Regeneration runs every `tuning.regenEvery`
@@ -34,6 +35,7 @@ export function killPlayer(ctx: SimContext, player: PlayerState, killer: Actor):
   ctx.state.creatures.forEach((creature) => {
     if (creature.target === player.userId) creature.target = '';
   });
+  abandonEscort(ctx, player, 'died');
   ctx.publish({
     type: 'player.died',
     areaId: ctx.area.id,

@@ -13,6 +13,7 @@ describe('parseCommandLine', () => {
     ['buy sword from smith', { action: 'buy', item: 'sword', from: 'smith' }],
     ["'hello there", { action: 'say', text: 'hello there' }],
     ['say  hello   all', { action: 'say', text: 'hello all' }],
+    ['answer a mountain', { action: 'say', text: 'a mountain' }],
     ['quest accept herbs for the healer', { action: 'quest', op: 'accept', quest: 'herbs for the healer' }],
     ['quest', { action: 'quest', op: 'progress' }],
     ['i', { action: 'inventory' }],

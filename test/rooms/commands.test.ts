@@ -29,7 +29,9 @@ describe('look-closer and character commands', () => {
     sim.addPlayer('ann');
     const [index] = typed(sim, 'ann', 'help');
     expect(index).toMatch(/^Help\nCommands: look, go, examine, attack, consider, /);
-    expect(index).toContain('Topics: start, combat, death, crafting, paths, companions, groups, trade.');
+    expect(index).toContain(
+      'Topics: start, combat, death, crafting, paths, companions, groups, trade, quests, dangers.',
+    );
     expect(typed(sim, 'ann', 'help kill')).toEqual([
       'attack <creature>\nStart a fight. Blows are exchanged every combat round.\nAlso: kill, k, fight.',
     ]);

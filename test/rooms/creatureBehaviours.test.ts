@@ -1,6 +1,8 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
 import { attack, combatRound } from '../../rooms/systems/combat';
+import { examine } from '../../rooms/systems/info';
+import { look } from '../../rooms/systems/movement';
 import { runCreatureAi } from '../../rooms/systems/creatureAi';
 import { narrate } from '../../rooms/systems/narration';
 import { spawnCreature } from '../../rooms/systems/spawns';
@@ -58,5 +60,37 @@ describe('creature behaviours attached from data', () => {
     expect(sim.events.map((e) => narrate(e, 'ann').text)).toContain(
       'The skeleton sentry has had enough of you and attacks!',
     );
+  });
+
+  it('an ambusher lies hidden until a player lingers, then strikes first and hides again when calm', () => {
+    const sim = buildSim(world, 'caves');
+    const slime = spawnCreature(sim.ctx, world.creatures.get('caves:slime')!, 'caves:slime_pit', 'p');
+    expect(sim.drain()).toEqual([]);
+    const ann = sim.addPlayer('ann', { roomRef: 'caves:slime_pit' });
+    look(sim.ctx, 'ann');
+    expect(sim.drain().find((e) => e.type === 'room.look')).toMatchObject({ room: { creatures: [] } });
+    expect(() => attack(sim.ctx, 'ann', 'slime')).toThrow('There is no "slime" here to fight.');
+    expect(() => examine(sim.ctx, 'ann', 'slime')).toThrow();
+    runCreatureAi(sim.ctx);
+    expect([slime.target, ann.status, sim.drain()]).toEqual(['', 'idle', []]);
+    runCreatureAi(sim.ctx);
+    expect([slime.target, ann.status, ann.target]).toEqual(['ann', 'fighting', slime.id]);
+    expect(sim.drain().map((e) => narrate(e, 'ann').text)[0]).toBe(
+      'A cave slime bursts from hiding and springs at you!',
+    );
+    const health = ann.health;
+    combatRound(sim.ctx);
+    const round = sim.drain().filter((e) => e.type === 'combat.hit' || e.type === 'combat.missed');
+    expect(round[0]).toMatchObject({ attacker: { name: 'cave slime' }, target: { userId: 'ann' } });
+    expect(round.length).toBe(3);
+    expect(ann.health).toBeLessThanOrEqual(health);
+    sim.ctx.state.players.delete('ann');
+    for (let step = 0; step < 100; step++) runCreatureAi(sim.ctx);
+    expect(sim.ctx.minds.get(slime.id)!.hidden).toBe(true);
+  });
+
+  it('the world gives the ambusher behaviour to at least two creature kinds', () => {
+    const ambushers = [...world.creatures.values()].filter((c) => c.behaviors.ambusher).map((c) => c.ref);
+    expect(ambushers).toEqual(expect.arrayContaining(['caves:slime', 'forest:spider']));
   });
 });

@@ -24,6 +24,8 @@ describe('world content', () => {
         sentences: room.description.split(/[.!?](\s|$)/).filter((s) => s.trim()).length >= 2,
       }).toEqual({ room: room.ref, sentences: true });
     }
+    // Every room has something to examine.
+    expect([...world.rooms.values()].filter((room) => Object.keys(room.details).length === 0)).toEqual([]);
     expect([...world.companions.values()].every((c) => c.is_purchasable === false)).toBe(true);
     expect(world.rooms.get('village:gate')?.exits.east).toBe('forest:edge');
   });
@@ -92,6 +94,55 @@ describe('world content', () => {
           file: 'village/quests.yml',
           path: 'rat_problem.objectives[1].room',
           message: '"village:attic" cannot be reached',
+        },
+      ]);
+    });
+
+    const edit = async (file: string, from: string, to: string) => {
+      const text = await readFile(path.join(dir, file), 'utf8');
+      expect(text).toContain(from);
+      await writeFile(path.join(dir, file), text.replace(from, to));
+    };
+
+    it('rejects one-sided branches and quest lines of NPCs who take no part in the quest', async () => {
+      await edit('ruins/quests.yml', 'excludes: [ruins:ledger_archive]', 'excludes: []');
+      await edit(
+        'village/npcs.yml',
+        '  questLines:\n    village:first_steps:',
+        '  questLines:\n    marsh:last_walk:',
+      );
+      expect((await loadError()).issues).toEqual([
+        {
+          file: 'village/npcs.yml',
+          path: 'elder.questLines.marsh:last_walk',
+          message: '"village:elder" takes no part in "marsh:last_walk"',
+        },
+        {
+          file: 'ruins/quests.yml',
+          path: 'ledger_archive.excludes[0]',
+          message: '"ruins:ledger_sold" must exclude it too',
+        },
+      ]);
+    });
+
+    it('rejects escorts that leave their area and quests that need both sides of a branch', async () => {
+      await edit('marsh/quests.yml', 'to: marsh:drowned_chapel }', 'to: forest:ranger_camp }');
+      await edit(
+        'ruins/quests.yml',
+        'requires: [ruins:ledger_sold]',
+        'requires: [ruins:ledger_sold, ruins:ledger_archive]',
+      );
+      expect((await loadError()).issues).toEqual([
+        {
+          file: 'marsh/quests.yml',
+          path: 'last_walk.objectives[0].to',
+          message:
+            '"forest:ranger_camp" cannot be reached from "marsh:stilt_village" without leaving its area',
+        },
+        {
+          file: 'ruins/quests.yml',
+          path: 'fence_in_thornwick.requires',
+          message: 'needs both "ruins:ledger_sold" and "ruins:ledger_archive", which exclude each other',
         },
       ]);
     });

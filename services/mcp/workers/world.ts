@@ -184,7 +184,11 @@ export function worldWorker(world: WorldService): Worker {
                   ? `talk to ${nameOf(data, objective.npc)}`
                   : objective.kind === 'kill'
                     ? `kill ${objective.count} ${nameOf(data, objective.creature)}`
-                    : `collect ${objective.count} ${nameOf(data, objective.item)}`,
+                    : objective.kind === 'escort'
+                      ? `escort ${nameOf(data, objective.npc)} to ${nameOf(data, objective.to)}`
+                      : objective.kind === 'riddle'
+                        ? `answer ${nameOf(data, objective.npc)}'s riddle`
+                        : `collect ${objective.count} ${nameOf(data, objective.item)}`,
             ),
             requires: quest.requires.map((ref) => data.quests.get(ref)?.name ?? ref),
           })),
