@@ -122,6 +122,32 @@ export class FullTextIndex implements ChunkLookup {
       .map((r) => hitFromChunk(this.chunks.get(r.id)!, r.score, 'fulltext', snippetTerms));
   }
 
+  /**
+   * BM25 search with weighted terms (already analysed: stemmed index terms), for query expansion: each term's
+   * score is scaled by its weight. Snippets highlight the terms of `snippetQuery` when given.
+   */
+  searchTerms(weights: ReadonlyMap<string, number>, options: SearchOptions = {}, snippetQuery?: string): Hit[] {
+    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    if (weights.size === 0 || limit <= 0) return [];
+    const indexes = options.indexes && options.indexes.length > 0 ? new Set(options.indexes) : undefined;
+    const accept = indexes ? (id: string) => indexes.has(this.chunks.get(id)!.index) : undefined;
+    const snippetTerms =
+      options.snippets === false ? undefined : queryTerms(snippetQuery ?? [...weights.keys()].join(' '));
+    return this.engine
+      .search([...weights.keys()], limit, accept, weights)
+      .map((r) => hitFromChunk(this.chunks.get(r.id)!, r.score, 'fulltext', snippetTerms));
+  }
+
+  /** Inverse document frequency of an index term (high for rare terms; about ln N for unknown ones). */
+  idf(term: string): number {
+    return this.engine.idf(term);
+  }
+
+  /** All indexed chunks (graph and tree builders read the corpus from here). */
+  allChunks(): IterableIterator<ChunkRecord> {
+    return this.chunks.values();
+  }
+
   private fieldsOf(chunk: ChunkRecord): WeightedField[] {
     return [
       { text: chunk.symbols.join(' '), boost: this.boosts.symbols },

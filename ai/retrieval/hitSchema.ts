@@ -23,6 +23,8 @@ export const hitSchema = z.object({
   score: z.number(),
   strategy,
   foundBy: z.array(strategy),
+  level: z.number().int().optional(),
+  entities: z.array(z.string()).optional(),
 }) satisfies z.ZodType<Hit>;
 
 /** Copies a hit (arrays included) with every identifier coerced to a string, whatever id types came in. */

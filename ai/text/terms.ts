@@ -21,6 +21,23 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** True for an English function word (lower case) that carries no topic. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** Lower-cased plain words of a text (identifiers split into their parts), for dictionary lookups. */
+export function plainWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(WORD_PATTERN)) {
+    for (const part of identifierParts(match[0])) {
+      const lower = part.toLowerCase();
+      if (lower.length >= 3 && !STOP_WORDS.has(lower) && /^\p{L}+$/u.test(lower)) words.push(lower);
+    }
+  }
+  return words;
+}
+
 const MAX_MEMO = 200_000;
 const memo = new Map<string, string[]>();
 
