@@ -3,6 +3,9 @@ import type { CircuitState } from '../embeddings/circuitBreaker';
 import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { SearchService, ServedStrategy } from '../retrieval/searchService';
 import type { VectorIndex, VectorSpaceStats } from '../retrieval/vectorIndex';
+import type { GenerationChain } from '../llm/generationChain';
+import type { RoutedSearchService } from '../router/routedSearchService';
+import type { QueryClass } from '../router/queryClassifier';
 import type { ChunkStore } from './chunkStore';
 
 /** The body of GET /brain/stats. */
@@ -15,6 +18,10 @@ export interface BrainStats {
   lastIngestAt: string | null;
   queries: Record<ServedStrategy, number>;
   embeddingProviders: { provider: string; model: string; state: CircuitState }[];
+  /** Routed (v2) searches by router class since start-up; `named` when the request chose the strategy. */
+  routes?: Record<QueryClass | 'named', number>;
+  /** The generation chain's providers (LLMs, then the extractive generator). */
+  generationProviders?: { provider: string; model: string; state: CircuitState }[];
 }
 
 /** Gathers corpus, vector, query and provider figures for GET /brain/stats. */
@@ -23,6 +30,8 @@ export async function collectBrainStats(deps: {
   vectors: VectorIndex;
   search: Pick<SearchService, 'queryCounts'>;
   embeddings: Pick<EmbeddingChain, 'breakerStates'>;
+  routedSearch?: Pick<RoutedSearchService, 'classCounts'>;
+  generation?: Pick<GenerationChain, 'breakerStates'>;
 }): Promise<BrainStats> {
   const [counts, vectors] = await Promise.all([deps.store.counts(), deps.vectors.spaces()]);
   return {
@@ -33,5 +42,7 @@ export async function collectBrainStats(deps: {
     lastIngestAt: counts.lastIngestAt?.toISOString() ?? null,
     queries: deps.search.queryCounts(),
     embeddingProviders: deps.embeddings.breakerStates(),
+    routes: deps.routedSearch?.classCounts(),
+    generationProviders: deps.generation?.breakerStates(),
   };
 }

@@ -1,6 +1,7 @@
 import type { Hit } from '../retrieval/hit';
 import { analyze, queryTerms } from '../text/terms';
 import { expandQueryTerms } from '../text/synonyms';
+import { queryTarget, type QueryTarget } from '../router/queryClassifier';
 
 /** Reorders candidate hits for a query; keeps at most `limit`. */
 export type Reranker = (query: string, hits: readonly Hit[], limit: number) => Promise<Hit[]>;
@@ -20,6 +21,8 @@ export interface OfflineRerankerOptions {
   coverage: number;
   proximity: number;
   title: number;
+  /** Bonus for a candidate of the kind the query targets (prose for plain questions, code, tests). */
+  target: number;
   mmrLambda: number;
 }
 
@@ -28,6 +31,7 @@ export const DEFAULT_RERANKER_OPTIONS: OfflineRerankerOptions = {
   coverage: 0.3,
   proximity: 0.15,
   title: 0.2,
+  target: 0.25,
   mmrLambda: 0.85,
 };
 
@@ -55,6 +59,7 @@ export function createOfflineReranker(
     const expansions = expandQueryTerms(query);
     const idf = new Map(terms.map((t) => [t, deps.idf(t)]));
     const mass = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+    const target = queryTarget(query);
     const scored: Scored[] = hits.map((hit, rank) => {
       const body = analyze(hit.text);
       const bodySet = new Set(body);
@@ -71,11 +76,19 @@ export function createOfflineReranker(
         w.prior * (1 / Math.sqrt(rank + 1)) +
         w.coverage * (covered / mass) +
         w.proximity * proximity(body, idf) +
-        w.title * (titled / mass);
+        w.title * (titled / mass) +
+        w.target * (matchesTarget(hit, target) ? 1 : 0);
       return { hit, score, terms: bodySet };
     });
     return maximalMarginalRelevance(scored, limit, w.mmrLambda);
   };
+}
+
+function matchesTarget(hit: Hit, target: QueryTarget): boolean {
+  if (target === 'prose') return hit.index === 'docs';
+  if (target === 'code') return hit.index === 'code';
+  if (target === 'tests') return hit.index === 'tests';
+  return false;
 }
 
 /** 1 when the matched query terms occur side by side, falling towards 0 as the smallest window holding them widens. */

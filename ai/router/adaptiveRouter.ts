@@ -65,7 +65,6 @@ export interface RoutedSearchOptions {
  */
 export class AdaptiveRouter {
   private readonly options: AdaptiveRouterOptions;
-  readonly classCounts: Record<QueryClass, number> = { SIMPLE: 0, FACTUAL: 0, EXPLORATORY: 0, COMPLEX: 0 };
 
   constructor(
     private readonly strategies: Partial<Record<StrategyName, SearchStrategy>>,
@@ -75,7 +74,7 @@ export class AdaptiveRouter {
     this.options = {
       rrfK: 60,
       depthFactor: 3,
-      minDepth: 30,
+      minDepth: 100,
       logger: pino({ level: 'silent' }),
       plans: CLASS_PLANS,
       ...options,
@@ -105,7 +104,6 @@ export class AdaptiveRouter {
   async search(query: string, options: RoutedSearchOptions = {}): Promise<RoutedHits> {
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const route = this.plan(query, options.strategy ?? 'auto', options.rerank ?? true);
-    if (route.class) this.classCounts[route.class]++;
     const depth = route.reranked || route.strategies.length > 1 ? Math.max(limit * this.options.depthFactor, this.options.minDepth) : limit;
     let degraded = false;
     const inner: SearchOptions = {

@@ -21,6 +21,27 @@ const EXPLORATORY_CUE =
 const CODE_TOKEN = /[a-z][A-Z]|_[a-z]|\w\.\w|\(\)|[/\\]\w|^[A-Z0-9_]{3,}$|`/;
 const CONJUNCTION = /\b(and|or|but|also|as well as|then)\b/gi;
 
+/** Which kind of text a query most likely wants: prose (docs), code, tests, or no preference. */
+export type QueryTarget = 'prose' | 'code' | 'tests' | 'any';
+
+const TESTS_CUE = /\b(tests?|tested|specs?|asserts?|assertions?|expects?|jest|describe|it block)\b/i;
+const CODE_CUE =
+  /\b(function|functions|class|classes|method|methods|constant|variable|field|interface|type|module|implementation|implemented|code|signature|returns?|parameters?|argument|constructor|export(s|ed)?|import(s|ed)?)\b/i;
+
+/**
+ * The kind of text a query targets, from its surface: a mention of tests → tests; an identifier or code
+ * token, or a word about code (function, class, module, returns …) → code; other natural language → prose,
+ * since a question in plain words is most often answered by documentation. The reranker gives candidates
+ * of the targeted kind a bonus (measured on bench/brainEval: paraphrased questions about the spec are
+ * otherwise drowned by the many code and test chunks that share their words).
+ */
+export function queryTarget(query: string): QueryTarget {
+  if (TESTS_CUE.test(query)) return 'tests';
+  const codeTokens = query.split(/\s+/).filter((token) => CODE_TOKEN.test(token)).length;
+  if (codeTokens > 0 || CODE_CUE.test(query)) return 'code';
+  return (query.match(WORD_PATTERN) ?? []).length >= 3 ? 'prose' : 'any';
+}
+
 /**
  * Classifies a query by rules over its surface (documented in ai/README.md and checked against the labelled
  * set of bench/brainEval/questions.json):

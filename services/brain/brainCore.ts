@@ -9,15 +9,17 @@ import { realSleep, type Sleep } from '../../ai/embeddings/retry';
 import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { QdrantVectorIndex } from '../../ai/retrieval/qdrantVectorIndex';
 import { SearchService } from '../../ai/retrieval/searchService';
-import {
-  createFulltextStrategy,
-  createHybridStrategy,
-  createSemanticStrategy,
-} from '../../ai/retrieval/strategies';
+import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
+import { ExtractiveGenerator } from '../../ai/llm/extractiveGenerator';
+import { GenerationChain } from '../../ai/llm/generationChain';
+import { llmHypothesisWriter } from '../../ai/llm/hypothesisWriter';
+import { buildRetrievalSuite } from '../../ai/router/retrievalSuite';
+import { RoutedSearchService } from '../../ai/router/routedSearchService';
 import type { Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
 import type { Stores } from '../../platform/stores';
 import { embeddingProvidersFrom } from './embeddingProviders';
+import { generationProvidersFrom } from './generationProviders';
 
 /** What the brain is built from. `sleep` (retry backoff waits) defaults to real timers; tests pass their own. */
 export interface BrainCoreContext {
@@ -32,6 +34,11 @@ export interface BrainCoreContext {
 export interface BrainCore {
   ingestor: Ingestor;
   search: SearchService;
+  /** POST /brain/search/v2: the adaptive router behind the cache. */
+  routedSearch: RoutedSearchService;
+  /** POST /brain/ask. */
+  answerer: QuestionAnswerer;
+  generation: GenerationChain;
   cache: SearchCache;
   embeddings: EmbeddingChain;
   fullText: FullTextIndex;
@@ -51,21 +58,17 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const logger = context.logger.child({ component: 'brain' });
   const store = new MongoChunkStore(stores.mongo);
   await store.init();
-  const embeddings = new EmbeddingChain({
-    providers: embeddingProvidersFrom(config),
-    clock,
-    logger,
-    retry: {
-      attempts: config.BRAIN_EMBED_RETRY_ATTEMPTS,
-      baseDelayMs: config.BRAIN_EMBED_RETRY_BASE_MS,
-      sleep: context.sleep ?? realSleep,
-    },
-    breaker: {
-      failureThreshold: config.BRAIN_BREAKER_FAILURE_THRESHOLD,
-      recoveryTimeoutMs: config.BRAIN_BREAKER_RECOVERY_SECONDS * 1000,
-      halfOpenTrials: config.BRAIN_BREAKER_HALF_OPEN_CALLS,
-    },
-  });
+  const retry = {
+    attempts: config.BRAIN_EMBED_RETRY_ATTEMPTS,
+    baseDelayMs: config.BRAIN_EMBED_RETRY_BASE_MS,
+    sleep: context.sleep ?? realSleep,
+  };
+  const breaker = {
+    failureThreshold: config.BRAIN_BREAKER_FAILURE_THRESHOLD,
+    recoveryTimeoutMs: config.BRAIN_BREAKER_RECOVERY_SECONDS * 1000,
+    halfOpenTrials: config.BRAIN_BREAKER_HALF_OPEN_CALLS,
+  };
+  const embeddings = new EmbeddingChain({ providers: embeddingProvidersFrom(config), clock, logger, retry, breaker });
   const vectors = new QdrantVectorIndex(stores.qdrant, {
     collectionPrefix: config.BRAIN_QDRANT_COLLECTION,
     clock,
@@ -90,11 +93,29 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       await follower.catchUp();
     },
   });
-  const fulltext = createFulltextStrategy(fullText);
-  const semantic = createSemanticStrategy({ embeddings, vectors, chunks: fullText, logger });
-  const search = new SearchService(
-    { fulltext, semantic, hybrid: createHybridStrategy(fulltext, semantic, { logger }) },
-    cache,
+  const idf = (term: string) => fullText.idf(term);
+  const generation = new GenerationChain({
+    providers: generationProvidersFrom(config),
+    offline: new ExtractiveGenerator({ idf }),
+    clock,
+    logger,
+    retry,
+    breaker,
+  });
+  const suite = buildRetrievalSuite({
+    fullText,
+    embeddings,
+    vectors,
+    logger,
+    hypothesisWriter: llmHypothesisWriter(generation),
+    router: { rrfK: config.BRAIN_RRF_K },
+  });
+  const { fulltext, semantic, hybrid } = suite.strategies as Required<typeof suite.strategies>;
+  const search = new SearchService({ fulltext, semantic, hybrid }, cache);
+  const routedSearch = new RoutedSearchService(suite.router, cache);
+  const answerer = new QuestionAnswerer(
+    { router: suite.router, generation, idf },
+    { evidenceThreshold: config.BRAIN_ASK_EVIDENCE_THRESHOLD },
   );
   const ingestor = new Ingestor({
     store,
@@ -109,11 +130,14 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   return {
     ingestor,
     search,
+    routedSearch,
+    answerer,
+    generation,
     cache,
     embeddings,
     fullText,
     vectors,
     store,
-    stats: () => collectBrainStats({ store, vectors, search, embeddings }),
+    stats: () => collectBrainStats({ store, vectors, search, embeddings, routedSearch, generation }),
   };
 }

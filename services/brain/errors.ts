@@ -18,6 +18,7 @@ export const BRAIN_ERRORS = {
   BRAIN_VECTOR_SPACE_MISMATCH: { status: 409, title: 'Conflict' },
   BRAIN_EMBEDDING_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   BRAIN_NO_EMBEDDING_MODEL: { status: 503, title: 'Service Unavailable' },
+  BRAIN_STRATEGY_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
 } as const;
 
 /** One of the brain's codes. */

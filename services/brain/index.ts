@@ -3,11 +3,15 @@ import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import { openBrainCore, type BrainCore } from './brainCore';
-import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
+import { presentAsk, presentCacheStats, presentIngest, presentSearch, presentSearchV2, presentStats } from './presenters';
 import { registerBrainRoutes } from './router';
-import type { IngestRequest, SearchRequestBody } from './schemas';
+import type { AskRequestBody, IngestRequest, SearchRequestBody, SearchV2RequestBody } from './schemas';
 
 export {
+  AskRequestSchema,
+  AskResponseSchema,
+  SearchV2RequestSchema,
+  SearchV2ResponseSchema,
   BrainStatsSchema,
   CacheStatsSchema,
   IngestRequestSchema,
@@ -29,6 +33,10 @@ export interface BrainAreaOptions {
  */
 export interface BrainService {
   search(request: SearchRequestBody): Promise<ReturnType<typeof presentSearch>>;
+  /** POST /brain/search/v2: routed search. */
+  searchV2(request: SearchV2RequestBody): Promise<ReturnType<typeof presentSearchV2>>;
+  /** POST /brain/ask: an answer with citations, or an abstention. */
+  ask(request: AskRequestBody): Promise<ReturnType<typeof presentAsk>>;
   stats(): Promise<ReturnType<typeof presentStats>>;
   cacheStats(): ReturnType<typeof presentCacheStats>;
   ingest(documents: IngestRequest['documents']): Promise<ReturnType<typeof presentIngest>>;
@@ -45,6 +53,20 @@ export interface BrainArea extends ProductParts {
 export function brainService(core: BrainCore): BrainService {
   return {
     search: async (request) => presentSearch(request.query, await core.search.search(request)),
+    searchV2: async (request) =>
+      presentSearchV2(
+        request.query,
+        await core.routedSearch.search({ ...request, sourcePrefix: request.filters?.source_prefix }),
+      ),
+    ask: async (request) =>
+      presentAsk(
+        await core.answerer.ask({
+          question: request.question,
+          indexes: request.indexes,
+          strategy: request.strategy,
+          maxContextTokens: request.max_context_tokens,
+        }),
+      ),
     stats: async () => presentStats(await core.stats()),
     cacheStats: () => presentCacheStats(core.cache.stats()),
     ingest: async (documents) => presentIngest(await core.ingestor.ingest(documents)),
