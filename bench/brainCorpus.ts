@@ -10,6 +10,7 @@ import { FullTextIndex } from '../ai/fulltext/fullTextIndex';
 import type { SearchStrategy } from '../ai/retrieval/hit';
 import { InMemoryVectorIndex } from '../ai/retrieval/memoryVectorIndex';
 import { buildRetrievalSuite } from '../ai/router/retrievalSuite';
+import { GraphIndex } from '../ai/graph/graphIndex';
 
 const ROOT = join(__dirname, '..');
 /**
@@ -29,10 +30,12 @@ export function buildInMemoryBrain(options: { approximateVectors?: boolean; embe
   const fullText = new FullTextIndex();
   const vectors = new InMemoryVectorIndex({ approximate: options.approximateVectors });
   const ingestor = new Ingestor({ store, vectors, fullText, embeddings });
-  const suite = buildRetrievalSuite({ fullText, embeddings, vectors });
+  const graph = new GraphIndex({ chunkText: (id) => fullText.get(id)?.text });
+  fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
+  const suite = buildRetrievalSuite({ fullText, embeddings, vectors, graph });
   const strategies = suite.strategies as Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> &
     typeof suite.strategies;
-  return { store, embeddings, fullText, vectors, ingestor, strategies, router: suite.router, reranker: suite.reranker };
+  return { store, embeddings, fullText, vectors, ingestor, graph, strategies, router: suite.router, reranker: suite.reranker };
 }
 
 /**
@@ -49,6 +52,7 @@ export async function ingestRepository(
     chunks += report.results.reduce((sum, r) => sum + r.chunks, 0);
     files += report.results.length;
   }
+  await brain.graph.whenIdle();
   return { chunks, files };
 }
 

@@ -44,6 +44,8 @@ async function main(): Promise<void> {
   console.log(`corpus: ${corpus.files} files, ${corpus.chunks} chunks; ${questions.length} questions`);
   console.log(`  by index: ${count((q) => q.index)}; by class: ${count((q) => q.class)}`);
   console.log(`  paraphrases: ${questions.filter((q) => q.paraphrase).length}`);
+  const graph = brain.graph.stats();
+  console.log(`  graph: ${graph.entities} entities, ${graph.relations} relations, communities per level ${graph.communitiesPerLevel.join('/')}`);
 
   // The baseline embedder, over the same chunks, for the before/after of the semantic strategy.
   const hashVectors = new InMemoryVectorIndex();

@@ -29,6 +29,7 @@ export class FullTextIndex implements ChunkLookup {
   private readonly byDocument = new Map<string, Set<string>>();
   private readonly engine: Bm25Index;
   private readonly boosts: FullTextOptions['boosts'];
+  private readonly listeners: Array<(documentId: string, chunks: readonly ChunkRecord[]) => void> = [];
 
   constructor(options: Partial<FullTextOptions> = {}) {
     this.boosts = options.boosts ?? DEFAULT_FULLTEXT_OPTIONS.boosts;
@@ -71,23 +72,42 @@ export class FullTextIndex implements ChunkLookup {
     }
   }
 
+  /**
+   * Calls `listener(documentId, chunks)` after every document change: a replace, a removal (no chunks) and,
+   * per document, a rebuild. The graph and RAPTOR upkeep follow the corpus through it, whoever changed it
+   * (this process's ingests, the follower catching up with other processes, the start-up rebuild).
+   */
+  onDocumentChange(listener: (documentId: string, chunks: readonly ChunkRecord[]) => void): void {
+    this.listeners.push(listener);
+  }
+
   /** Removes every chunk of a document. */
   removeDocument(documentId: string): void {
     this.remove([...(this.byDocument.get(documentId) ?? [])]);
+    this.notify(documentId, []);
   }
 
   /** Re-ingest: the document's old chunks are replaced by `chunks`. */
   replaceDocument(documentId: string, chunks: readonly ChunkRecord[]): void {
-    this.removeDocument(documentId);
+    this.remove([...(this.byDocument.get(documentId) ?? [])]);
     this.add(chunks);
+    this.notify(documentId, chunks);
   }
 
   /** Drops everything and indexes `chunks` (start-up rebuild from the chunk store). */
   rebuild(chunks: Iterable<ChunkRecord>): void {
+    const gone = [...this.byDocument.keys()];
     this.engine.clear();
     this.chunks.clear();
     this.byDocument.clear();
     this.add([...chunks]);
+    if (this.listeners.length === 0) return;
+    for (const documentId of gone) if (!this.byDocument.has(documentId)) this.notify(documentId, []);
+    for (const [documentId, ids] of this.byDocument) this.notify(documentId, [...ids].map((id) => this.chunks.get(id)!));
+  }
+
+  private notify(documentId: string, chunks: readonly ChunkRecord[]): void {
+    for (const listener of this.listeners) listener(documentId, chunks);
   }
 
   /** Ids of a document's indexed chunks (empty when none). */

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { FullTextIndex } from '../fulltext/fullTextIndex';
+import type { GraphIndex } from '../graph/graphIndex';
+import { createGraphStrategy } from '../graph/graphStrategy';
 import { createHydeStrategy, type HypothesisWriter } from '../hyde/hydeStrategy';
 import { createOfflineReranker, type Reranker } from '../rerank/offlineReranker';
 import type { SearchStrategy, StrategyName } from '../retrieval/hit';
@@ -18,7 +20,8 @@ export interface RetrievalSuiteDeps {
   hypothesisWriter?: HypothesisWriter;
   /** Replaces the offline reranker (an LLM or cross-encoder endpoint). */
   reranker?: Reranker;
-  graph?: SearchStrategy;
+  /** The knowledge graph; with it the GRAPH strategy joins. */
+  graph?: GraphIndex;
   raptor?: SearchStrategy;
   router?: Partial<AdaptiveRouterOptions>;
 }
@@ -49,7 +52,9 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
     semantic,
     hybrid: createHybridStrategy(fulltext, semantic, { logger }),
     hyde: createHydeStrategy({ fullText, semantic, writer: deps.hypothesisWriter, logger }),
-    ...(deps.graph ? { graph: deps.graph } : {}),
+    ...(deps.graph
+      ? { graph: createGraphStrategy({ index: deps.graph, chunks: fullText, idf: (term) => fullText.idf(term) }) }
+      : {}),
     ...(deps.raptor ? { raptor: deps.raptor } : {}),
   };
   const reranker = deps.reranker ?? createOfflineReranker({ idf: (term) => fullText.idf(term) });
