@@ -6,6 +6,7 @@ import type { VectorIndex, VectorSpaceStats } from '../retrieval/vectorIndex';
 import type { GenerationChain } from '../llm/generationChain';
 import type { RoutedSearchService } from '../router/routedSearchService';
 import type { QueryClass } from '../router/queryClassifier';
+import type { GraphIndex, GraphStats } from '../graph/graphIndex';
 import type { ChunkStore } from './chunkStore';
 
 /** The body of GET /brain/stats. */
@@ -22,6 +23,8 @@ export interface BrainStats {
   routes?: Record<QueryClass | 'named', number>;
   /** The generation chain's providers (LLMs, then the extractive generator). */
   generationProviders?: { provider: string; model: string; state: CircuitState }[];
+  /** The knowledge graph: entities, relations, communities per level and upkeep state. */
+  graph?: GraphStats;
 }
 
 /** Gathers corpus, vector, query and provider figures for GET /brain/stats. */
@@ -32,6 +35,7 @@ export async function collectBrainStats(deps: {
   embeddings: Pick<EmbeddingChain, 'breakerStates'>;
   routedSearch?: Pick<RoutedSearchService, 'classCounts'>;
   generation?: Pick<GenerationChain, 'breakerStates'>;
+  graph?: Pick<GraphIndex, 'stats'>;
 }): Promise<BrainStats> {
   const [counts, vectors] = await Promise.all([deps.store.counts(), deps.vectors.spaces()]);
   return {
@@ -44,5 +48,6 @@ export async function collectBrainStats(deps: {
     embeddingProviders: deps.embeddings.breakerStates(),
     routes: deps.routedSearch?.classCounts(),
     generationProviders: deps.generation?.breakerStates(),
+    graph: deps.graph?.stats(),
   };
 }

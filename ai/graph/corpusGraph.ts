@@ -78,6 +78,11 @@ export class CorpusGraph {
     return this.adjacency.get(key) ?? new Map();
   }
 
+  /** The chunk ids of a document the graph holds (empty when none). */
+  chunksOfDocument(documentId: string): readonly string[] {
+    return this.documentChunks.get(documentId) ?? [];
+  }
+
   /** The entity keys found in a chunk. */
   entitiesOfChunk(chunkId: string): readonly string[] {
     return this.chunkEntities.get(chunkId) ?? [];

@@ -2,14 +2,14 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import pino, { type Logger } from 'pino';
 import type { ChunkRecord } from '../../models/corpusRecords';
 import { CommunityHierarchy, type Community, type HierarchyOptions } from './communityHierarchy';
-import { CorpusGraph } from './corpusGraph';
+import { CorpusGraph, type GraphChange } from './corpusGraph';
 
 /** Writes a community's summary from its title and the texts of the chunks that mention it most. */
 export type CommunitySummarizer = (community: Community, texts: string[]) => Promise<string>;
 
 /** Persists graph changes (MongoDB in production); called after each upkeep round. */
 export interface GraphSink {
-  sync(graph: CorpusGraph, documents: ReadonlySet<string>, communities: Community[]): Promise<void>;
+  sync(graph: CorpusGraph, changes: GraphChange, communities: Community[]): Promise<void>;
 }
 
 /** Graph upkeep settings. Defaults: 200 chunks a slice between event-loop turns, 3 chunks read per summary. */
@@ -97,7 +97,7 @@ export class GraphIndex {
       for (const community of created) {
         if (this.options.summarize) community.summary = await this.options.summarize(community, this.textsOf(community));
       }
-      await this.options.sink?.sync(this.graph, changes.documents, this.communities.all());
+      await this.options.sink?.sync(this.graph, changes, this.communities.all());
     } catch (error) {
       this.logger.error({ err: error }, 'graph upkeep failed; the next change retries');
     }

@@ -15,10 +15,23 @@ export type V2Strategy = (typeof V2_STRATEGIES)[number];
 const ALL_FIVE: StrategyName[] = ['fulltext', 'semantic', 'graph', 'raptor', 'hyde'];
 
 /** Which strategies each class runs (SPEC.md 1), and whether its list is reranked. */
-export const CLASS_PLANS: Record<QueryClass, { strategies: StrategyName[]; rerank: boolean }> = {
-  SIMPLE: { strategies: ['fulltext'], rerank: false },
-  FACTUAL: { strategies: ['semantic'], rerank: true },
-  EXPLORATORY: { strategies: ['graph'], rerank: true },
+export interface ClassPlan {
+  strategies: StrategyName[];
+  rerank: boolean;
+  /** RRF weight of each strategy's list (default 1). */
+  weights?: Partial<Record<StrategyName, number>>;
+}
+
+/**
+ * Which strategies each class runs and whether its list is reranked, chosen on bench/brainEval (figures in
+ * ai/README.md). SIMPLE: fulltext. FACTUAL: HYDE — the semantic search of a hypothetical answer document
+ * (offline: RM3 + WordNet) fused with its BM25 — reranked; plain SEMANTIC over the question ranked lower.
+ * EXPLORATORY: graph plus community search fused with fulltext, reranked. COMPLEX: all five, RRF.
+ */
+export const CLASS_PLANS: Record<QueryClass, ClassPlan> = {
+  SIMPLE: { strategies: ['fulltext'], rerank: true },
+  FACTUAL: { strategies: ['hyde'], rerank: true },
+  EXPLORATORY: { strategies: ['fulltext', 'graph'], rerank: true, weights: { graph: 0.5 } },
   COMPLEX: { strategies: ALL_FIVE, rerank: true },
 };
 
@@ -28,6 +41,8 @@ export interface Route {
   strategies: StrategyName[];
   reason: string;
   reranked: boolean;
+  /** RRF weights of the strategies' lists, when not all 1. */
+  weights?: Partial<Record<StrategyName, number>>;
 }
 
 /** A routed search's outcome. `degraded`: a strategy failed and the hits come from the rest. */
@@ -44,7 +59,7 @@ export interface AdaptiveRouterOptions {
   minDepth: number;
   logger: Logger;
   /** Class plans (default CLASS_PLANS). */
-  plans: Record<QueryClass, { strategies: StrategyName[]; rerank: boolean }>;
+  plans: Record<QueryClass, ClassPlan>;
 }
 
 /** A routed search request. Defaults: auto, all indexes, 10 hits, rerank on. */
@@ -97,6 +112,7 @@ export class AdaptiveRouter {
       strategies,
       reason: `${classification.reason}${note}`,
       reranked: plan.rerank && rerank && this.reranker !== undefined,
+      ...(plan.weights ? { weights: plan.weights } : {}),
     };
   }
 
@@ -116,17 +132,22 @@ export class AdaptiveRouter {
     };
     const settled = await Promise.allSettled(route.strategies.map((name) => this.run(name, query, inner)));
     const lists: Hit[][] = [];
+    const weights: number[] = [];
     settled.forEach((outcome, i) => {
-      if (outcome.status === 'fulfilled') lists.push(outcome.value);
+      if (outcome.status === 'fulfilled') {
+        lists.push(outcome.value);
+        weights.push(route.weights?.[route.strategies[i]] ?? 1);
+      }
       else this.options.logger.warn({ err: outcome.reason, strategy: route.strategies[i] }, 'routed search: strategy failed');
     });
     if (lists.length < settled.length) degraded = true;
     if (lists.length === 0) {
       if (route.class === null || route.strategies.includes('fulltext')) throw (settled[0] as PromiseRejectedResult).reason;
       lists.push(await this.run('fulltext', query, inner));
+      weights.push(1);
       route.reason += `; ${route.strategies.join(', ')} failed, fulltext answered`;
     }
-    let hits = lists.length === 1 ? lists[0] : reciprocalRankFusion(lists, this.options.rrfK, depth, 'hybrid');
+    let hits = lists.length === 1 ? lists[0] : reciprocalRankFusion(lists, this.options.rrfK, depth, 'hybrid', weights);
     hits = route.reranked && this.reranker ? await this.reranker(query, hits, limit) : hits.slice(0, limit);
     const terms = queryTerms(query);
     return { route, degraded, hits: hits.map((hit) => ({ ...hit, snippet: buildSnippet(hit.text, terms) })) };

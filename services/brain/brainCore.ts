@@ -14,6 +14,9 @@ import { ExtractiveGenerator } from '../../ai/llm/extractiveGenerator';
 import { GenerationChain } from '../../ai/llm/generationChain';
 import { llmHypothesisWriter } from '../../ai/llm/hypothesisWriter';
 import { buildRetrievalSuite } from '../../ai/router/retrievalSuite';
+import { GraphIndex } from '../../ai/graph/graphIndex';
+import { workerLouvain } from '../../ai/graph/louvainRunner';
+import { MongoGraphSink } from '../../ai/graph/mongoGraphSink';
 import { RoutedSearchService } from '../../ai/router/routedSearchService';
 import type { Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
@@ -44,7 +47,11 @@ export interface BrainCore {
   fullText: FullTextIndex;
   vectors: QdrantVectorIndex;
   store: MongoChunkStore;
+  /** The documents' knowledge graph (GRAPH strategy), kept up in the background. */
+  graph: GraphIndex;
   stats(): Promise<BrainStats>;
+  /** Waits for the graph upkeep in flight and ends the Louvain worker. */
+  close(): Promise<void>;
 }
 
 /**
@@ -77,6 +84,22 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   await vectors.open(embeddings.spaces());
 
   const fullText = new FullTextIndex();
+  const idf = (term: string) => fullText.idf(term);
+  const summarizer = new ExtractiveGenerator({ idf, maxSentences: 2 });
+  const louvain = workerLouvain();
+  const graph = new GraphIndex({
+    chunkText: (chunkId) => fullText.get(chunkId)?.text,
+    sink: new MongoGraphSink(stores.mongo, clock),
+    hierarchy: { louvain },
+    logger,
+    summarize: async (community, texts) => {
+      const passages = texts.map((text, i) => ({ n: i + 1, title: community.title, text }));
+      const summary = await summarizer.generate({ task: 'summary', messages: [], question: community.title, passages });
+      return `${community.title}. ${summary}`.slice(0, 1000);
+    },
+  });
+  // Subscribed before the rebuild, so the start-up rebuild feeds the graph too.
+  fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
   const follower = new FullTextFollower(store, fullText, { logger });
   const chunkCount = await follower.rebuild();
   logger.info({ chunks: chunkCount, collection: vectors.collectionName }, 'brain fulltext index rebuilt');
@@ -93,7 +116,6 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       await follower.catchUp();
     },
   });
-  const idf = (term: string) => fullText.idf(term);
   const generation = new GenerationChain({
     providers: generationProvidersFrom(config),
     offline: new ExtractiveGenerator({ idf }),
@@ -108,6 +130,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     vectors,
     logger,
     hypothesisWriter: llmHypothesisWriter(generation),
+    graph,
     router: { rrfK: config.BRAIN_RRF_K },
   });
   const { fulltext, semantic, hybrid } = suite.strategies as Required<typeof suite.strategies>;
@@ -138,6 +161,11 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     fullText,
     vectors,
     store,
-    stats: () => collectBrainStats({ store, vectors, search, embeddings, routedSearch, generation }),
+    graph,
+    stats: () => collectBrainStats({ store, vectors, search, embeddings, routedSearch, generation, graph }),
+    close: async () => {
+      await graph.whenIdle();
+      await louvain.close();
+    },
   };
 }

@@ -96,6 +96,7 @@ export async function createBrainArea(
     service: brainService(core),
     close: async () => {
       await seeding;
+      await core.close();
     },
     services: [
       (routes) =>

@@ -137,6 +137,14 @@ export function presentStats(stats: BrainStats): z.infer<typeof BrainStatsSchema
     embedding_providers: stats.embeddingProviders,
     generation_providers: stats.generationProviders ?? [],
     routes: stats.routes ?? { SIMPLE: 0, FACTUAL: 0, EXPLORATORY: 0, COMPLEX: 0, named: 0 },
+    graph: {
+      state: stats.graph?.state ?? 'empty',
+      entities: stats.graph?.entities ?? 0,
+      relations: stats.graph?.relations ?? 0,
+      communities_per_level: stats.graph?.communitiesPerLevel ?? [],
+      pending_documents: stats.graph?.pendingDocuments ?? 0,
+    },
+    raptor: { state: 'not_built', nodes_per_level: [] },
   };
 }
 

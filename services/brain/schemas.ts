@@ -230,6 +230,18 @@ export const BrainStatsSchema = z
         named: z.number().int(),
       })
       .meta({ description: 'v2 searches this process routed, by class (named: the request chose the strategy)' }),
+    graph: z
+      .object({
+        state: z.enum(['empty', 'building', 'ready']),
+        entities: z.number().int(),
+        relations: z.number().int(),
+        communities_per_level: z.array(z.number().int()).meta({ description: 'Index 0 is the top level' }),
+        pending_documents: z.number().int(),
+      })
+      .meta({ description: 'The documents knowledge graph of this process (GRAPH strategy)' }),
+    raptor: z
+      .object({ state: z.enum(['not_built']), nodes_per_level: z.array(z.number().int()) })
+      .meta({ description: 'The RAPTOR tree: not built in this version (the strategy answers 503)' }),
   })
   .meta({ id: 'BrainStats' });
 
