@@ -19,17 +19,17 @@ describe('POST /brain/search/v2', () => {
       class: 'SIMPLE',
       strategies: ['fulltext'],
       reason: '1 keyword(s), no question word',
-      reranked: false,
+      reranked: true,
     });
     expect(res.body.hits[0]).toMatchObject({ source: 'ai/lookup.ts', strategy: 'fulltext', found_by: ['fulltext'] });
     expect(res.body).toMatchObject({ query: 'lookupCache', cached: false, degraded: false });
   });
 
-  it('routes a specific question to semantic plus reranking (FACTUAL) and finds the answering section', async () => {
+  it('routes a specific question to HYDE (semantic search of a hypothetical answer) plus reranking (FACTUAL)', async () => {
     const res = await search({ query: 'How much of every sale does the platform keep as a fee?' }).expect(200);
 
     expect(res.body.route).toMatchObject({ class: 'FACTUAL', reranked: true });
-    expect(res.body.route.strategies).toContain('semantic');
+    expect(res.body.route.strategies).toEqual(['hyde']);
     expect(res.body.hits[0]).toMatchObject({ source: 'docs/economy.md', title: 'Economy › Fees' });
   });
 
@@ -77,6 +77,21 @@ describe('POST /brain/search/v2', () => {
 
     expect(res.body.code).toBe('VALIDATION_FAILED');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it('keeps a knowledge graph of the corpus up in the background and searches it (GRAPH, entities named)', async () => {
+    let stats = await brain.stats();
+    for (let tries = 0; (stats.graph as { state: string }).state !== 'ready' && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stats = await brain.stats();
+    }
+    expect(stats.graph).toMatchObject({ state: 'ready', pending_documents: 0 });
+    expect((stats.graph as { entities: number }).entities).toBeGreaterThan(5);
+    expect(stats.raptor).toEqual({ state: 'not_built', nodes_per_level: [] });
+
+    const res = await search({ query: 'breaker recovery', strategy: 'graph', rerank: false }).expect(200);
+
+    expect(res.body.hits[0]).toMatchObject({ source: 'docs/breaker.md', strategy: 'graph', entities: expect.arrayContaining(['Recovery']) });
   });
 
   it('counts routed searches by class in /brain/stats and in the metrics', async () => {
