@@ -16,6 +16,7 @@ import { InMemoryVectorIndex } from '../ai/retrieval/memoryVectorIndex';
 import { createSemanticStrategy } from '../ai/retrieval/strategies';
 import type { V2Strategy } from '../ai/router/adaptiveRouter';
 import { buildInMemoryBrain, ingestRepository } from './brainCorpus';
+import { evaluateAnswers } from './brainEval/answerEval';
 import { questions, scoreByClass, staleAnswers, type Question, type RankingScore } from './brainEval/evalSet';
 
 const CLASSES = ['SIMPLE', 'FACTUAL', 'EXPLORATORY', 'COMPLEX'] as const;
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   }
   const routed = questions.filter((q) => brain.router.plan(q.question).class === q.class).length;
   console.log(`\nrouter class agrees with the label on ${routed}/${questions.length} questions`);
+  await evaluateAnswers(brain, verbose);
 }
 
 main().catch((error: unknown) => {

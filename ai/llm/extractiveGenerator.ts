@@ -1,11 +1,11 @@
 import Graph from 'graphology';
 import pagerank from 'graphology-metrics/centrality/pagerank';
 import { expandQueryTerms } from '../text/synonyms';
-import { splitSentences } from '../text/sentences';
+import { looksLikeCode, splitSentences } from '../text/sentences';
 import { analyze, queryTerms } from '../text/terms';
 import type { GenerationRequest, Passage, TextGenerator } from './textGenerator';
 
-/** Extractive settings. Defaults: 3 sentences an answer, relevance 0.75 / centrality 0.25, idf 1. */
+/** Extractive settings. Defaults: 2 sentences an answer, relevance 0.75 / centrality 0.25, idf 1. */
 export interface ExtractiveGeneratorOptions {
   maxSentences: number;
   relevanceWeight: number;
@@ -34,7 +34,7 @@ export class ExtractiveGenerator implements TextGenerator {
   private readonly options: ExtractiveGeneratorOptions;
 
   constructor(options: Partial<ExtractiveGeneratorOptions> = {}) {
-    this.options = { maxSentences: 3, relevanceWeight: 0.75, idf: () => 1, ...options };
+    this.options = { maxSentences: 2, relevanceWeight: 0.75, idf: () => 1, ...options };
   }
 
   async generate(request: GenerationRequest): Promise<string> {
@@ -69,7 +69,8 @@ export class ExtractiveGenerator implements TextGenerator {
           if (s.terms.has(term)) covered += idf.get(term)!;
           else if ((synonyms.get(term) ?? []).some((x) => s.terms.has(x))) covered += idf.get(term)! / 2;
         }
-        const relevance = covered / mass;
+        // Prose states answers; a code line that shares the words is weaker evidence.
+        const relevance = (covered / mass) * (looksLikeCode(s.text) ? 0.5 : 1);
         const score = relevanceWeight * relevance + (1 - relevanceWeight) * (centrality[i] / maxCentrality);
         return { n: s.n, text: s.text, relevance, score };
       })
