@@ -23,7 +23,9 @@ export const CORPUS_PATHS = ['README.md', 'docs', 'ai', 'platform', 'services', 
  * An in-memory brain: store, indexes, a local embedder (`semantic`, the default, or the older `hash`),
  * ingestor, the strategies and the router of ai/router/retrievalSuite; exact vectors by default.
  */
-export function buildInMemoryBrain(options: { approximateVectors?: boolean; embedder?: 'semantic' | 'hash' } = {}) {
+export function buildInMemoryBrain(
+  options: { approximateVectors?: boolean; embedder?: 'semantic' | 'hash' } = {},
+) {
   const store = new InMemoryChunkStore();
   const local = options.embedder === 'hash' ? new LocalHashEmbedder() : new LocalSemanticEmbedder();
   const embeddings = new EmbeddingChain({ providers: [local] });
@@ -35,7 +37,17 @@ export function buildInMemoryBrain(options: { approximateVectors?: boolean; embe
   const suite = buildRetrievalSuite({ fullText, embeddings, vectors, graph });
   const strategies = suite.strategies as Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> &
     typeof suite.strategies;
-  return { store, embeddings, fullText, vectors, ingestor, graph, strategies, router: suite.router, reranker: suite.reranker };
+  return {
+    store,
+    embeddings,
+    fullText,
+    vectors,
+    ingestor,
+    graph,
+    strategies,
+    router: suite.router,
+    reranker: suite.reranker,
+  };
 }
 
 /**

@@ -39,14 +39,18 @@ async function main(): Promise<void> {
   const brain = buildInMemoryBrain();
   const corpus = await ingestRepository(brain);
   const count = (key: (q: Question) => string) =>
-    Object.entries(questions.reduce<Record<string, number>>((n, q) => ({ ...n, [key(q)]: (n[key(q)] ?? 0) + 1 }), {}))
+    Object.entries(
+      questions.reduce<Record<string, number>>((n, q) => ({ ...n, [key(q)]: (n[key(q)] ?? 0) + 1 }), {}),
+    )
       .map(([k, n]) => `${n} ${k}`)
       .join(', ');
   console.log(`corpus: ${corpus.files} files, ${corpus.chunks} chunks; ${questions.length} questions`);
   console.log(`  by index: ${count((q) => q.index)}; by class: ${count((q) => q.class)}`);
   console.log(`  paraphrases: ${questions.filter((q) => q.paraphrase).length}`);
   const graph = brain.graph.stats();
-  console.log(`  graph: ${graph.entities} entities, ${graph.relations} relations, communities per level ${graph.communitiesPerLevel.join('/')}`);
+  console.log(
+    `  graph: ${graph.entities} entities, ${graph.relations} relations, communities per level ${graph.communitiesPerLevel.join('/')}`,
+  );
 
   // The baseline embedder, over the same chunks, for the before/after of the semantic strategy.
   const hashVectors = new InMemoryVectorIndex();
@@ -56,26 +60,44 @@ async function main(): Promise<void> {
   await hashVectors.ensureSpace({ model: embedded.model, dimensions: 384 });
   await hashVectors.upsert(
     embedded.model,
-    chunks.map((c, i) => ({ chunkId: c.id, documentId: c.documentId, index: c.index, vector: embedded.vectors[i] })),
+    chunks.map((c, i) => ({
+      chunkId: c.id,
+      documentId: c.documentId,
+      index: c.index,
+      vector: embedded.vectors[i],
+    })),
   );
-  const semanticHash = createSemanticStrategy({ embeddings: hashChain, vectors: hashVectors, chunks: brain.fullText });
+  const semanticHash = createSemanticStrategy({
+    embeddings: hashChain,
+    vectors: hashVectors,
+    chunks: brain.fullText,
+  });
 
-  console.log(`\n${'strategy'.padEnd(18)} R@1    R@5    MRR     ${CLASSES.map((c) => `${c} R@5/MRR`.padEnd(11)).join(' ')}`);
+  console.log(
+    `\n${'strategy'.padEnd(18)} R@1    R@5    MRR     ${CLASSES.map((c) => `${c} R@5/MRR`.padEnd(11)).join(' ')}`,
+  );
   const rows: Array<[string, (q: Question) => Promise<readonly { source: string; text: string }[]>]> = [
     ['semantic (hash)', (q) => semanticHash(q.question, { limit: 10 })],
   ];
   const named: V2Strategy[] = ['fulltext', 'semantic', 'hybrid', 'hyde', 'graph', 'raptor'];
   for (const strategy of named) {
     if (strategy !== 'auto' && !brain.strategies[strategy]) continue;
-    rows.push([strategy, async (q) => (await brain.router.search(q.question, { strategy, rerank: false })).hits]);
-    rows.push([`${strategy}+rerank`, async (q) => (await brain.router.search(q.question, { strategy })).hits]);
+    rows.push([
+      strategy,
+      async (q) => (await brain.router.search(q.question, { strategy, rerank: false })).hits,
+    ]);
+    rows.push([
+      `${strategy}+rerank`,
+      async (q) => (await brain.router.search(q.question, { strategy })).hits,
+    ]);
   }
   rows.push(['auto', async (q) => (await brain.router.search(q.question)).hits]);
   for (const [name, rank] of rows) {
     if (only && name !== only) continue;
     const onMiss =
       verbose && name === 'auto'
-        ? (q: Question, at: number | undefined) => console.log(`  miss ${q.id} ${q.class} (rank ${at ?? '-'}): ${q.question}`)
+        ? (q: Question, at: number | undefined) =>
+            console.log(`  miss ${q.id} ${q.class} (rank ${at ?? '-'}): ${q.question}`)
         : undefined;
     console.log(row(name, await scoreByClass(rank, questions, onMiss)));
   }

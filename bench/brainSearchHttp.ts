@@ -128,7 +128,9 @@ async function drive(url: string, probes: Probe[], inFlight: number) {
         const t = performance.now();
         if ('get' in probe) {
           await call(`${url}${probe.get}`);
-        } else if ((await call(`${url}${probe.path ?? '/brain/search'}`, probe.search)).cached !== probe.cached) {
+        } else if (
+          (await call(`${url}${probe.path ?? '/brain/search'}`, probe.search)).cached !== probe.cached
+        ) {
           wrongCache++;
         }
         times.push(performance.now() - t);
@@ -172,7 +174,10 @@ async function measureAtRate(name: string, url: string, probes: Probe[], perSeco
       const due = started + (i * 1000) / perSecond;
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
-      if ('search' in probe && (await call(`${url}${probe.path ?? '/brain/search'}`, probe.search)).cached !== probe.cached) {
+      if (
+        'search' in probe &&
+        (await call(`${url}${probe.path ?? '/brain/search'}`, probe.search)).cached !== probe.cached
+      ) {
         wrongCache++;
       }
       times.push(performance.now() - due);
@@ -226,7 +231,12 @@ async function main(): Promise<void> {
 
     // The knowledge graph is kept up in the background (slices between event-loop turns, Louvain on a worker).
     started = performance.now();
-    let graph = (await call(`${url}/brain/stats`)).graph as { state: string; entities: number; relations: number; communities_per_level: number[] };
+    let graph = (await call(`${url}/brain/stats`)).graph as {
+      state: string;
+      entities: number;
+      relations: number;
+      communities_per_level: number[];
+    };
     while (graph.state !== 'ready' && performance.now() - started < 600_000) {
       await sleep(250);
       graph = (await call(`${url}/brain/stats`)).graph as typeof graph;
@@ -276,14 +286,23 @@ async function main(): Promise<void> {
         cached: false,
         path: '/brain/search/v2',
       }));
-    await measure('v2 simple', url, v2(3000, (q) => q));
+    await measure(
+      'v2 simple',
+      url,
+      v2(3000, (q) => q),
+    );
     const complex = (q: string) => {
       const words = q.split(' ');
       const half = Math.ceil(words.length / 2);
       return `What is the difference between ${words.slice(0, half).join(' ')} and ${words.slice(half).join(' ') || 'the rest'}?`;
     };
     await measure('v2 complex', url, v2(400, complex));
-    await measureAtRate('v2 simple', url, v2(1500, (q) => q), 100);
+    await measureAtRate(
+      'v2 simple',
+      url,
+      v2(1500, (q) => q),
+      100,
+    );
     await measureAtRate('fulltext', url, searches(3000, 'fulltext'), 1000);
     await measureAtRate('hybrid', url, searches(900, 'hybrid'), 300);
     console.log(`load average (1, 5, 15 min) at the end: ${load()}`);

@@ -3,7 +3,12 @@ import { askLatency, askTotal } from '../../platform/retrievalMetrics';
 import type { GenerationChain } from '../llm/generationChain';
 import { ExtractiveGenerator } from '../llm/extractiveGenerator';
 import type { AdaptiveRouter, Route, V2Strategy } from '../router/adaptiveRouter';
-import { answerMessages, buildContext, DEFAULT_MAX_CONTEXT_TOKENS, type ContextPassage } from './contextBuilder';
+import {
+  answerMessages,
+  buildContext,
+  DEFAULT_MAX_CONTEXT_TOKENS,
+  type ContextPassage,
+} from './contextBuilder';
 import { performance } from 'node:perf_hooks';
 
 /** The answer when the evidence is too weak: the service abstains instead of guessing. */
@@ -58,7 +63,11 @@ export class QuestionAnswerer {
   private readonly extractive: ExtractiveGenerator;
 
   constructor(
-    private readonly deps: { router: AdaptiveRouter; generation: GenerationChain; idf: (term: string) => number },
+    private readonly deps: {
+      router: AdaptiveRouter;
+      generation: GenerationChain;
+      idf: (term: string) => number;
+    },
     options: Partial<QuestionAnswererOptions> = {},
   ) {
     this.options = { searchLimit: 8, evidenceThreshold: 0.5, ...options };
@@ -85,7 +94,10 @@ export class QuestionAnswerer {
     return { ...result, route, degraded };
   }
 
-  private async answer(question: string, passages: ContextPassage[]): Promise<Omit<AskResult, 'route' | 'degraded'>> {
+  private async answer(
+    question: string,
+    passages: ContextPassage[],
+  ): Promise<Omit<AskResult, 'route' | 'degraded'>> {
     const generation = await this.deps.generation.generate({
       task: 'answer',
       messages: answerMessages(question, passages),
@@ -97,14 +109,22 @@ export class QuestionAnswerer {
     }
     const cited = this.cite(generation.text, passages, question);
     if (cited.citations.length > 0) return { ...cited, model: generation.model, grounded: true };
-    const fallback = this.cite(await this.extractive.generate({ task: 'answer', messages: [], question, passages }), passages, question);
+    const fallback = this.cite(
+      await this.extractive.generate({ task: 'answer', messages: [], question, passages }),
+      passages,
+      question,
+    );
     return fallback.citations.length > 0
       ? { ...fallback, model: this.extractive.model, grounded: true }
       : { answer: ABSTENTION, citations: [], model: this.extractive.model, grounded: false };
   }
 
   /** Keeps the `[n]` markers naming real passages, renumbered by first use, and builds their citations. */
-  private cite(text: string, passages: ContextPassage[], question: string): { answer: string; citations: Citation[] } {
+  private cite(
+    text: string,
+    passages: ContextPassage[],
+    question: string,
+  ): { answer: string; citations: Citation[] } {
     const byN = new Map(passages.map((p) => [p.n, p]));
     const renumber = new Map<number, number>();
     const quotes = new Map<number, string>();
@@ -115,11 +135,15 @@ export class QuestionAnswerer {
           .split(',')
           .map((n) => Number(n.trim()))
           .filter((n) => byN.has(n));
-        const sentence = text.slice(sentenceStart, offset).replace(/\[[\d,\s]+\]/g, '').trim();
+        const sentence = text
+          .slice(sentenceStart, offset)
+          .replace(/\[[\d,\s]+\]/g, '')
+          .trim();
         sentenceStart = offset + _marker.length;
         for (const n of kept) {
           if (!renumber.has(n)) renumber.set(n, renumber.size + 1);
-          if (!quotes.has(n) && sentence && byN.get(n)!.text.replace(/\s+/g, ' ').includes(sentence)) quotes.set(n, sentence);
+          if (!quotes.has(n) && sentence && byN.get(n)!.text.replace(/\s+/g, ' ').includes(sentence))
+            quotes.set(n, sentence);
         }
         return kept.length > 0 ? `[${[...new Set(kept.map((n) => renumber.get(n)))].join(', ')}]` : '';
       })
@@ -127,9 +151,18 @@ export class QuestionAnswerer {
       .trim();
     const citations = [...renumber.entries()].map(([n, m]) => {
       const passage = byN.get(n)!;
-      const quote = quotes.get(n) ?? this.extractive.rank(question, [passage], 1)[0]?.text ?? passage.text.slice(0, 240);
+      const quote =
+        quotes.get(n) ?? this.extractive.rank(question, [passage], 1)[0]?.text ?? passage.text.slice(0, 240);
       const hit = passage.hit;
-      return { n: m, chunkId: hit.chunkId, source: hit.source, title: hit.title, startLine: hit.startLine, endLine: hit.endLine, quote };
+      return {
+        n: m,
+        chunkId: hit.chunkId,
+        source: hit.source,
+        title: hit.title,
+        startLine: hit.startLine,
+        endLine: hit.endLine,
+        quote,
+      };
     });
     return { answer, citations };
   }

@@ -62,7 +62,8 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
       const senses = this.wordNet.synsetIdsOf(word, SENSE_WEIGHTS.length);
       senses.forEach((id, i) => addFeature(vector, `s:${id}`, SENSE_WEIGHTS[i % 2] * weight));
       const first = senses[0] ? this.wordNet.synset(senses[0]) : undefined;
-      for (const hypernym of first?.hypernyms ?? []) addFeature(vector, `s:${hypernym}`, HYPERNYM_WEIGHT * weight);
+      for (const hypernym of first?.hypernyms ?? [])
+        addFeature(vector, `s:${hypernym}`, HYPERNYM_WEIGHT * weight);
     }
     let norm = 0;
     for (const value of vector) norm += value * value;

@@ -147,7 +147,8 @@ export class Bm25Index {
       const posting = this.postings.get(term);
       if (!posting) continue;
       const { docs, weights } = posting;
-      const idf = Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5)) * (termWeights?.get(term) ?? 1);
+      const idf =
+        Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5)) * (termWeights?.get(term) ?? 1);
       for (let i = 0; i < docs.length; i++) {
         const num = docs[i];
         const tf = weights[i];

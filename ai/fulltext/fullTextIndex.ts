@@ -103,7 +103,11 @@ export class FullTextIndex implements ChunkLookup {
     this.add([...chunks]);
     if (this.listeners.length === 0) return;
     for (const documentId of gone) if (!this.byDocument.has(documentId)) this.notify(documentId, []);
-    for (const [documentId, ids] of this.byDocument) this.notify(documentId, [...ids].map((id) => this.chunks.get(id)!));
+    for (const [documentId, ids] of this.byDocument)
+      this.notify(
+        documentId,
+        [...ids].map((id) => this.chunks.get(id)!),
+      );
   }
 
   private notify(documentId: string, chunks: readonly ChunkRecord[]): void {
@@ -146,7 +150,11 @@ export class FullTextIndex implements ChunkLookup {
    * BM25 search with weighted terms (already analysed: stemmed index terms), for query expansion: each term's
    * score is scaled by its weight. Snippets highlight the terms of `snippetQuery` when given.
    */
-  searchTerms(weights: ReadonlyMap<string, number>, options: SearchOptions = {}, snippetQuery?: string): Hit[] {
+  searchTerms(
+    weights: ReadonlyMap<string, number>,
+    options: SearchOptions = {},
+    snippetQuery?: string,
+  ): Hit[] {
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     if (weights.size === 0 || limit <= 0) return [];
     const indexes = options.indexes && options.indexes.length > 0 ? new Set(options.indexes) : undefined;

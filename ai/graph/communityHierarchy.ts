@@ -75,7 +75,8 @@ export class CommunityHierarchy {
         else if (graph.entities.has(key)) members.add(key);
       }
       for (const top of affectedTops) {
-        for (const key of this.communities.get(top)?.members ?? []) if (graph.entities.has(key)) members.add(key);
+        for (const key of this.communities.get(top)?.members ?? [])
+          if (graph.entities.has(key)) members.add(key);
       }
       const doomed = [...this.communities.values()].filter((c) => affectedTops.has(this.rootOf(c)));
       for (const community of doomed) this.communities.delete(community.id);
@@ -86,7 +87,13 @@ export class CommunityHierarchy {
     return created;
   }
 
-  private async cluster(graph: CorpusGraph, keys: string[], level: number, parent: string | null, out: Community[]): Promise<void> {
+  private async cluster(
+    graph: CorpusGraph,
+    keys: string[],
+    level: number,
+    parent: string | null,
+    out: Community[],
+  ): Promise<void> {
     const inside = new Set(keys);
     const edges: Array<[string, string, number]> = [];
     const degree = new Map<string, number>();
@@ -100,7 +107,12 @@ export class CommunityHierarchy {
     }
     if (edges.length === 0) return;
     const nodes = keys.filter((key) => degree.has(key));
-    const mapping = await this.options.louvain({ nodes, edges, resolution: this.options.resolution, seed: level + 1 });
+    const mapping = await this.options.louvain({
+      nodes,
+      edges,
+      resolution: this.options.resolution,
+      seed: level + 1,
+    });
     // Isolated entities (no edge inside) are not a community of their own.
     const groups = new Map<number, string[]>();
     for (const key of nodes) {
@@ -120,9 +132,20 @@ export class CommunityHierarchy {
     }
   }
 
-  private create(graph: CorpusGraph, degree: Map<string, number>, members: string[], level: number, parent: string | null): Community {
-    const ranked = [...members].sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || a.localeCompare(b));
-    const title = ranked.slice(0, 5).map((key) => graph.entities.get(key)?.name ?? key).join(', ');
+  private create(
+    graph: CorpusGraph,
+    degree: Map<string, number>,
+    members: string[],
+    level: number,
+    parent: string | null,
+  ): Community {
+    const ranked = [...members].sort(
+      (a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || a.localeCompare(b),
+    );
+    const title = ranked
+      .slice(0, 5)
+      .map((key) => graph.entities.get(key)?.name ?? key)
+      .join(', ');
     const community = { id: `c${this.nextId++}`, level, parent, members, title, summary: title };
     this.communities.set(community.id, community);
     return community;
@@ -130,7 +153,8 @@ export class CommunityHierarchy {
 
   private rootOf(community: Community): string {
     let current = community;
-    while (current.parent && this.communities.has(current.parent)) current = this.communities.get(current.parent)!;
+    while (current.parent && this.communities.has(current.parent))
+      current = this.communities.get(current.parent)!;
     return current.id;
   }
 }

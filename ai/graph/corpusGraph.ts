@@ -41,7 +41,10 @@ export class CorpusGraph {
   replaceDocument(documentId: string, chunks: readonly ChunkRecord[]): void {
     this.removeDocument(documentId);
     if (chunks.length === 0) return;
-    this.documentChunks.set(documentId, chunks.map((c) => c.id));
+    this.documentChunks.set(
+      documentId,
+      chunks.map((c) => c.id),
+    );
     for (const chunk of chunks) this.addChunk(documentId, chunk);
   }
 
@@ -106,7 +109,14 @@ export class CorpusGraph {
     for (const entity of extracted) {
       let node = this.entities.get(entity.key);
       if (!node) {
-        node = { key: entity.key, name: entity.name, type: entity.type, mentionCount: 0, chunks: new Map(), documents: new Map() };
+        node = {
+          key: entity.key,
+          name: entity.name,
+          type: entity.type,
+          mentionCount: 0,
+          chunks: new Map(),
+          documents: new Map(),
+        };
         this.entities.set(entity.key, node);
         for (const term of entity.key.split(' ')) {
           const set = this.byTerm.get(term) ?? new Set<string>();

@@ -13,7 +13,8 @@ export interface ExtractedEntity {
 export const MAX_ENTITIES_PER_CHUNK = 12;
 
 const CODE_SPAN = /`([^`\n]{2,60})`/g;
-const IDENTIFIER = /\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b/g;
+const IDENTIFIER =
+  /\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b/g;
 const PHRASE_BREAK = /[.,;:!?()[\]{}<>"'|=*#/\\\n]+/;
 const KIND_RANK: Record<ExtractedEntity['type'], number> = { heading: 4, symbol: 3, code: 2, term: 1 };
 
@@ -29,7 +30,9 @@ export function graphKey(name: string): string {
  * words and punctuation, kept when they occur twice in the chunk or also appear in its headings. An LLM
  * extractor can replace it where one is configured. Keeps the MAX_ENTITIES_PER_CHUNK best, by kind and count.
  */
-export function extractEntities(chunk: Pick<ChunkRecord, 'headingPath' | 'symbols' | 'text' | 'kind'>): ExtractedEntity[] {
+export function extractEntities(
+  chunk: Pick<ChunkRecord, 'headingPath' | 'symbols' | 'text' | 'kind'>,
+): ExtractedEntity[] {
   const found = new Map<string, ExtractedEntity>();
   const add = (name: string, type: ExtractedEntity['type']) => {
     const clean = name.trim();
@@ -57,7 +60,8 @@ export function extractEntities(chunk: Pick<ChunkRecord, 'headingPath' | 'symbol
     const headingKeys = new Set(chunk.headingPath.flatMap((h) => analyze(h)));
     for (const [phrase, count] of phrases) {
       const key = graphKey(phrase);
-      if (count >= 2 || key.split(' ').some((t) => headingKeys.has(t))) for (let i = 0; i < count; i++) add(phrase, 'term');
+      if (count >= 2 || key.split(' ').some((t) => headingKeys.has(t)))
+        for (let i = 0; i < count; i++) add(phrase, 'term');
     }
   }
   return [...found.values()]

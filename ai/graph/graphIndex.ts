@@ -95,7 +95,8 @@ export class GraphIndex {
     try {
       const created = await this.communities.update(this.graph, changes.entities);
       for (const community of created) {
-        if (this.options.summarize) community.summary = await this.options.summarize(community, this.textsOf(community));
+        if (this.options.summarize)
+          community.summary = await this.options.summarize(community, this.textsOf(community));
       }
       await this.options.sink?.sync(this.graph, changes, this.communities.all());
     } catch (error) {
@@ -107,7 +108,8 @@ export class GraphIndex {
   private textsOf(community: Community): string[] {
     const score = new Map<string, number>();
     for (const key of community.members) {
-      for (const [chunkId, count] of this.graph.entities.get(key)?.chunks ?? []) score.set(chunkId, (score.get(chunkId) ?? 0) + count);
+      for (const [chunkId, count] of this.graph.entities.get(key)?.chunks ?? [])
+        score.set(chunkId, (score.get(chunkId) ?? 0) + count);
     }
     return [...score.entries()]
       .sort((a, b) => b[1] - a[1])

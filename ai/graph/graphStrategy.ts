@@ -14,7 +14,13 @@ export interface GraphSearchOptions {
   maxChunksPerEntity: number;
 }
 
-const DEFAULTS: GraphSearchOptions = { seeds: 30, neighbours: 8, hopWeight: 0.5, communityWeight: 0.3, maxChunksPerEntity: 300 };
+const DEFAULTS: GraphSearchOptions = {
+  seeds: 30,
+  neighbours: 8,
+  hopWeight: 0.5,
+  communityWeight: 0.3,
+  maxChunksPerEntity: 300,
+};
 
 /**
  * GRAPH: query entities → their 1-hop neighbourhood → the chunks that mention them, plus community search for
@@ -48,7 +54,8 @@ export function createGraphStrategy(
         if (entityScore.has(key)) continue;
         const own = key.split(' ');
         const matched = own.filter((t) => weight.has(t));
-        const score = (matched.reduce((sum, t) => sum + weight.get(t)!, 0) / mass) * (matched.length / own.length);
+        const score =
+          (matched.reduce((sum, t) => sum + weight.get(t)!, 0) / mass) * (matched.length / own.length);
         entityScore.set(key, score);
       }
     }
@@ -57,7 +64,8 @@ export function createGraphStrategy(
     for (const [key, score] of seeds) {
       const edges = [...graph.neighbours(key).entries()].sort((a, b) => b[1] - a[1]).slice(0, o.neighbours);
       const strongest = edges[0]?.[1] ?? 1;
-      for (const [other, w] of edges) scores.set(other, (scores.get(other) ?? 0) + score * o.hopWeight * (w / strongest));
+      for (const [other, w] of edges)
+        scores.set(other, (scores.get(other) ?? 0) + score * o.hopWeight * (w / strongest));
     }
     let bestCommunity: { members: string[]; score: number } | undefined;
     for (const community of communities.all()) {
@@ -93,7 +101,10 @@ export function createGraphStrategy(
       for (const [id, entry] of page) {
         const chunk = chunks.get(id);
         if (!chunk || (indexes && !indexes.has(chunk.index)) || hits.length >= limit) continue;
-        const entities = entry.entities.sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name]) => name);
+        const entities = entry.entities
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5)
+          .map(([name]) => name);
         hits.push({ ...hitFromChunk(chunk, entry.score, 'graph', snippetTerms), entities });
       }
     }

@@ -21,7 +21,11 @@ function runLouvain(input: LouvainInput): Record<string, number> {
   const graph = new Graph({ type: 'undirected' });
   for (const node of input.nodes) graph.addNode(node);
   for (const [from, to, weight] of input.edges) graph.addEdge(from, to, { weight });
-  return louvain(graph, { getEdgeWeight: 'weight', resolution: input.resolution, rng: seededRandom(input.seed) });
+  return louvain(graph, {
+    getEdgeWeight: 'weight',
+    resolution: input.resolution,
+    rng: seededRandom(input.seed),
+  });
 }
 
 /**
@@ -57,7 +61,10 @@ export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
     });`;
   const worker = new Worker(code, { eval: true });
   worker.unref();
-  const waiting = new Map<number, { resolve: (m: Record<string, number>) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<
+    number,
+    { resolve: (m: Record<string, number>) => void; reject: (e: Error) => void }
+  >();
   let nextId = 1;
   worker.on('message', (message: { id: number; mapping?: Record<string, number>; error?: string }) => {
     const job = waiting.get(message.id);

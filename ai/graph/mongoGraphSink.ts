@@ -37,15 +37,28 @@ export class MongoGraphSink implements GraphSink {
       for (const chunkId of graph.chunksOfDocument(documentId)) {
         for (const key of graph.entitiesOfChunk(chunkId)) {
           const count = graph.entities.get(key)?.chunks.get(chunkId) ?? 1;
-          mentionRows.push({ _id: `${idOf(key)}@${chunkId}`, scope: SCOPE, entityId: idOf(key), sourceId: chunkId, documentId, count });
+          mentionRows.push({
+            _id: `${idOf(key)}@${chunkId}`,
+            scope: SCOPE,
+            entityId: idOf(key),
+            sourceId: chunkId,
+            documentId,
+            count,
+          });
         }
       }
     }
     if (mentionRows.length > 0) {
-      await mentions.bulkWrite(mentionRows.map((row) => ({ replaceOne: { filter: { _id: row._id }, replacement: row, upsert: true } })), { ordered: false });
+      await mentions.bulkWrite(
+        mentionRows.map((row) => ({
+          replaceOne: { filter: { _id: row._id }, replacement: row, upsert: true },
+        })),
+        { ordered: false },
+      );
     }
     const topOf = new Map<string, string[]>();
-    for (const c of communities) for (const m of c.members) topOf.set(m, [...(topOf.get(m) ?? []), `${SCOPE}|${c.id}`]);
+    for (const c of communities)
+      for (const m of c.members) topOf.set(m, [...(topOf.get(m) ?? []), `${SCOPE}|${c.id}`]);
     const entityOps = [];
     const relationOps = [];
     const gone: string[] = [];
@@ -59,7 +72,15 @@ export class MongoGraphSink implements GraphSink {
         updateOne: {
           filter: { _id: idOf(key) },
           update: {
-            $set: { scope: SCOPE, key, name: node.name, type: node.type, mention_count: node.mentionCount, last_seen: now, communities: topOf.get(key) ?? [] },
+            $set: {
+              scope: SCOPE,
+              key,
+              name: node.name,
+              type: node.type,
+              mention_count: node.mentionCount,
+              last_seen: now,
+              communities: topOf.get(key) ?? [],
+            },
             $setOnInsert: { aliases: [], first_seen: now },
           },
           upsert: true,
@@ -71,7 +92,17 @@ export class MongoGraphSink implements GraphSink {
         relationOps.push({
           updateOne: {
             filter: { _id },
-            update: { $set: { scope: SCOPE, from: idOf(from), to: idOf(to), kind: 'co_occurs', weight, last_seen: now }, $setOnInsert: { first_seen: now } },
+            update: {
+              $set: {
+                scope: SCOPE,
+                from: idOf(from),
+                to: idOf(to),
+                kind: 'co_occurs',
+                weight,
+                last_seen: now,
+              },
+              $setOnInsert: { first_seen: now },
+            },
             upsert: true,
           },
         });

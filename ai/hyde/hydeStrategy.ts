@@ -27,7 +27,12 @@ export interface HydeOptions {
   synonymWeight: number;
 }
 
-const DEFAULTS: HydeOptions = { feedbackDocs: 8, expansionTerms: 20, originalWeight: 0.6, synonymWeight: 0.3 };
+const DEFAULTS: HydeOptions = {
+  feedbackDocs: 8,
+  expansionTerms: 20,
+  originalWeight: 0.6,
+  synonymWeight: 0.3,
+};
 
 /**
  * HYDE (Gao et al. 2022, "hypothetical document embeddings"): search with a document that looks like the
@@ -37,7 +42,10 @@ const DEFAULTS: HydeOptions = { feedbackDocs: 8, expansionTerms: 20, originalWei
  * search, the document's text runs the semantic strategy, and the two lists are fused by RRF (k = 60).
  * If the semantic side fails, the BM25 side answers and the failure is reported through `onPartialFailure`.
  */
-export function createHydeStrategy(deps: HydeStrategyDeps, options: Partial<HydeOptions> = {}): SearchStrategy {
+export function createHydeStrategy(
+  deps: HydeStrategyDeps,
+  options: Partial<HydeOptions> = {},
+): SearchStrategy {
   const settings = { ...DEFAULTS, ...options };
   const logger = deps.logger ?? pino({ level: 'silent' });
   return async (query, searchOptions = {}) => {
@@ -48,10 +56,18 @@ export function createHydeStrategy(deps: HydeStrategyDeps, options: Partial<Hyde
       : offlineHypothesis(query, deps.fullText, settings, searchOptions.indexes);
     const document = [...weights.keys()].join(' ');
     const depth = Math.max(limit * 2, 20);
-    const lists: Hit[][] = [deps.fullText.searchTerms(weights, { ...searchOptions, limit: depth, snippets: false })];
+    const lists: Hit[][] = [
+      deps.fullText.searchTerms(weights, { ...searchOptions, limit: depth, snippets: false }),
+    ];
     if (deps.semantic) {
       try {
-        lists.push(await deps.semantic(hypothesis ?? `${query} ${document}`, { ...searchOptions, limit: depth, snippets: false }));
+        lists.push(
+          await deps.semantic(hypothesis ?? `${query} ${document}`, {
+            ...searchOptions,
+            limit: depth,
+            snippets: false,
+          }),
+        );
       } catch (error) {
         logger.warn({ err: error }, 'hyde: semantic side failed');
         searchOptions.onPartialFailure?.(error);
@@ -77,7 +93,10 @@ export function offlineHypothesis(
   const perWord = settings.originalWeight / (terms.length || 1);
   for (const synonyms of expandQueryTerms(query).values()) {
     for (const synonym of synonyms) {
-      weights.set(synonym, (weights.get(synonym) ?? 0) + (settings.synonymWeight * perWord) / Math.max(1, synonyms.length / 2));
+      weights.set(
+        synonym,
+        (weights.get(synonym) ?? 0) + (settings.synonymWeight * perWord) / Math.max(1, synonyms.length / 2),
+      );
     }
   }
   return weights;

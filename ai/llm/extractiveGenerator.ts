@@ -54,7 +54,9 @@ export class ExtractiveGenerator implements TextGenerator {
 
   /** Every sentence of the passages, best first, by relevance (weight `relevanceWeight`) and centrality. */
   rank(question: string, passages: readonly Passage[], relevanceWeight: number): ScoredSentence[] {
-    const sentences = passages.flatMap((p) => splitSentences(p.text).map((text) => ({ n: p.n, text, terms: new Set(analyze(text)) })));
+    const sentences = passages.flatMap((p) =>
+      splitSentences(p.text).map((text) => ({ n: p.n, text, terms: new Set(analyze(text)) })),
+    );
     if (sentences.length === 0) return [];
     const centrality = textRank(sentences.map((s) => s.terms));
     const maxCentrality = Math.max(...centrality) || 1;

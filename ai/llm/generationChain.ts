@@ -2,7 +2,12 @@ import pino, { type Logger } from 'pino';
 import type { Clock } from '../../platform/clock';
 import { systemClock } from '../../platform/clock';
 import { generationTotal } from '../../platform/retrievalMetrics';
-import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions, type CircuitState } from '../embeddings/circuitBreaker';
+import {
+  CircuitBreaker,
+  CircuitOpenError,
+  type CircuitBreakerOptions,
+  type CircuitState,
+} from '../embeddings/circuitBreaker';
 import { countsAgainstProvider, isRetryable } from '../embeddings/provider';
 import { DEFAULT_RETRY_OPTIONS, withRetry, type RetryOptions } from '../embeddings/retry';
 import type { GenerationRequest, TextGenerator } from './textGenerator';
@@ -62,7 +67,11 @@ export class GenerationChain {
   /** Each provider's circuit state, in chain order, the offline generator last (always CLOSED). */
   breakerStates(): { provider: string; model: string; state: CircuitState }[] {
     return [
-      ...this.options.providers.map((p) => ({ provider: p.id, model: p.model, state: this.breakers.get(p.id)!.state })),
+      ...this.options.providers.map((p) => ({
+        provider: p.id,
+        model: p.model,
+        state: this.breakers.get(p.id)!.state,
+      })),
       { provider: this.options.offline.id, model: this.options.offline.model, state: 'CLOSED' as const },
     ];
   }
@@ -75,7 +84,11 @@ export class GenerationChain {
       try {
         const shouldRetry = (error: unknown) =>
           !(error instanceof CircuitOpenError) && isRetryable(error) && breaker.admitsCalls;
-        const text = await withRetry(() => breaker.execute(() => provider.generate(request)), shouldRetry, this.retry);
+        const text = await withRetry(
+          () => breaker.execute(() => provider.generate(request)),
+          shouldRetry,
+          this.retry,
+        );
         generationTotal.inc({ provider: provider.id, outcome: 'success' });
         return { text, provider: provider.id, model: provider.model, offline: false };
       } catch (error) {

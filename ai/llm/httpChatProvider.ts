@@ -43,7 +43,12 @@ export class HttpChatProvider implements TextGenerator {
     const timeout = AbortSignal.timeout(timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-    const body = JSON.stringify({ model, messages: request.messages, max_tokens: request.maxTokens ?? 512, temperature: 0 });
+    const body = JSON.stringify({
+      model,
+      messages: request.messages,
+      max_tokens: request.maxTokens ?? 512,
+      temperature: 0,
+    });
     let response: Response;
     let text: string;
     try {
@@ -55,7 +60,9 @@ export class HttpChatProvider implements TextGenerator {
       });
       text = await response.text();
     } catch (error) {
-      const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : `request failed: ${(error as Error).message}`;
+      const reason = timeout.aborted
+        ? `timed out after ${timeoutMs} ms`
+        : `request failed: ${(error as Error).message}`;
       throw new EmbeddingProviderError(id, `${id} ${reason}`, { retryable: true, cause: error });
     }
     if (!response.ok) {

@@ -2,7 +2,13 @@ import pino, { type Logger } from 'pino';
 import { UnavailableError } from '../../platform/errors';
 import type { Reranker } from '../rerank/offlineReranker';
 import { reciprocalRankFusion } from '../retrieval/fusion';
-import { DEFAULT_SEARCH_LIMIT, type Hit, type SearchOptions, type SearchStrategy, type StrategyName } from '../retrieval/hit';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  type Hit,
+  type SearchOptions,
+  type SearchStrategy,
+  type StrategyName,
+} from '../retrieval/hit';
 import { buildSnippet } from '../retrieval/snippet';
 import { queryTerms } from '../text/terms';
 import { classifyQuery, type QueryClass } from './queryClassifier';
@@ -99,7 +105,12 @@ export class AdaptiveRouter {
   /** The route a query would take (pure: no search), e.g. to label a cached answer. */
   plan(query: string, strategy: V2Strategy = 'auto', rerank = true): Route {
     if (strategy !== 'auto') {
-      return { class: null, strategies: [strategy], reason: 'strategy named by the request', reranked: rerank };
+      return {
+        class: null,
+        strategies: [strategy],
+        reason: 'strategy named by the request',
+        reranked: rerank,
+      };
     }
     const classification = classifyQuery(query);
     const plan = this.options.plans[classification.class];
@@ -120,7 +131,10 @@ export class AdaptiveRouter {
   async search(query: string, options: RoutedSearchOptions = {}): Promise<RoutedHits> {
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const route = this.plan(query, options.strategy ?? 'auto', options.rerank ?? true);
-    const depth = route.reranked || route.strategies.length > 1 ? Math.max(limit * this.options.depthFactor, this.options.minDepth) : limit;
+    const depth =
+      route.reranked || route.strategies.length > 1
+        ? Math.max(limit * this.options.depthFactor, this.options.minDepth)
+        : limit;
     let degraded = false;
     const inner: SearchOptions = {
       indexes: options.indexes,
@@ -137,17 +151,24 @@ export class AdaptiveRouter {
       if (outcome.status === 'fulfilled') {
         lists.push(outcome.value);
         weights.push(route.weights?.[route.strategies[i]] ?? 1);
-      }
-      else this.options.logger.warn({ err: outcome.reason, strategy: route.strategies[i] }, 'routed search: strategy failed');
+      } else
+        this.options.logger.warn(
+          { err: outcome.reason, strategy: route.strategies[i] },
+          'routed search: strategy failed',
+        );
     });
     if (lists.length < settled.length) degraded = true;
     if (lists.length === 0) {
-      if (route.class === null || route.strategies.includes('fulltext')) throw (settled[0] as PromiseRejectedResult).reason;
+      if (route.class === null || route.strategies.includes('fulltext'))
+        throw (settled[0] as PromiseRejectedResult).reason;
       lists.push(await this.run('fulltext', query, inner));
       weights.push(1);
       route.reason += `; ${route.strategies.join(', ')} failed, fulltext answered`;
     }
-    let hits = lists.length === 1 ? lists[0] : reciprocalRankFusion(lists, this.options.rrfK, depth, 'hybrid', weights);
+    let hits =
+      lists.length === 1
+        ? lists[0]
+        : reciprocalRankFusion(lists, this.options.rrfK, depth, 'hybrid', weights);
     hits = route.reranked && this.reranker ? await this.reranker(query, hits, limit) : hits.slice(0, limit);
     const terms = queryTerms(query);
     return { route, degraded, hits: hits.map((hit) => ({ ...hit, snippet: buildSnippet(hit.text, terms) })) };

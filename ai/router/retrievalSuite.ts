@@ -6,7 +6,11 @@ import { createGraphStrategy } from '../graph/graphStrategy';
 import { createHydeStrategy, type HypothesisWriter } from '../hyde/hydeStrategy';
 import { createOfflineReranker, type Reranker } from '../rerank/offlineReranker';
 import type { SearchStrategy, StrategyName } from '../retrieval/hit';
-import { createFulltextStrategy, createHybridStrategy, createSemanticStrategy } from '../retrieval/strategies';
+import {
+  createFulltextStrategy,
+  createHybridStrategy,
+  createSemanticStrategy,
+} from '../retrieval/strategies';
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import { AdaptiveRouter, type AdaptiveRouterOptions } from './adaptiveRouter';
 
@@ -53,7 +57,13 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
     hybrid: createHybridStrategy(fulltext, semantic, { logger }),
     hyde: createHydeStrategy({ fullText, semantic, writer: deps.hypothesisWriter, logger }),
     ...(deps.graph
-      ? { graph: createGraphStrategy({ index: deps.graph, chunks: fullText, idf: (term) => fullText.idf(term) }) }
+      ? {
+          graph: createGraphStrategy({
+            index: deps.graph,
+            chunks: fullText,
+            idf: (term) => fullText.idf(term),
+          }),
+        }
       : {}),
     ...(deps.raptor ? { raptor: deps.raptor } : {}),
   };

@@ -53,7 +53,11 @@ export class RoutedSearchService {
 
   async search(request: RoutedSearchRequest): Promise<RoutedSearchResponse> {
     if (request.query.trim() === '') {
-      throw new ValidationError('query must not be blank', [{ path: 'body.query', message: 'blank' }], 'BRAIN_QUERY_EMPTY');
+      throw new ValidationError(
+        'query must not be blank',
+        [{ path: 'body.query', message: 'blank' }],
+        'BRAIN_QUERY_EMPTY',
+      );
     }
     const started = performance.now();
     const strategy = request.strategy ?? 'auto';
@@ -70,9 +74,16 @@ export class RoutedSearchService {
       route = this.router.plan(request.query, strategy, rerank);
     } else {
       const depth = prefix ? Math.min(limit * 5, 250) : limit;
-      const routed = await this.router.search(request.query, { strategy, indexes: request.indexes, limit: depth, rerank });
+      const routed = await this.router.search(request.query, {
+        strategy,
+        indexes: request.indexes,
+        limit: depth,
+        rerank,
+      });
       ({ route, degraded } = routed);
-      hits = prefix ? routed.hits.filter((hit) => hit.source.startsWith(prefix)).slice(0, limit) : routed.hits;
+      hits = prefix
+        ? routed.hits.filter((hit) => hit.source.startsWith(prefix)).slice(0, limit)
+        : routed.hits;
       if (lookup && !degraded) await this.cache!.store(lookup.key, hits);
     }
     const seconds = (performance.now() - started) / 1000;

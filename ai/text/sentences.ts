@@ -9,7 +9,10 @@
 export function splitSentences(text: string): string[] {
   const units: string[] = [];
   for (const block of text.split(/\n\s*\n/)) {
-    const lines = block.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = block
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const codeLike = lines.filter((l) => /[{};,]$/.test(l)).length > 1;
     const structured = codeLike || lines.some((l) => /^(\||[-*+] |\d+\. |#{1,6} |```)/.test(l));
     const pieces = structured ? lines : [lines.join(' ')];

@@ -7,7 +7,11 @@ import { sharedWordNet, type WordNet } from './wordNet';
  * excluded. Used by the reranker (a synonym covers a query term at half weight), offline HYDE and the
  * extractive answerer.
  */
-export function expandQueryTerms(query: string, maxSenses = 2, wordNet: WordNet = sharedWordNet()): Map<string, string[]> {
+export function expandQueryTerms(
+  query: string,
+  maxSenses = 2,
+  wordNet: WordNet = sharedWordNet(),
+): Map<string, string[]> {
   const expansions = new Map<string, string[]>();
   for (const word of plainWords(query)) {
     const [term] = termsOfWord(word);

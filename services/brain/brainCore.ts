@@ -75,7 +75,13 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     recoveryTimeoutMs: config.BRAIN_BREAKER_RECOVERY_SECONDS * 1000,
     halfOpenTrials: config.BRAIN_BREAKER_HALF_OPEN_CALLS,
   };
-  const embeddings = new EmbeddingChain({ providers: embeddingProvidersFrom(config), clock, logger, retry, breaker });
+  const embeddings = new EmbeddingChain({
+    providers: embeddingProvidersFrom(config),
+    clock,
+    logger,
+    retry,
+    breaker,
+  });
   const vectors = new QdrantVectorIndex(stores.qdrant, {
     collectionPrefix: config.BRAIN_QDRANT_COLLECTION,
     clock,
@@ -94,7 +100,12 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     logger,
     summarize: async (community, texts) => {
       const passages = texts.map((text, i) => ({ n: i + 1, title: community.title, text }));
-      const summary = await summarizer.generate({ task: 'summary', messages: [], question: community.title, passages });
+      const summary = await summarizer.generate({
+        task: 'summary',
+        messages: [],
+        question: community.title,
+        passages,
+      });
       return `${community.title}. ${summary}`.slice(0, 1000);
     },
   });

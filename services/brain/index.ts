@@ -3,7 +3,14 @@ import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import { openBrainCore, type BrainCore } from './brainCore';
-import { presentAsk, presentCacheStats, presentIngest, presentSearch, presentSearchV2, presentStats } from './presenters';
+import {
+  presentAsk,
+  presentCacheStats,
+  presentIngest,
+  presentSearch,
+  presentSearchV2,
+  presentStats,
+} from './presenters';
 import { registerBrainRoutes } from './router';
 import type { AskRequestBody, IngestRequest, SearchRequestBody, SearchV2RequestBody } from './schemas';
 

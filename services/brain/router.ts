@@ -2,7 +2,14 @@ import type { RequestHandler } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
-import { presentAsk, presentCacheStats, presentIngest, presentSearch, presentSearchV2, presentStats } from './presenters';
+import {
+  presentAsk,
+  presentCacheStats,
+  presentIngest,
+  presentSearch,
+  presentSearchV2,
+  presentStats,
+} from './presenters';
 import {
   AskRequestSchema,
   AskResponseSchema,

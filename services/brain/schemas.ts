@@ -120,13 +120,21 @@ export const SearchResponseSchema = z
 export const SearchV2RequestSchema = z
   .object({
     query: z.string().trim().min(1).max(1000),
-    strategy: z.enum(V2_STRATEGIES).default('auto').meta({
-      description:
-        'auto (the router classifies the query: SIMPLE → fulltext, FACTUAL → semantic plus reranking, ' +
-        'EXPLORATORY → graph plus community search, COMPLEX → all five fused by reciprocal-rank fusion), or ' +
-        'one strategy by name',
-    }),
-    indexes: z.array(BrainIndexSchema).min(1).max(3).optional().meta({ description: 'Only these indexes; default: all' }),
+    strategy: z
+      .enum(V2_STRATEGIES)
+      .default('auto')
+      .meta({
+        description:
+          'auto (the router classifies the query: SIMPLE → fulltext, FACTUAL → semantic plus reranking, ' +
+          'EXPLORATORY → graph plus community search, COMPLEX → all five fused by reciprocal-rank fusion), or ' +
+          'one strategy by name',
+      }),
+    indexes: z
+      .array(BrainIndexSchema)
+      .min(1)
+      .max(3)
+      .optional()
+      .meta({ description: 'Only these indexes; default: all' }),
     limit: z.number().int().min(1).max(50).default(10),
     rerank: z.boolean().default(true).meta({
       description: 'Rerank the candidates offline (term coverage and proximity, title match, MMR diversity)',
@@ -144,7 +152,10 @@ export type SearchV2RequestBody = z.infer<typeof SearchV2RequestSchema>;
 
 export const RouteSchema = z
   .object({
-    class: z.enum(QUERY_CLASSES).nullable().meta({ description: 'Router class; null when the request named a strategy' }),
+    class: z
+      .enum(QUERY_CLASSES)
+      .nullable()
+      .meta({ description: 'Router class; null when the request named a strategy' }),
     strategies: z.array(z.enum(STRATEGY_NAMES)).meta({ description: 'The strategies that ran' }),
     reason: z.string().meta({ description: 'Why the router chose this route' }),
     reranked: z.boolean(),
@@ -152,7 +163,11 @@ export const RouteSchema = z
   .meta({ id: 'BrainRoute' });
 
 export const SearchV2HitSchema = SearchHitSchema.extend({
-  level: z.number().int().optional().meta({ description: 'RAPTOR: tree level of the matching node (0 = chunk)' }),
+  level: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'RAPTOR: tree level of the matching node (0 = chunk)' }),
   entities: z.array(z.string()).optional().meta({ description: 'GRAPH: the entities that led to the chunk' }),
 }).meta({ id: 'BrainSearchV2Hit' });
 
@@ -162,7 +177,9 @@ export const SearchV2ResponseSchema = z
     route: RouteSchema,
     hits: z.array(SearchV2HitSchema),
     cached: z.boolean(),
-    degraded: z.boolean().meta({ description: 'A strategy failed and the hits come from the rest (not cached)' }),
+    degraded: z
+      .boolean()
+      .meta({ description: 'A strategy failed and the hits come from the rest (not cached)' }),
     took_ms: z.number(),
   })
   .meta({ id: 'BrainSearchV2Response' });
@@ -193,10 +210,16 @@ export const CitationSchema = z
 
 export const AskResponseSchema = z
   .object({
-    answer: z.string().meta({ description: 'Every [n] names a citation; "The indexed documents do not say." when abstaining' }),
+    answer: z
+      .string()
+      .meta({
+        description: 'Every [n] names a citation; "The indexed documents do not say." when abstaining',
+      }),
     citations: z.array(CitationSchema),
     route: RouteSchema,
-    model: z.string().meta({ description: 'The LLM, extractive-textrank-v1 offline, or none when abstaining early' }),
+    model: z
+      .string()
+      .meta({ description: 'The LLM, extractive-textrank-v1 offline, or none when abstaining early' }),
     grounded: z.boolean().meta({ description: 'False when the service abstained' }),
     degraded: z.boolean(),
   })
@@ -229,7 +252,9 @@ export const BrainStatsSchema = z
         COMPLEX: z.number().int(),
         named: z.number().int(),
       })
-      .meta({ description: 'v2 searches this process routed, by class (named: the request chose the strategy)' }),
+      .meta({
+        description: 'v2 searches this process routed, by class (named: the request chose the strategy)',
+      }),
     graph: z
       .object({
         state: z.enum(['empty', 'building', 'ready']),

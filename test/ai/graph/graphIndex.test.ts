@@ -21,10 +21,24 @@ async function buildIndex() {
   const fullText = new FullTextIndex();
   const index = new GraphIndex({ chunkText: (id) => fullText.get(id)?.text });
   fullText.onDocumentChange((documentId, chunks) => index.enqueue(documentId, chunks));
-  fullText.replaceDocument('doc-breaker', topicChunks('breaker', ['threshold', 'recovery', 'trial', 'gauge']));
+  fullText.replaceDocument(
+    'doc-breaker',
+    topicChunks('breaker', ['threshold', 'recovery', 'trial', 'gauge']),
+  );
   fullText.replaceDocument(
     'doc-ledger',
-    topicChunks('ledger', ['balance', 'transfer', 'escrow', 'refund', 'grant', 'hold', 'decay', 'audit', 'fee', 'mint']),
+    topicChunks('ledger', [
+      'balance',
+      'transfer',
+      'escrow',
+      'refund',
+      'grant',
+      'hold',
+      'decay',
+      'audit',
+      'fee',
+      'mint',
+    ]),
   );
   await index.whenIdle();
   return { fullText, index };
@@ -55,12 +69,17 @@ describe('knowledge graph of the corpus', () => {
     const stats = index.stats();
 
     expect(stats).toMatchObject({ state: 'ready', pendingDocuments: 0 });
-    expect(index.graph.entities.get('breaker recoveri')).toMatchObject({ name: 'breaker recovery', mentionCount: 2 });
+    expect(index.graph.entities.get('breaker recoveri')).toMatchObject({
+      name: 'breaker recovery',
+      mentionCount: 2,
+    });
     expect(stats.communitiesPerLevel[0]).toBeGreaterThanOrEqual(2);
     const documentsOf = (key: string) => [...index.graph.entities.get(key)!.documents.keys()];
     const mixed = index.communities.all().filter((c) => new Set(c.members.flatMap(documentsOf)).size > 1);
     expect(mixed).toEqual([]);
-    const [breakers, ledger] = ['breaker threshold', 'ledger balanc'].map((t) => index.communities.communityOf(t));
+    const [breakers, ledger] = ['breaker threshold', 'ledger balanc'].map((t) =>
+      index.communities.communityOf(t),
+    );
     expect(breakers).toBeDefined();
     expect(breakers).not.toBe(ledger);
   });
@@ -96,7 +115,15 @@ describe('knowledge graph of the corpus', () => {
   it('runs Louvain on a worker thread with the same result as in process', async () => {
     const input = {
       nodes: ['a', 'b', 'c', 'd', 'e', 'f'],
-      edges: [['a', 'b', 3], ['b', 'c', 3], ['a', 'c', 3], ['d', 'e', 3], ['e', 'f', 3], ['d', 'f', 3], ['c', 'd', 1]] as Array<[string, string, number]>,
+      edges: [
+        ['a', 'b', 3],
+        ['b', 'c', 3],
+        ['a', 'c', 3],
+        ['d', 'e', 3],
+        ['e', 'f', 3],
+        ['d', 'f', 3],
+        ['c', 'd', 1],
+      ] as Array<[string, string, number]>,
       resolution: 1,
       seed: 1,
     };

@@ -21,27 +21,41 @@ export interface FakeChatServer {
 /** Starts a fake `POST /v1/chat/completions` on 127.0.0.1, a random port. */
 export async function startFakeChatServer(content = 'A fake answer [1].'): Promise<FakeChatServer> {
   const stalled = new Set<ServerResponse>();
-  const state: Omit<FakeChatServer, 'url' | 'close'> = { requests: [], script: [], fallback: { kind: 'ok', content } };
+  const state: Omit<FakeChatServer, 'url' | 'close'> = {
+    requests: [],
+    script: [],
+    fallback: { kind: 'ok', content },
+  };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (part: Buffer) => (body += part.toString('utf8')));
     req.on('end', () => {
       const parsed = JSON.parse(body) as FakeChatServer['requests'][number];
-      state.requests.push({ model: parsed.model, messages: parsed.messages, authorization: req.headers.authorization });
+      state.requests.push({
+        model: parsed.model,
+        messages: parsed.messages,
+        authorization: req.headers.authorization,
+      });
       const mode = state.script.shift() ?? state.fallback;
       if (mode.kind === 'stall') {
         stalled.add(res);
         return;
       }
       if (mode.kind === 'status') {
-        res.writeHead(mode.status, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
+        res
+          .writeHead(mode.status, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"boom"}}');
         return;
       }
       if (mode.kind === 'garbage') {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html>gateway</html>');
         return;
       }
-      const reply = { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: mode.content } }] };
+      const reply = {
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: mode.content } }],
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
   });

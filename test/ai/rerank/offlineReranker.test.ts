@@ -5,8 +5,16 @@ const rerank = createOfflineReranker({ idf: () => 1 });
 
 describe('offline reranker', () => {
   it('lifts the candidate whose text covers the query over a higher-ranked one that does not', async () => {
-    const miss = buildHit({ chunkId: 'a', documentId: 'd1', text: 'Unrelated words about rooms and creatures.' });
-    const answer = buildHit({ chunkId: 'b', documentId: 'd2', text: 'The circuit breaker opens after five failures.' });
+    const miss = buildHit({
+      chunkId: 'a',
+      documentId: 'd1',
+      text: 'Unrelated words about rooms and creatures.',
+    });
+    const answer = buildHit({
+      chunkId: 'b',
+      documentId: 'd2',
+      text: 'The circuit breaker opens after five failures.',
+    });
 
     const ranked = await rerank('when does the circuit breaker open', [miss, answer], 2);
 
@@ -16,7 +24,11 @@ describe('offline reranker', () => {
 
   it('counts a WordNet synonym of a query word at half weight', async () => {
     const plain = buildHit({ chunkId: 'a', documentId: 'd1', text: 'Nothing here matches at all.' });
-    const synonym = buildHit({ chunkId: 'b', documentId: 'd2', text: 'Records are erased after ninety days.' });
+    const synonym = buildHit({
+      chunkId: 'b',
+      documentId: 'd2',
+      text: 'Records are erased after ninety days.',
+    });
 
     const ranked = await rerank('when are records deleted', [plain, synonym], 2);
 
@@ -24,8 +36,18 @@ describe('offline reranker', () => {
   });
 
   it('prefers documentation for a plain-language question (prose target)', async () => {
-    const code = buildHit({ chunkId: 'a', index: 'code', documentId: 'd1', text: 'session token lifetime default' });
-    const doc = buildHit({ chunkId: 'b', index: 'docs', documentId: 'd2', text: 'session token lifetime default' });
+    const code = buildHit({
+      chunkId: 'a',
+      index: 'code',
+      documentId: 'd1',
+      text: 'session token lifetime default',
+    });
+    const doc = buildHit({
+      chunkId: 'b',
+      index: 'docs',
+      documentId: 'd2',
+      text: 'session token lifetime default',
+    });
 
     const ranked = await rerank('How long is the session token lifetime by default?', [code, doc], 2);
 

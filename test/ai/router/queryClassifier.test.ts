@@ -8,7 +8,11 @@ describe('classifyQuery', () => {
     ['How long does a login token last by default?', 'FACTUAL', 'specific question ("how")'],
     ['Which route ingests documents?', 'FACTUAL', 'specific question ("which")'],
     ['Give me an overview of what the platform offers', 'EXPLORATORY', 'broad cue "overview"'],
-    ['How does the wallet sign-in flow work end to end?', 'EXPLORATORY', 'broad cue "how does the wallet sign-in flow work"'],
+    [
+      'How does the wallet sign-in flow work end to end?',
+      'EXPLORATORY',
+      'broad cue "how does the wallet sign-in flow work"',
+    ],
     ['What is the difference between start and claim signatures?', 'COMPLEX', 'comparative "difference"'],
     ['Compare episodic and archival retention', 'COMPLEX', 'comparative "compare"'],
   ])('%s → %s', (query, expected, reason) => {

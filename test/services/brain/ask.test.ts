@@ -35,7 +35,11 @@ describe('POST /brain/ask offline (extractive answers, citations, abstention)', 
   it('abstains when the documents do not hold the answer', async () => {
     const res = await ask({ question: 'Which wizard guards the northern volcano?' }).expect(200);
 
-    expect(res.body).toMatchObject({ answer: 'The indexed documents do not say.', citations: [], grounded: false });
+    expect(res.body).toMatchObject({
+      answer: 'The indexed documents do not say.',
+      citations: [],
+      grounded: false,
+    });
     expect(await brain.metric('brain_ask_total', { outcome: 'abstained' })).toBeGreaterThanOrEqual(1);
   });
 

@@ -8,7 +8,11 @@ describe('POST /brain/ask with LLM providers (fake OpenAI-compatible chat server
   let secondary: FakeChatServer;
   let brain: BrainTestPlatform;
   const ask = (question = 'What fee does the platform keep on a sale?') =>
-    request(brain.url).post('/brain/ask').set('Authorization', `Bearer ${SERVICE_TOKEN}`).send({ question }).expect(200);
+    request(brain.url)
+      .post('/brain/ask')
+      .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
+      .send({ question })
+      .expect(200);
 
   beforeEach(async () => {
     [primary, secondary] = await Promise.all([
@@ -33,13 +37,21 @@ describe('POST /brain/ask with LLM providers (fake OpenAI-compatible chat server
   const answerRequests = (server: FakeChatServer) =>
     server.requests.filter((r) => r.messages[0].content.startsWith('Answer the question'));
   const primaryState = async () =>
-    ((await brain.stats()).generation_providers as { provider: string; state: string }[]).find((p) => p.provider === 'primary')!.state;
+    ((await brain.stats()).generation_providers as { provider: string; state: string }[]).find(
+      (p) => p.provider === 'primary',
+    )!.state;
 
   it('answers with the primary LLM from numbered passages, and cites the passage it names', async () => {
     const res = await ask();
 
-    expect(res.body).toMatchObject({ answer: 'The platform keeps 5% of a sale [1].', model: 'fake-llm-primary', grounded: true });
-    expect(res.body.citations).toEqual([expect.objectContaining({ n: 1, source: 'docs/economy.md', title: 'Economy › Fees' })]);
+    expect(res.body).toMatchObject({
+      answer: 'The platform keeps 5% of a sale [1].',
+      model: 'fake-llm-primary',
+      grounded: true,
+    });
+    expect(res.body.citations).toEqual([
+      expect.objectContaining({ n: 1, source: 'docs/economy.md', title: 'Economy › Fees' }),
+    ]);
     const [call] = answerRequests(primary);
     expect(call.authorization).toBe('Bearer llm-primary-key-0123456789');
     expect(call.messages[1].content).toMatch(/^Passages:\n\[1\] Economy › Fees\n/);
@@ -52,7 +64,11 @@ describe('POST /brain/ask with LLM providers (fake OpenAI-compatible chat server
 
     expect(answerRequests(primary)).toHaveLength(3);
     expect(brain.waits).toEqual(expect.arrayContaining([500, 1000]));
-    expect(res.body).toMatchObject({ answer: 'Creators get 95% [1], the rest is the fee.', model: 'fake-llm-secondary', grounded: true });
+    expect(res.body).toMatchObject({
+      answer: 'Creators get 95% [1], the rest is the fee.',
+      model: 'fake-llm-secondary',
+      grounded: true,
+    });
     expect(res.body.citations.map((c: { n: number }) => c.n)).toEqual([1]);
   });
 

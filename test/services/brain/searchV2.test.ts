@@ -21,12 +21,18 @@ describe('POST /brain/search/v2', () => {
       reason: '1 keyword(s), no question word',
       reranked: true,
     });
-    expect(res.body.hits[0]).toMatchObject({ source: 'ai/lookup.ts', strategy: 'fulltext', found_by: ['fulltext'] });
+    expect(res.body.hits[0]).toMatchObject({
+      source: 'ai/lookup.ts',
+      strategy: 'fulltext',
+      found_by: ['fulltext'],
+    });
     expect(res.body).toMatchObject({ query: 'lookupCache', cached: false, degraded: false });
   });
 
   it('routes a specific question to HYDE (semantic search of a hypothetical answer) plus reranking (FACTUAL)', async () => {
-    const res = await search({ query: 'How much of every sale does the platform keep as a fee?' }).expect(200);
+    const res = await search({ query: 'How much of every sale does the platform keep as a fee?' }).expect(
+      200,
+    );
 
     expect(res.body.route).toMatchObject({ class: 'FACTUAL', reranked: true });
     expect(res.body.route.strategies).toEqual(['hyde']);
@@ -34,9 +40,9 @@ describe('POST /brain/search/v2', () => {
   });
 
   it('fuses every available strategy for a comparison (COMPLEX)', async () => {
-    const res = await search({ query: 'What is the difference between the soft currency and the hard currency?' }).expect(
-      200,
-    );
+    const res = await search({
+      query: 'What is the difference between the soft currency and the hard currency?',
+    }).expect(200);
 
     expect(res.body.route.class).toBe('COMPLEX');
     expect(res.body.route.strategies).toEqual(expect.arrayContaining(['fulltext', 'semantic', 'hyde']));
@@ -48,7 +54,12 @@ describe('POST /brain/search/v2', () => {
     const first = await search(body).expect(200);
     const second = await search(body).expect(200);
 
-    expect(first.body.route).toEqual({ class: null, strategies: ['hyde'], reason: 'strategy named by the request', reranked: true });
+    expect(first.body.route).toEqual({
+      class: null,
+      strategies: ['hyde'],
+      reason: 'strategy named by the request',
+      reranked: true,
+    });
     expect(first.body.hits).toHaveLength(2);
     expect(first.body.hits[0].source).toBe('docs/breaker.md');
     expect([first.body.cached, second.body.cached]).toEqual([false, true]);
@@ -56,7 +67,11 @@ describe('POST /brain/search/v2', () => {
   });
 
   it('keeps only hits under the source prefix filter', async () => {
-    const res = await search({ query: 'cache', strategy: 'fulltext', filters: { source_prefix: 'test/' } }).expect(200);
+    const res = await search({
+      query: 'cache',
+      strategy: 'fulltext',
+      filters: { source_prefix: 'test/' },
+    }).expect(200);
 
     expect(res.body.hits.map((h: { source: string }) => h.source)).toEqual(['test/lookup.test.ts']);
   });
@@ -64,7 +79,10 @@ describe('POST /brain/search/v2', () => {
   it('answers 503 BRAIN_STRATEGY_UNAVAILABLE for a strategy whose index is not built', async () => {
     const res = await search({ query: 'breaker', strategy: 'raptor' }).expect(503);
 
-    expect(res.body).toMatchObject({ code: 'BRAIN_STRATEGY_UNAVAILABLE', detail: 'The raptor strategy is not available yet' });
+    expect(res.body).toMatchObject({
+      code: 'BRAIN_STRATEGY_UNAVAILABLE',
+      detail: 'The raptor strategy is not available yet',
+    });
   });
 
   it.each([
@@ -91,13 +109,19 @@ describe('POST /brain/search/v2', () => {
 
     const res = await search({ query: 'breaker recovery', strategy: 'graph', rerank: false }).expect(200);
 
-    expect(res.body.hits[0]).toMatchObject({ source: 'docs/breaker.md', strategy: 'graph', entities: expect.arrayContaining(['Recovery']) });
+    expect(res.body.hits[0]).toMatchObject({
+      source: 'docs/breaker.md',
+      strategy: 'graph',
+      entities: expect.arrayContaining(['Recovery']),
+    });
   });
 
   it('counts routed searches by class in /brain/stats and in the metrics', async () => {
     const stats = await brain.stats();
 
     expect(stats.routes).toMatchObject({ SIMPLE: 1, FACTUAL: 1, COMPLEX: 1 });
-    expect(await brain.metric('brain_routed_search_total', { class: 'SIMPLE', strategy: 'fulltext' })).toBeGreaterThanOrEqual(1);
+    expect(
+      await brain.metric('brain_routed_search_total', { class: 'SIMPLE', strategy: 'fulltext' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
