@@ -33,6 +33,9 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
   readonly model: string;
   readonly dimensions: number;
   private readonly wordNet: WordNet;
+  /** Per term and per word, its hashed features (bucket, signed weight): vocabularies repeat heavily. */
+  private readonly termMemo = new Map<string, Float64Array>();
+  private readonly wordMemo = new Map<string, Float64Array>();
 
   constructor(options: Partial<LocalSemanticEmbedderOptions> = {}) {
     this.id = options.id ?? 'local';
@@ -48,26 +51,54 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
   /** Synchronous embedding of one text. */
   embedOne(text: string): number[] {
     const vector = new Float64Array(this.dimensions);
-    for (const [term, tf] of counts(analyze(text))) {
-      const weight = 1 + Math.log(tf);
-      addFeature(vector, `u:${term}`, TERM_WEIGHT * weight);
-      const padded = `^${term}$`;
-      const trigrams = padded.length - 2;
-      for (let i = 0; i < trigrams; i++) {
-        addFeature(vector, `c:${padded.slice(i, i + 3)}`, (TRIGRAM_WEIGHT * weight) / Math.sqrt(trigrams));
-      }
-    }
-    for (const [word, tf] of counts(plainWords(text))) {
-      const weight = 1 + Math.log(tf);
-      const senses = this.wordNet.synsetIdsOf(word, SENSE_WEIGHTS.length);
-      senses.forEach((id, i) => addFeature(vector, `s:${id}`, SENSE_WEIGHTS[i % 2] * weight));
-      const first = senses[0] ? this.wordNet.synset(senses[0]) : undefined;
-      for (const hypernym of first?.hypernyms ?? [])
-        addFeature(vector, `s:${hypernym}`, HYPERNYM_WEIGHT * weight);
-    }
+    for (const [term, tf] of counts(analyze(text)))
+      this.addAll(vector, this.termFeatures(term), 1 + Math.log(tf));
+    for (const [word, tf] of counts(plainWords(text)))
+      this.addAll(vector, this.wordFeatures(word), 1 + Math.log(tf));
     let norm = 0;
     for (const value of vector) norm += value * value;
     norm = Math.sqrt(norm) || 1;
     return Array.from(vector, (value) => value / norm);
+  }
+
+  private addAll(vector: Float64Array, features: Float64Array, scale: number): void {
+    for (let i = 0; i < features.length; i += 2) vector[features[i]] += features[i + 1] * scale;
+  }
+
+  /** A term and its character trigrams of `^term$`, as (bucket, signed weight) pairs. */
+  private termFeatures(term: string): Float64Array {
+    const cached = this.termMemo.get(term);
+    if (cached) return cached;
+    const scratch = new Float64Array(this.dimensions);
+    addFeature(scratch, `u:${term}`, TERM_WEIGHT);
+    const padded = `^${term}$`;
+    const trigrams = padded.length - 2;
+    for (let i = 0; i < trigrams; i++) {
+      addFeature(scratch, `c:${padded.slice(i, i + 3)}`, TRIGRAM_WEIGHT / Math.sqrt(trigrams));
+    }
+    return this.remember(this.termMemo, term, scratch);
+  }
+
+  /** A word's WordNet senses and first-sense hypernyms, as (bucket, signed weight) pairs. */
+  private wordFeatures(word: string): Float64Array {
+    const cached = this.wordMemo.get(word);
+    if (cached) return cached;
+    const scratch = new Float64Array(this.dimensions);
+    const senses = this.wordNet.synsetIdsOf(word, SENSE_WEIGHTS.length);
+    senses.forEach((id, i) => addFeature(scratch, `s:${id}`, SENSE_WEIGHTS[i % 2]));
+    const first = senses[0] ? this.wordNet.synset(senses[0]) : undefined;
+    for (const hypernym of first?.hypernyms ?? []) addFeature(scratch, `s:${hypernym}`, HYPERNYM_WEIGHT);
+    return this.remember(this.wordMemo, word, scratch);
+  }
+
+  private remember(memo: Map<string, Float64Array>, key: string, dense: Float64Array): Float64Array {
+    const pairs: number[] = [];
+    dense.forEach((value, bucket) => {
+      if (value !== 0) pairs.push(bucket, value);
+    });
+    const features = Float64Array.from(pairs);
+    if (memo.size >= 200_000) memo.clear();
+    memo.set(key, features);
+    return features;
   }
 }
