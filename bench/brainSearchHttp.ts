@@ -269,16 +269,6 @@ async function main(): Promise<void> {
       url,
       Array.from({ length: 4000 }, () => ({ get: '/brain/cache/stats' })),
     );
-    await measure('fulltext', url, searches(6000, 'fulltext'));
-    await measure('hybrid', url, searches(3000, 'hybrid'));
-    await measure('semantic', url, searches(2000, 'semantic'));
-    const hot = warm.slice(0, 100);
-    const repeats = Array.from({ length: 6000 }, (_, i) => hot[i % 100]);
-    await measure(
-      'cache hit',
-      url,
-      repeats.map((query) => ({ search: { query, strategy: 'hybrid' }, cached: true })),
-    );
     // v2: keyword queries route SIMPLE (fulltext + rerank); comparisons route COMPLEX (all strategies, RRF, rerank).
     const v2 = (count: number, shape: (q: string) => string): Probe[] =>
       distinctQueries(corpus, count, taken).map((query) => ({
@@ -302,6 +292,16 @@ async function main(): Promise<void> {
       url,
       v2(1500, (q) => q),
       100,
+    );
+    await measure('fulltext', url, searches(6000, 'fulltext'));
+    await measure('hybrid', url, searches(3000, 'hybrid'));
+    await measure('semantic', url, searches(2000, 'semantic'));
+    const hot = warm.slice(0, 100);
+    const repeats = Array.from({ length: 6000 }, (_, i) => hot[i % 100]);
+    await measure(
+      'cache hit',
+      url,
+      repeats.map((query) => ({ search: { query, strategy: 'hybrid' }, cached: true })),
     );
     await measureAtRate('fulltext', url, searches(3000, 'fulltext'), 1000);
     await measureAtRate('hybrid', url, searches(900, 'hybrid'), 300);
