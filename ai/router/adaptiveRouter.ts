@@ -49,6 +49,8 @@ export interface Route {
   reranked: boolean;
   /** RRF weights of the strategies' lists, when not all 1. */
   weights?: Partial<Record<StrategyName, number>>;
+  /** The named strategy is not available and another answered (the answer is degraded). */
+  unavailable?: boolean;
 }
 
 /** A routed search's outcome. `degraded`: a strategy failed and the hits come from the rest. */
@@ -104,12 +106,22 @@ export class AdaptiveRouter {
 
   /** The route a query would take (pure: no search), e.g. to label a cached answer. */
   plan(query: string, strategy: V2Strategy = 'auto', rerank = true): Route {
+    if (strategy !== 'auto' && this.strategies[strategy] === undefined) {
+      // Not built (RAPTOR in this version): the rest answers, and the answer is marked degraded.
+      return {
+        class: null,
+        strategies: ['fulltext'],
+        reason: `strategy named by the request; ${strategy} is not available, fulltext answered`,
+        reranked: rerank && this.reranker !== undefined,
+        unavailable: true,
+      };
+    }
     if (strategy !== 'auto') {
       return {
         class: null,
         strategies: [strategy],
         reason: 'strategy named by the request',
-        reranked: rerank,
+        reranked: rerank && this.reranker !== undefined,
       };
     }
     const classification = classifyQuery(query);
@@ -135,7 +147,7 @@ export class AdaptiveRouter {
       route.reranked || route.strategies.length > 1
         ? Math.max(limit * this.options.depthFactor, this.options.minDepth)
         : limit;
-    let degraded = false;
+    let degraded = route.unavailable === true;
     const inner: SearchOptions = {
       indexes: options.indexes,
       limit: depth,

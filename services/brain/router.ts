@@ -103,7 +103,7 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
     request: { body: SearchV2RequestSchema },
     responses: {
       200: { description: 'The route taken and the best hits first', schema: SearchV2ResponseSchema },
-      503: { description: 'The named strategy is not available or cannot run (no embedding provider)' },
+      503: { description: 'A named semantic search without a working embedding provider' },
     },
     handler: async ({ body }) => {
       const response = await core.routedSearch.search({
@@ -133,7 +133,7 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
     request: { body: AskRequestSchema },
     responses: {
       200: { description: 'The answer and its citations', schema: AskResponseSchema },
-      503: { description: 'The named strategy is not available or cannot run' },
+      503: { description: 'A named semantic search without a working embedding provider' },
     },
     handler: async ({ body }) => {
       const result = await core.answerer.ask({

@@ -11,7 +11,7 @@ describe('POST /brain/ask with LLM providers (fake OpenAI-compatible chat server
     request(brain.url)
       .post('/brain/ask')
       .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
-      .send({ question })
+      .send({ question, strategy: 'fulltext' })
       .expect(200);
 
   beforeEach(async () => {
@@ -34,6 +34,7 @@ describe('POST /brain/ask with LLM providers (fake OpenAI-compatible chat server
     await Promise.all([primary?.close(), secondary?.close()]);
   });
 
+  // The questions name the fulltext strategy: HYDE (the FACTUAL route) would also ask the LLMs for a hypothesis.
   const answerRequests = (server: FakeChatServer) =>
     server.requests.filter((r) => r.messages[0].content.startsWith('Answer the question'));
   const primaryState = async () =>
@@ -106,5 +107,25 @@ describe('POST /brain/ask with LLM providers (fake OpenAI-compatible chat server
     expect(await primaryState()).toBe('HALF_OPEN');
     for (let i = 0; i < 3; i++) expect((await ask()).body.model).toBe('fake-llm-primary');
     expect(await primaryState()).toBe('CLOSED');
+  });
+
+  it('lets HYDE search with the hypothetical answer of the LLM when one is configured', async () => {
+    primary.fallback = {
+      kind: 'ok',
+      content: 'Creators receive most of a sale and the platform keeps a fee.',
+    };
+
+    const res = await request(brain.url)
+      .post('/brain/search/v2')
+      .send({ query: 'What does the platform take from a sale?', strategy: 'hyde' })
+      .expect(200);
+
+    const hypotheses = primary.requests.filter((r) =>
+      r.messages[0].content.startsWith('Write one short passage'),
+    );
+    expect(hypotheses.map((r) => r.messages[1].content)).toEqual([
+      'What does the platform take from a sale?',
+    ]);
+    expect(res.body.hits[0]).toMatchObject({ source: 'docs/economy.md', title: 'Economy › Fees' });
   });
 });

@@ -76,13 +76,19 @@ describe('POST /brain/search/v2', () => {
     expect(res.body.hits.map((h: { source: string }) => h.source)).toEqual(['test/lookup.test.ts']);
   });
 
-  it('answers 503 BRAIN_STRATEGY_UNAVAILABLE for a strategy whose index is not built', async () => {
-    const res = await search({ query: 'breaker', strategy: 'raptor' }).expect(503);
+  it('answers a strategy whose index is not built (RAPTOR) from fulltext, marked degraded and not cached', async () => {
+    const first = await search({ query: 'breaker', strategy: 'raptor' }).expect(200);
+    const again = await search({ query: 'breaker', strategy: 'raptor' }).expect(200);
 
-    expect(res.body).toMatchObject({
-      code: 'BRAIN_STRATEGY_UNAVAILABLE',
-      detail: 'The raptor strategy is not available yet',
+    expect(first.body.route).toEqual({
+      class: null,
+      strategies: ['fulltext'],
+      reason: 'strategy named by the request; raptor is not available, fulltext answered',
+      reranked: true,
     });
+    expect(first.body).toMatchObject({ degraded: true, cached: false });
+    expect(first.body.hits[0].source).toBe('docs/breaker.md');
+    expect(again.body.cached).toBe(false);
   });
 
   it.each([
