@@ -9,6 +9,7 @@
  * the stale questions otherwise. `--verbose` lists auto's misses; `--only=<strategy>` runs one row.
  * Run: npx tsx bench/brainEval.ts [--verbose]
  */
+import { performance } from 'node:perf_hooks';
 import { embeddingTextOf } from '../models/corpusRecords';
 import { LocalHashEmbedder } from '../ai/embeddings/localHashEmbedder';
 import { EmbeddingChain } from '../ai/embeddings/embeddingChain';
@@ -100,6 +101,24 @@ async function main(): Promise<void> {
             console.log(`  miss ${q.id} ${q.class} (rank ${at ?? '-'}): ${q.question}`)
         : undefined;
     console.log(row(name, await scoreByClass(rank, questions, onMiss)));
+  }
+  // In-process latency of auto per class (CPU cost of routing, fusion and reranking; no HTTP).
+  for (const cls of CLASSES) {
+    const asked = questions.filter((q) => brain.router.plan(q.question).class === cls);
+    const times: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const q of asked) {
+        const started = performance.now();
+        await brain.router.search(q.question);
+        times.push(performance.now() - started);
+      }
+    }
+    times.sort((a, b) => a - b);
+    const at = (p: number) =>
+      times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(2);
+    console.log(
+      `auto ${cls.padEnd(11)} in process: p50 ${at(50)} ms, p95 ${at(95)} ms over ${times.length} searches`,
+    );
   }
   const routed = questions.filter((q) => brain.router.plan(q.question).class === q.class).length;
   console.log(`\nrouter class agrees with the label on ${routed}/${questions.length} questions`);

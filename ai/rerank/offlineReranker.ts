@@ -53,6 +53,19 @@ export function createOfflineReranker(
   options: Partial<OfflineRerankerOptions> = {},
 ): Reranker {
   const w = { ...DEFAULT_RERANKER_OPTIONS, ...options };
+  // Chunk ids are content hashes, so a chunk's analysis never goes stale; bounded, cleared when full.
+  const analysed = new Map<string, { body: string[]; bodySet: Set<string>; titleSet: Set<string> }>();
+  const analysis = (hit: Hit) => {
+    let entry = analysed.get(hit.chunkId);
+    if (!entry) {
+      const body = analyze(hit.text);
+      const titleSet = new Set(analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`));
+      entry = { body, bodySet: new Set(body), titleSet };
+      if (analysed.size >= 50_000) analysed.clear();
+      analysed.set(hit.chunkId, entry);
+    }
+    return entry;
+  };
   return async (query, hits, limit) => {
     const terms = [...queryTerms(query)];
     if (terms.length === 0 || hits.length === 0) return hits.slice(0, limit);
@@ -61,9 +74,7 @@ export function createOfflineReranker(
     const mass = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
     const target = queryTarget(query);
     const scored: Scored[] = hits.map((hit, rank) => {
-      const body = analyze(hit.text);
-      const bodySet = new Set(body);
-      const titleSet = new Set(analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`));
+      const { body, bodySet, titleSet } = analysis(hit);
       let covered = 0;
       let titled = 0;
       for (const term of terms) {

@@ -19,6 +19,7 @@ export type V2Strategy = (typeof V2_STRATEGIES)[number];
 
 /** The five strategies COMPLEX fuses (SPEC.md 1). */
 const ALL_FIVE: StrategyName[] = ['fulltext', 'semantic', 'graph', 'raptor', 'hyde'];
+// SIMPLE reranks only 20 candidates: the direct lookup must stay fast (SPEC 8: p95 under 50 ms, 100+ q/s).
 
 /** Which strategies each class runs (SPEC.md 1), and whether its list is reranked. */
 export interface ClassPlan {
@@ -26,6 +27,8 @@ export interface ClassPlan {
   rerank: boolean;
   /** RRF weight of each strategy's list (default 1). */
   weights?: Partial<Record<StrategyName, number>>;
+  /** Candidates fetched per list for reranking (default: the router's 3 × limit, at least 100). */
+  depth?: number;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface ClassPlan {
  * EXPLORATORY: graph plus community search fused with fulltext, reranked. COMPLEX: all five, RRF.
  */
 export const CLASS_PLANS: Record<QueryClass, ClassPlan> = {
-  SIMPLE: { strategies: ['fulltext'], rerank: true },
+  SIMPLE: { strategies: ['fulltext'], rerank: true, depth: 20 },
   FACTUAL: { strategies: ['hyde'], rerank: true },
   EXPLORATORY: { strategies: ['fulltext', 'graph'], rerank: true, weights: { graph: 0.5 } },
   COMPLEX: { strategies: ALL_FIVE, rerank: true },
@@ -51,6 +54,8 @@ export interface Route {
   weights?: Partial<Record<StrategyName, number>>;
   /** The named strategy is not available and another answered (the answer is degraded). */
   unavailable?: boolean;
+  /** Candidate depth of the plan, when it sets one. */
+  depth?: number;
 }
 
 /** A routed search's outcome. `degraded`: a strategy failed and the hits come from the rest. */
@@ -136,6 +141,7 @@ export class AdaptiveRouter {
       reason: `${classification.reason}${note}`,
       reranked: plan.rerank && rerank && this.reranker !== undefined,
       ...(plan.weights ? { weights: plan.weights } : {}),
+      ...(plan.depth ? { depth: plan.depth } : {}),
     };
   }
 
@@ -143,10 +149,9 @@ export class AdaptiveRouter {
   async search(query: string, options: RoutedSearchOptions = {}): Promise<RoutedHits> {
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const route = this.plan(query, options.strategy ?? 'auto', options.rerank ?? true);
-    const depth =
-      route.reranked || route.strategies.length > 1
-        ? Math.max(limit * this.options.depthFactor, this.options.minDepth)
-        : limit;
+    const depth = !(route.reranked || route.strategies.length > 1)
+      ? limit
+      : Math.max(limit, route.depth ?? Math.max(limit * this.options.depthFactor, this.options.minDepth));
     let degraded = route.unavailable === true;
     const inner: SearchOptions = {
       indexes: options.indexes,
