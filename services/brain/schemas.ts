@@ -210,11 +210,9 @@ export const CitationSchema = z
 
 export const AskResponseSchema = z
   .object({
-    answer: z
-      .string()
-      .meta({
-        description: 'Every [n] names a citation; "The indexed documents do not say." when abstaining',
-      }),
+    answer: z.string().meta({
+      description: 'Every [n] names a citation; "The indexed documents do not say." when abstaining',
+    }),
     citations: z.array(CitationSchema),
     route: RouteSchema,
     model: z
