@@ -1,7 +1,9 @@
 import { createOfflineReranker } from '../../../ai/rerank/offlineReranker';
 import { buildHit } from '../factories';
 
-const rerank = createOfflineReranker({ idf: () => 1 });
+// A fresh reranker per call: it caches each chunk's analysis by chunk id, and these tests reuse ids.
+const rerank: ReturnType<typeof createOfflineReranker> = (query, hits, limit) =>
+  createOfflineReranker({ idf: () => 1 })(query, hits, limit);
 
 describe('offline reranker', () => {
   it('lifts the candidate whose text covers the query over a higher-ranked one that does not', async () => {
