@@ -5,14 +5,12 @@ import { InMemoryChunkStore } from '../ai/corpus/memoryChunkStore';
 import { ingestFolder } from '../ai/corpus/folderIngest';
 import { EmbeddingChain } from '../ai/embeddings/embeddingChain';
 import { LocalHashEmbedder } from '../ai/embeddings/localHashEmbedder';
+import { LocalSemanticEmbedder } from '../ai/embeddings/localSemanticEmbedder';
 import { FullTextIndex } from '../ai/fulltext/fullTextIndex';
 import type { SearchStrategy } from '../ai/retrieval/hit';
 import { InMemoryVectorIndex } from '../ai/retrieval/memoryVectorIndex';
-import {
-  createFulltextStrategy,
-  createHybridStrategy,
-  createSemanticStrategy,
-} from '../ai/retrieval/strategies';
+import { buildRetrievalSuite } from '../ai/router/retrievalSuite';
+import { GraphIndex } from '../ai/graph/graphIndex';
 
 const ROOT = join(__dirname, '..');
 /**
@@ -21,21 +19,35 @@ const ROOT = join(__dirname, '..');
  */
 export const CORPUS_PATHS = ['README.md', 'docs', 'ai', 'platform', 'services', 'models', 'test'];
 
-/** An in-memory brain: store, indexes, local embedder, ingestor and the three strategies; exact vectors by default. */
-export function buildInMemoryBrain(options: { approximateVectors?: boolean } = {}) {
+/**
+ * An in-memory brain: store, indexes, a local embedder (`semantic`, the default, or the older `hash`),
+ * ingestor, the strategies and the router of ai/router/retrievalSuite; exact vectors by default.
+ */
+export function buildInMemoryBrain(
+  options: { approximateVectors?: boolean; embedder?: 'semantic' | 'hash' } = {},
+) {
   const store = new InMemoryChunkStore();
-  const embeddings = new EmbeddingChain({ providers: [new LocalHashEmbedder()] });
+  const local = options.embedder === 'hash' ? new LocalHashEmbedder() : new LocalSemanticEmbedder();
+  const embeddings = new EmbeddingChain({ providers: [local] });
   const fullText = new FullTextIndex();
   const vectors = new InMemoryVectorIndex({ approximate: options.approximateVectors });
   const ingestor = new Ingestor({ store, vectors, fullText, embeddings });
-  const fulltext = createFulltextStrategy(fullText);
-  const semantic = createSemanticStrategy({ embeddings, vectors, chunks: fullText });
-  const strategies: Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> = {
-    fulltext,
-    semantic,
-    hybrid: createHybridStrategy(fulltext, semantic),
+  const graph = new GraphIndex({ chunkText: (id) => fullText.get(id)?.text });
+  fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
+  const suite = buildRetrievalSuite({ fullText, embeddings, vectors, graph });
+  const strategies = suite.strategies as Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> &
+    typeof suite.strategies;
+  return {
+    store,
+    embeddings,
+    fullText,
+    vectors,
+    ingestor,
+    graph,
+    strategies,
+    router: suite.router,
+    reranker: suite.reranker,
   };
-  return { store, embeddings, fullText, vectors, ingestor, strategies };
 }
 
 /**
@@ -52,6 +64,7 @@ export async function ingestRepository(
     chunks += report.results.reduce((sum, r) => sum + r.chunks, 0);
     files += report.results.length;
   }
+  await brain.graph.whenIdle();
   return { chunks, files };
 }
 

@@ -3,6 +3,10 @@ import type { CircuitState } from '../embeddings/circuitBreaker';
 import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { SearchService, ServedStrategy } from '../retrieval/searchService';
 import type { VectorIndex, VectorSpaceStats } from '../retrieval/vectorIndex';
+import type { GenerationChain } from '../llm/generationChain';
+import type { RoutedSearchService } from '../router/routedSearchService';
+import type { QueryClass } from '../router/queryClassifier';
+import type { GraphIndex, GraphStats } from '../graph/graphIndex';
 import type { ChunkStore } from './chunkStore';
 
 /** The body of GET /brain/stats. */
@@ -18,6 +22,12 @@ export interface BrainStats {
   documentsByIngester: { ingestedBy: string; documents: number }[];
   queries: Record<ServedStrategy, number>;
   embeddingProviders: { provider: string; model: string; state: CircuitState }[];
+  /** Routed (v2) searches by router class since start-up; `named` when the request chose the strategy. */
+  routes?: Record<QueryClass | 'named', number>;
+  /** The generation chain's providers (LLMs, then the extractive generator). */
+  generationProviders?: { provider: string; model: string; state: CircuitState }[];
+  /** The knowledge graph: entities, relations, communities per level and upkeep state. */
+  graph?: GraphStats;
 }
 
 /** Gathers corpus, vector, query and provider figures for GET /brain/stats. */
@@ -26,6 +36,9 @@ export async function collectBrainStats(deps: {
   vectors: VectorIndex;
   search: Pick<SearchService, 'queryCounts'>;
   embeddings: Pick<EmbeddingChain, 'breakerStates'>;
+  routedSearch?: Pick<RoutedSearchService, 'classCounts'>;
+  generation?: Pick<GenerationChain, 'breakerStates'>;
+  graph?: Pick<GraphIndex, 'stats'>;
 }): Promise<BrainStats> {
   const [counts, vectors] = await Promise.all([deps.store.counts(), deps.vectors.spaces()]);
   return {
@@ -38,5 +51,8 @@ export async function collectBrainStats(deps: {
     documentsByIngester: counts.documentsByIngester,
     queries: deps.search.queryCounts(),
     embeddingProviders: deps.embeddings.breakerStates(),
+    routes: deps.routedSearch?.classCounts(),
+    generationProviders: deps.generation?.breakerStates(),
+    graph: deps.graph?.stats(),
   };
 }

@@ -19,7 +19,7 @@ const SLICE_MS = 10;
 const TRIGRAM_WEIGHT = 0.5;
 
 /** 32-bit FNV-1a over UTF-16 code units: fast, well spread, and stable across platforms and releases. */
-function fnv1a(text: string): number {
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
@@ -28,13 +28,15 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-function addFeature(vector: Float64Array, feature: string, weight: number): void {
+/** Adds a feature to a vector by signed feature hashing (FNV-1a bucket, sign from the top bit). */
+export function addFeature(vector: Float64Array, feature: string, weight: number): void {
   const hash = fnv1a(feature);
   // Signed hashing: colliding features cancel on average instead of piling up.
   vector[hash % vector.length] += hash & 0x80000000 ? -weight : weight;
 }
 
-function counts(items: string[]): Map<string, number> {
+/** Occurrences of each distinct item. */
+export function counts(items: string[]): Map<string, number> {
   const map = new Map<string, number>();
   for (const item of items) map.set(item, (map.get(item) ?? 0) + 1);
   return map;

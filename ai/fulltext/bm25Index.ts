@@ -115,11 +115,26 @@ export class Bm25Index {
     this.totalLength = 0;
   }
 
-  /** The best `limit` documents for the query terms (any may match), optionally only those `accept` allows. */
+  /** Number of documents holding `term` (0 when none). */
+  documentFrequency(term: string): number {
+    return this.postings.get(term)?.docs.length ?? 0;
+  }
+
+  /** Inverse document frequency of `term` as BM25 scores it: ln(1 + (N − df + 0.5) / (df + 0.5)). */
+  idf(term: string): number {
+    const df = this.documentFrequency(term);
+    return Math.log(1 + (this.numberOf.size - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * The best `limit` documents for the query terms (any may match), optionally only those `accept` allows.
+   * `weights` scales each term's contribution (default 1): query expansion weighs its added terms lower.
+   */
   search(
     terms: readonly string[],
     limit: number,
     accept?: (id: string) => boolean,
+    termWeights?: ReadonlyMap<string, number>,
   ): { id: string; score: number }[] {
     const count = this.numberOf.size;
     if (count === 0 || limit <= 0) return [];
@@ -132,7 +147,8 @@ export class Bm25Index {
       const posting = this.postings.get(term);
       if (!posting) continue;
       const { docs, weights } = posting;
-      const idf = Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5));
+      const idf =
+        Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5)) * (termWeights?.get(term) ?? 1);
       for (let i = 0; i < docs.length; i++) {
         const num = docs[i];
         const tf = weights[i];

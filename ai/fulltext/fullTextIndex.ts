@@ -29,6 +29,7 @@ export class FullTextIndex implements ChunkLookup {
   private readonly byDocument = new Map<string, Set<string>>();
   private readonly engine: Bm25Index;
   private readonly boosts: FullTextOptions['boosts'];
+  private readonly listeners: Array<(documentId: string, chunks: readonly ChunkRecord[]) => void> = [];
 
   constructor(options: Partial<FullTextOptions> = {}) {
     this.boosts = options.boosts ?? DEFAULT_FULLTEXT_OPTIONS.boosts;
@@ -71,23 +72,46 @@ export class FullTextIndex implements ChunkLookup {
     }
   }
 
+  /**
+   * Calls `listener(documentId, chunks)` after every document change: a replace, a removal (no chunks) and,
+   * per document, a rebuild. The graph and RAPTOR upkeep follow the corpus through it, whoever changed it
+   * (this process's ingests, the follower catching up with other processes, the start-up rebuild).
+   */
+  onDocumentChange(listener: (documentId: string, chunks: readonly ChunkRecord[]) => void): void {
+    this.listeners.push(listener);
+  }
+
   /** Removes every chunk of a document. */
   removeDocument(documentId: string): void {
     this.remove([...(this.byDocument.get(documentId) ?? [])]);
+    this.notify(documentId, []);
   }
 
   /** Re-ingest: the document's old chunks are replaced by `chunks`. */
   replaceDocument(documentId: string, chunks: readonly ChunkRecord[]): void {
-    this.removeDocument(documentId);
+    this.remove([...(this.byDocument.get(documentId) ?? [])]);
     this.add(chunks);
+    this.notify(documentId, chunks);
   }
 
   /** Drops everything and indexes `chunks` (start-up rebuild from the chunk store). */
   rebuild(chunks: Iterable<ChunkRecord>): void {
+    const gone = [...this.byDocument.keys()];
     this.engine.clear();
     this.chunks.clear();
     this.byDocument.clear();
     this.add([...chunks]);
+    if (this.listeners.length === 0) return;
+    for (const documentId of gone) if (!this.byDocument.has(documentId)) this.notify(documentId, []);
+    for (const [documentId, ids] of this.byDocument)
+      this.notify(
+        documentId,
+        [...ids].map((id) => this.chunks.get(id)!),
+      );
+  }
+
+  private notify(documentId: string, chunks: readonly ChunkRecord[]): void {
+    for (const listener of this.listeners) listener(documentId, chunks);
   }
 
   /** Ids of a document's indexed chunks (empty when none). */
@@ -120,6 +144,36 @@ export class FullTextIndex implements ChunkLookup {
     return this.engine
       .search([...terms], limit, accept)
       .map((r) => hitFromChunk(this.chunks.get(r.id)!, r.score, 'fulltext', snippetTerms));
+  }
+
+  /**
+   * BM25 search with weighted terms (already analysed: stemmed index terms), for query expansion: each term's
+   * score is scaled by its weight. Snippets highlight the terms of `snippetQuery` when given.
+   */
+  searchTerms(
+    weights: ReadonlyMap<string, number>,
+    options: SearchOptions = {},
+    snippetQuery?: string,
+  ): Hit[] {
+    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    if (weights.size === 0 || limit <= 0) return [];
+    const indexes = options.indexes && options.indexes.length > 0 ? new Set(options.indexes) : undefined;
+    const accept = indexes ? (id: string) => indexes.has(this.chunks.get(id)!.index) : undefined;
+    const snippetTerms =
+      options.snippets === false ? undefined : queryTerms(snippetQuery ?? [...weights.keys()].join(' '));
+    return this.engine
+      .search([...weights.keys()], limit, accept, weights)
+      .map((r) => hitFromChunk(this.chunks.get(r.id)!, r.score, 'fulltext', snippetTerms));
+  }
+
+  /** Inverse document frequency of an index term (high for rare terms; about ln N for unknown ones). */
+  idf(term: string): number {
+    return this.engine.idf(term);
+  }
+
+  /** All indexed chunks (graph and tree builders read the corpus from here). */
+  allChunks(): IterableIterator<ChunkRecord> {
+    return this.chunks.values();
   }
 
   private fieldsOf(chunk: ChunkRecord): WeightedField[] {

@@ -1,6 +1,6 @@
 import type { IndexName } from '../../models/corpusRecords';
 
-/** Strategies of SPEC.md 1 plus `hybrid` (fulltext + semantic fused); graph, raptor and hyde plug in later. */
+/** Strategies of SPEC.md 1 plus `hybrid` (fulltext + semantic fused). */
 export const STRATEGY_NAMES = ['fulltext', 'semantic', 'hybrid', 'graph', 'raptor', 'hyde'] as const;
 
 /** A retrieval strategy's name. */
@@ -35,6 +35,10 @@ export interface Hit {
   ingestedBy?: string | null;
   /** When that version was ingested (ISO time), when recorded. */
   ingestedAt?: string | null;
+  /** RAPTOR: the tree level of the node that matched (0 = the chunk itself). */
+  level?: number;
+  /** GRAPH: the knowledge-graph entities that led to the chunk. */
+  entities?: string[];
 }
 
 /** What every strategy accepts. Defaults: all indexes, limit 10, snippets built. */

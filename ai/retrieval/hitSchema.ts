@@ -25,6 +25,8 @@ export const hitSchema = z.object({
   foundBy: z.array(strategy),
   ingestedBy: z.string().nullable().optional(),
   ingestedAt: z.string().nullable().optional(),
+  level: z.number().int().optional(),
+  entities: z.array(z.string()).optional(),
 }) satisfies z.ZodType<Hit>;
 
 /** Copies a hit (arrays included) with every identifier coerced to a string, whatever id types came in. */

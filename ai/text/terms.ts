@@ -21,6 +21,30 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** True for an English function word (lower case) that carries no topic. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+const plainMemo = new Map<string, string[]>();
+
+/** Lower-cased plain words of a text (identifiers split into their parts), for dictionary lookups. */
+export function plainWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(WORD_PATTERN)) {
+    let parts = plainMemo.get(match[0]);
+    if (!parts) {
+      parts = identifierParts(match[0])
+        .map((part) => part.toLowerCase())
+        .filter((lower) => lower.length >= 3 && !STOP_WORDS.has(lower) && /^\p{L}+$/u.test(lower));
+      if (plainMemo.size >= 200_000) plainMemo.clear();
+      plainMemo.set(match[0], parts);
+    }
+    for (const part of parts) words.push(part);
+  }
+  return words;
+}
+
 const MAX_MEMO = 200_000;
 const memo = new Map<string, string[]>();
 

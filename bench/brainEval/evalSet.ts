@@ -13,12 +13,60 @@ export interface Answer {
   anchor: string;
 }
 
-/** A question, the index it is about, its answer and, in `also`, the same fact stated in other files. */
+/** The router classes a question is labelled with. */
+export type QuestionClass = 'SIMPLE' | 'FACTUAL' | 'EXPLORATORY' | 'COMPLEX';
+
+/**
+ * A question, the index it is about, its router class, its answer and, in `also`, the same fact stated in
+ * other files. `paraphrase` marks questions worded away from their answer's text.
+ */
 export interface Question extends Answer {
   id: string;
   question: string;
   index: string;
+  class: QuestionClass;
+  paraphrase?: boolean;
   also?: Answer[];
+}
+
+/** Recall@1, recall@5 and MRR@10 of a ranking over some questions. */
+export interface RankingScore {
+  n: number;
+  recallAt1: number;
+  recallAt5: number;
+  mrr: number;
+}
+
+/** Scores a ranking function per question set: all questions and each class. */
+export async function scoreByClass(
+  rank: (q: Question) => Promise<readonly JudgedHit[]>,
+  set: readonly Question[] = questions,
+  onMiss?: (q: Question, rank: number | undefined) => void,
+): Promise<Record<'ALL' | QuestionClass, RankingScore>> {
+  const ranks = new Map<Question, number | undefined>();
+  for (const q of set) {
+    const at = firstRelevantRank((await rank(q)).slice(0, 10), q);
+    if (at === undefined || at > 5) onMiss?.(q, at);
+    ranks.set(q, at);
+  }
+  const score = (subset: Question[]): RankingScore => {
+    const n = subset.length || 1;
+    const at = subset.map((q) => ranks.get(q));
+    return {
+      n: subset.length,
+      recallAt1: at.filter((r) => r === 1).length / n,
+      recallAt5: at.filter((r) => r !== undefined && r <= 5).length / n,
+      mrr: at.reduce<number>((sum, r) => sum + (r ? 1 / r : 0), 0) / n,
+    };
+  };
+  const byClass = (c: QuestionClass) => score(set.filter((q) => q.class === c));
+  return {
+    ALL: score([...set]),
+    SIMPLE: byClass('SIMPLE'),
+    FACTUAL: byClass('FACTUAL'),
+    EXPLORATORY: byClass('EXPLORATORY'),
+    COMPLEX: byClass('COMPLEX'),
+  };
 }
 
 /** What relevance needs of a hit. */

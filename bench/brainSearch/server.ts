@@ -4,6 +4,7 @@
  * no gateway limit (one client drives every request). Prints its URL on the first stdout line; SIGTERM stops it.
  */
 import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { embeddedEngines } from '../../embedded';
@@ -35,7 +36,14 @@ async function main(): Promise<void> {
   };
   const platform = await Platform.start({ config, logger, parts, engines: embeddedEngines });
   process.stdout.write(`http://127.0.0.1:${platform.port}\n`);
+  // How long the event loop was held at worst (ingest, graph upkeep, searches), reported on stop.
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
   process.on('SIGTERM', () => {
+    const ms = (ns: number) => (ns / 1e6).toFixed(0);
+    process.stderr.write(
+      `server event loop delay over the run: p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms\n`,
+    );
     platform
       .stop()
       .finally(() => fs.rmSync(dataDir, { recursive: true, force: true }))

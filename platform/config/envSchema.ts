@@ -161,6 +161,18 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,200}$/, { error: 'expected letters, digits, _ or -' })
     .default('brain_chunks'),
+  // Brain retrieval v2 and question answering (issue 17): LLM providers (each optional; the offline extractive
+  // generator is always last), the local embedder, fusion and answering
+  BRAIN_LLM_PRIMARY_URL: optionalUrl(['http', 'https']),
+  BRAIN_LLM_PRIMARY_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  BRAIN_LLM_PRIMARY_API_KEY: z.string().min(1).optional(),
+  BRAIN_LLM_SECONDARY_URL: optionalUrl(['http', 'https']),
+  BRAIN_LLM_SECONDARY_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  BRAIN_LLM_SECONDARY_API_KEY: z.string().min(1).optional(),
+  BRAIN_LLM_TIMEOUT_MS: int(30_000, 100, 600_000),
+  BRAIN_LOCAL_EMBEDDER: z.enum(['semantic', 'hash']).default('semantic'),
+  BRAIN_RRF_K: int(60, 1, 1000),
+  BRAIN_ASK_EVIDENCE_THRESHOLD: z.coerce.number({ error: 'expected a number' }).min(0).max(1).default(0.5),
   BRAIN_WORKING_MEMORY_MAX_TOKENS: int(128_000, 1_000),
   BRAIN_EPISODIC_RETENTION_DAYS: int(7, 1),
   BRAIN_ARCHIVAL_AGE_DAYS: int(90, 1),

@@ -10,15 +10,20 @@ import { realSleep, type Sleep } from '../../ai/embeddings/retry';
 import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { QdrantVectorIndex } from '../../ai/retrieval/qdrantVectorIndex';
 import { SearchService } from '../../ai/retrieval/searchService';
-import {
-  createFulltextStrategy,
-  createHybridStrategy,
-  createSemanticStrategy,
-} from '../../ai/retrieval/strategies';
+import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
+import { ExtractiveGenerator } from '../../ai/llm/extractiveGenerator';
+import { GenerationChain } from '../../ai/llm/generationChain';
+import { llmHypothesisWriter } from '../../ai/llm/hypothesisWriter';
+import { buildRetrievalSuite } from '../../ai/router/retrievalSuite';
+import { GraphIndex } from '../../ai/graph/graphIndex';
+import { workerLouvain } from '../../ai/graph/louvainRunner';
+import { MongoGraphSink } from '../../ai/graph/mongoGraphSink';
+import { RoutedSearchService } from '../../ai/router/routedSearchService';
 import type { Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
 import type { Stores } from '../../platform/stores';
 import { embeddingProvidersFrom } from './embeddingProviders';
+import { generationProvidersFrom } from './generationProviders';
 
 /** What the brain is built from. `sleep` (retry backoff waits) defaults to real timers; tests pass their own. */
 export interface BrainCoreContext {
@@ -33,13 +38,20 @@ export interface BrainCoreContext {
 export interface BrainCore {
   ingestor: Ingestor;
   search: SearchService;
+  /** POST /brain/search/v2: the adaptive router behind the cache. */
+  routedSearch: RoutedSearchService;
+  /** POST /brain/ask. */
+  answerer: QuestionAnswerer;
+  generation: GenerationChain;
   cache: SearchCache;
   embeddings: EmbeddingChain;
   fullText: FullTextIndex;
   vectors: QdrantVectorIndex;
   store: MongoChunkStore;
+  /** The documents' knowledge graph (GRAPH strategy), kept up in the background. */
+  graph: GraphIndex;
   stats(): Promise<BrainStats>;
-  /** Stops the chunking threads (stores are the platform's to close). */
+  /** Waits for the graph upkeep in flight, ends the Louvain worker and the chunking threads (stores are the platform's to close). */
   close(): Promise<void>;
 }
 
@@ -54,20 +66,22 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const logger = context.logger.child({ component: 'brain' });
   const store = new MongoChunkStore(stores.mongo);
   await store.init();
+  const retry = {
+    attempts: config.BRAIN_EMBED_RETRY_ATTEMPTS,
+    baseDelayMs: config.BRAIN_EMBED_RETRY_BASE_MS,
+    sleep: context.sleep ?? realSleep,
+  };
+  const breaker = {
+    failureThreshold: config.BRAIN_BREAKER_FAILURE_THRESHOLD,
+    recoveryTimeoutMs: config.BRAIN_BREAKER_RECOVERY_SECONDS * 1000,
+    halfOpenTrials: config.BRAIN_BREAKER_HALF_OPEN_CALLS,
+  };
   const embeddings = new EmbeddingChain({
     providers: embeddingProvidersFrom(config),
     clock,
     logger,
-    retry: {
-      attempts: config.BRAIN_EMBED_RETRY_ATTEMPTS,
-      baseDelayMs: config.BRAIN_EMBED_RETRY_BASE_MS,
-      sleep: context.sleep ?? realSleep,
-    },
-    breaker: {
-      failureThreshold: config.BRAIN_BREAKER_FAILURE_THRESHOLD,
-      recoveryTimeoutMs: config.BRAIN_BREAKER_RECOVERY_SECONDS * 1000,
-      halfOpenTrials: config.BRAIN_BREAKER_HALF_OPEN_CALLS,
-    },
+    retry,
+    breaker,
   });
   const vectors = new QdrantVectorIndex(stores.qdrant, {
     collectionPrefix: config.BRAIN_QDRANT_COLLECTION,
@@ -80,6 +94,27 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   await vectors.open(embeddings.spaces());
 
   const fullText = new FullTextIndex();
+  const idf = (term: string) => fullText.idf(term);
+  const summarizer = new ExtractiveGenerator({ idf, maxSentences: 2 });
+  const louvain = workerLouvain();
+  const graph = new GraphIndex({
+    chunkText: (chunkId) => fullText.get(chunkId)?.text,
+    sink: new MongoGraphSink(stores.mongo, clock),
+    hierarchy: { louvain },
+    logger,
+    summarize: async (community, texts) => {
+      const passages = texts.map((text, i) => ({ n: i + 1, title: community.title, text }));
+      const summary = await summarizer.generate({
+        task: 'summary',
+        messages: [],
+        question: community.title,
+        passages,
+      });
+      return `${community.title}. ${summary}`.slice(0, 1000);
+    },
+  });
+  // Subscribed before the rebuild, so the start-up rebuild feeds the graph too.
+  fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
   const follower = new FullTextFollower(store, fullText, { logger });
   const chunkCount = await follower.rebuild();
   logger.info({ chunks: chunkCount, collection: vectors.collectionName }, 'brain fulltext index rebuilt');
@@ -96,11 +131,29 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       await follower.catchUp();
     },
   });
-  const fulltext = createFulltextStrategy(fullText);
-  const semantic = createSemanticStrategy({ embeddings, vectors, chunks: fullText, logger });
-  const search = new SearchService(
-    { fulltext, semantic, hybrid: createHybridStrategy(fulltext, semantic, { logger }) },
-    cache,
+  const generation = new GenerationChain({
+    providers: generationProvidersFrom(config),
+    offline: new ExtractiveGenerator({ idf }),
+    clock,
+    logger,
+    retry,
+    breaker,
+  });
+  const suite = buildRetrievalSuite({
+    fullText,
+    embeddings,
+    vectors,
+    logger,
+    hypothesisWriter: llmHypothesisWriter(generation),
+    graph,
+    router: { rrfK: config.BRAIN_RRF_K },
+  });
+  const { fulltext, semantic, hybrid } = suite.strategies as Required<typeof suite.strategies>;
+  const search = new SearchService({ fulltext, semantic, hybrid }, cache);
+  const routedSearch = new RoutedSearchService(suite.router, cache);
+  const answerer = new QuestionAnswerer(
+    { router: suite.router, generation, idf },
+    { evidenceThreshold: config.BRAIN_ASK_EVIDENCE_THRESHOLD },
   );
   // Large documents are chunked in worker threads: their parse and token counting would stall the event loop.
   const chunking = new ChunkingPool({ threads: config.BRAIN_CHUNKING_THREADS });
@@ -118,12 +171,20 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   return {
     ingestor,
     search,
+    routedSearch,
+    answerer,
+    generation,
     cache,
     embeddings,
     fullText,
     vectors,
     store,
-    stats: () => collectBrainStats({ store, vectors, search, embeddings }),
-    close: () => chunking.close(),
+    graph,
+    stats: () => collectBrainStats({ store, vectors, search, embeddings, routedSearch, generation, graph }),
+    close: async () => {
+      await graph.whenIdle();
+      await louvain.close();
+      await chunking.close();
+    },
   };
 }

@@ -3,12 +3,23 @@ import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import { openBrainCore, type BrainCore } from './brainCore';
-import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
 import { IngestQueue } from './ingestQueue';
+import {
+  presentAsk,
+  presentCacheStats,
+  presentIngest,
+  presentSearch,
+  presentSearchV2,
+  presentStats,
+} from './presenters';
 import { registerBrainRoutes } from './router';
-import type { IngestRequest, SearchRequestBody } from './schemas';
+import type { AskRequestBody, IngestRequest, SearchRequestBody, SearchV2RequestBody } from './schemas';
 
 export {
+  AskRequestSchema,
+  AskResponseSchema,
+  SearchV2RequestSchema,
+  SearchV2ResponseSchema,
   BrainStatsSchema,
   CacheStatsSchema,
   IngestRequestSchema,
@@ -30,6 +41,10 @@ export interface BrainAreaOptions {
  */
 export interface BrainService {
   search(request: SearchRequestBody): Promise<ReturnType<typeof presentSearch>>;
+  /** POST /brain/search/v2: routed search. */
+  searchV2(request: SearchV2RequestBody): Promise<ReturnType<typeof presentSearchV2>>;
+  /** POST /brain/ask: an answer with citations, or an abstention. */
+  ask(request: AskRequestBody): Promise<ReturnType<typeof presentAsk>>;
   stats(): Promise<ReturnType<typeof presentStats>>;
   cacheStats(): ReturnType<typeof presentCacheStats>;
   /** Ingests as `ingestedBy` (`user:<id>` or `service`; the caller checks who may write). */
@@ -50,6 +65,20 @@ export interface BrainArea extends ProductParts {
 export function brainService(core: BrainCore, queue: IngestQueue): BrainService {
   return {
     search: async (request) => presentSearch(request.query, await core.search.search(request)),
+    searchV2: async (request) =>
+      presentSearchV2(
+        request.query,
+        await core.routedSearch.search({ ...request, sourcePrefix: request.filters?.source_prefix }),
+      ),
+    ask: async (request) =>
+      presentAsk(
+        await core.answerer.ask({
+          question: request.question,
+          indexes: request.indexes,
+          strategy: request.strategy,
+          maxContextTokens: request.max_context_tokens,
+        }),
+      ),
     stats: async () => presentStats(await core.stats()),
     cacheStats: () => presentCacheStats(core.cache.stats()),
     ingest: async (documents, ingestedBy) =>
@@ -91,6 +120,7 @@ export async function createBrainArea(
         registerBrainRoutes(routes, {
           core,
           requireIngestAccess: auth.guard.requireServiceOrRole('operator'),
+          requireBrainAuth: auth.guard.requireBrainAuth,
           queue,
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
         }),

@@ -65,6 +65,8 @@ export async function runIngestCli(
       print(summarise(target, report));
       for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
     }
+    // The knowledge graph is kept up in the background: let it reach MongoDB before the stores close.
+    await core.close();
     return 0;
   } catch (error) {
     logger.error({ err: error }, 'brain ingest failed');

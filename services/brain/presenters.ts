@@ -4,7 +4,14 @@ import type { BrainStats } from '../../ai/corpus/corpusStats';
 import type { IngestResult } from '../../ai/corpus/ingestor';
 import type { Hit } from '../../ai/retrieval/hit';
 import type { SearchResponse } from '../../ai/retrieval/searchService';
+import type { AskResult } from '../../ai/answer/questionAnswerer';
+import type { Route } from '../../ai/router/adaptiveRouter';
+import type { RoutedSearchResponse } from '../../ai/router/routedSearchService';
 import type {
+  AskResponseSchema,
+  RouteSchema,
+  SearchV2HitSchema,
+  SearchV2ResponseSchema,
   BrainStatsSchema,
   CacheStatsSchema,
   IngestResponseSchema,
@@ -39,6 +46,55 @@ export function presentSearch(query: string, response: SearchResponse): z.infer<
     degraded: response.degraded,
     took_ms: Math.round(response.tookMs * 1000) / 1000,
     hits: response.hits.map(presentHit),
+  };
+}
+
+/** A route as the API shows it. */
+export function presentRoute(route: Route): z.infer<typeof RouteSchema> {
+  return { class: route.class, strategies: route.strategies, reason: route.reason, reranked: route.reranked };
+}
+
+/** A v2 hit: a v1 hit plus the RAPTOR level and the graph entities when the strategy set them. */
+export function presentHitV2(hit: Hit): z.infer<typeof SearchV2HitSchema> {
+  return {
+    ...presentHit(hit),
+    ...(hit.level !== undefined ? { level: hit.level } : {}),
+    ...(hit.entities ? { entities: hit.entities } : {}),
+  };
+}
+
+/** The body of POST /brain/search/v2. */
+export function presentSearchV2(
+  query: string,
+  response: Pick<RoutedSearchResponse, 'route' | 'cached' | 'degraded' | 'tookMs'> & { hits: readonly Hit[] },
+): z.infer<typeof SearchV2ResponseSchema> {
+  return {
+    query,
+    route: presentRoute(response.route),
+    hits: response.hits.map(presentHitV2),
+    cached: response.cached,
+    degraded: response.degraded,
+    took_ms: Math.round(response.tookMs * 1000) / 1000,
+  };
+}
+
+/** The body of POST /brain/ask. */
+export function presentAsk(result: AskResult): z.infer<typeof AskResponseSchema> {
+  return {
+    answer: result.answer,
+    citations: result.citations.map((c) => ({
+      n: c.n,
+      chunk_id: c.chunkId,
+      source: c.source,
+      title: c.title,
+      start_line: c.startLine,
+      end_line: c.endLine,
+      quote: c.quote,
+    })),
+    route: presentRoute(result.route),
+    model: result.model,
+    grounded: result.grounded,
+    degraded: result.degraded,
   };
 }
 
@@ -85,6 +141,16 @@ export function presentStats(stats: BrainStats): z.infer<typeof BrainStatsSchema
     })),
     queries: stats.queries,
     embedding_providers: stats.embeddingProviders,
+    generation_providers: stats.generationProviders ?? [],
+    routes: stats.routes ?? { SIMPLE: 0, FACTUAL: 0, EXPLORATORY: 0, COMPLEX: 0, named: 0 },
+    graph: {
+      state: stats.graph?.state ?? 'empty',
+      entities: stats.graph?.entities ?? 0,
+      relations: stats.graph?.relations ?? 0,
+      communities_per_level: stats.graph?.communitiesPerLevel ?? [],
+      pending_documents: stats.graph?.pendingDocuments ?? 0,
+    },
+    raptor: { state: 'not_built', nodes_per_level: [] },
   };
 }
 

@@ -5,8 +5,19 @@ import type { Principal } from '../auth/principal';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
 import type { IngestQueue } from './ingestQueue';
-import { presentCacheStats, presentIngest, presentSearch, presentStats } from './presenters';
 import {
+  presentAsk,
+  presentCacheStats,
+  presentIngest,
+  presentSearch,
+  presentSearchV2,
+  presentStats,
+} from './presenters';
+import {
+  AskRequestSchema,
+  AskResponseSchema,
+  SearchV2RequestSchema,
+  SearchV2ResponseSchema,
   BrainStatsSchema,
   CacheStatsSchema,
   IngestRequestSchema,
@@ -20,11 +31,13 @@ const ingesterOf = (req: Request) => actorOf(req.principal as Principal);
 
 /** What the brain routes need: the retrieval core, the auth guard for ingestion and the batch limit. */
 export interface BrainRouteDependencies {
-  core: Pick<BrainCore, 'ingestor' | 'search' | 'cache' | 'stats'>;
+  core: Pick<BrainCore, 'ingestor' | 'search' | 'routedSearch' | 'answerer' | 'cache' | 'stats'>;
   /** Writes to the shared indexes: the service token or an operator/admin (403 ROLE_REQUIRED otherwise). */
   requireIngestAccess: RequestHandler[];
   /** Bounds concurrent ingests (503 BRAIN_INGEST_BUSY with Retry-After when full). */
   queue: Pick<IngestQueue, 'run'>;
+  /** SPEC 5 `require_brain_auth`: a signed-in user or the service token (ask). */
+  requireBrainAuth: RequestHandler[];
   maxDocumentsPerIngest: number;
 }
 
@@ -94,6 +107,62 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
         limit: body.limit,
       });
       return { status: 200, body: presentSearch(body.query, response) };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/brain/search/v2',
+    summary: 'Advanced search: adaptive routing over five strategies, fusion and reranking',
+    description:
+      'With strategy auto the query is classified SIMPLE, FACTUAL, EXPLORATORY or COMPLEX and routed (the route ' +
+      'taken is returned); a named strategy runs alone. Candidates are reranked offline unless rerank is false. ' +
+      'Cached in two levels like /brain/search until the next ingest. A strategy that fails marks the answer ' +
+      'degraded and the rest still answers.',
+    tags: ['brain'],
+    request: { body: SearchV2RequestSchema },
+    responses: {
+      200: { description: 'The route taken and the best hits first', schema: SearchV2ResponseSchema },
+      503: { description: 'A named semantic search without a working embedding provider' },
+    },
+    handler: async ({ body }) => {
+      const response = await core.routedSearch.search({
+        query: body.query,
+        strategy: body.strategy,
+        indexes: body.indexes,
+        limit: body.limit,
+        rerank: body.rerank,
+        sourcePrefix: body.filters?.source_prefix,
+      });
+      return { status: 200, body: presentSearchV2(body.query, response) };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/brain/ask',
+    summary: 'Answer a question from the indexed documents, with citations',
+    description:
+      'Retrieval-augmented question answering: the question is routed like a v2 search, the best passages ' +
+      'within max_context_tokens form the context, and the answer is written by the configured LLM or, ' +
+      'offline, extracted (the best sentences, each followed by its [n]). Every [n] names a citation. Below ' +
+      'the evidence threshold the service abstains ("The indexed documents do not say.", grounded false).',
+    tags: ['brain'],
+    security: 'bearer',
+    middleware: deps.requireBrainAuth,
+    request: { body: AskRequestSchema },
+    responses: {
+      200: { description: 'The answer and its citations', schema: AskResponseSchema },
+      503: { description: 'A named semantic search without a working embedding provider' },
+    },
+    handler: async ({ body }) => {
+      const result = await core.answerer.ask({
+        question: body.question,
+        indexes: body.indexes,
+        strategy: body.strategy,
+        maxContextTokens: body.max_context_tokens,
+      });
+      return { status: 200, body: presentAsk(result) };
     },
   });
 

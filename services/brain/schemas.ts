@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { INDEX_NAMES } from '../../models/corpusRecords';
 import { STRATEGY_NAMES } from '../../ai/retrieval/hit';
 import { SERVED_STRATEGIES } from '../../ai/retrieval/searchService';
+import { V2_STRATEGIES } from '../../ai/router/adaptiveRouter';
+import { QUERY_CLASSES } from '../../ai/router/queryClassifier';
 
 /** Hard ceiling of documents per ingest request; BRAIN_INGEST_MAX_DOCUMENTS sets the configured limit below it. */
 const MAX_DOCUMENTS_CEILING = 10_000;
@@ -127,6 +129,118 @@ export const SearchResponseSchema = z
   })
   .meta({ id: 'BrainSearchResponse' });
 
+export const SearchV2RequestSchema = z
+  .object({
+    query: z.string().trim().min(1).max(1000),
+    strategy: z
+      .enum(V2_STRATEGIES)
+      .default('auto')
+      .meta({
+        description:
+          'auto (the router classifies the query: SIMPLE → fulltext, FACTUAL → semantic plus reranking, ' +
+          'EXPLORATORY → graph plus community search, COMPLEX → all five fused by reciprocal-rank fusion), or ' +
+          'one strategy by name',
+      }),
+    indexes: z
+      .array(BrainIndexSchema)
+      .min(1)
+      .max(3)
+      .optional()
+      .meta({ description: 'Only these indexes; default: all' }),
+    limit: z.number().int().min(1).max(50).default(10),
+    rerank: z.boolean().default(true).meta({
+      description: 'Rerank the candidates offline (term coverage and proximity, title match, MMR diversity)',
+    }),
+    filters: z
+      .object({
+        source_prefix: z.string().min(1).max(2048).optional().meta({
+          description: 'Only chunks whose source starts with this (a folder such as `docs/`)',
+        }),
+      })
+      .optional(),
+  })
+  .meta({ id: 'BrainSearchV2Request' });
+export type SearchV2RequestBody = z.infer<typeof SearchV2RequestSchema>;
+
+export const RouteSchema = z
+  .object({
+    class: z
+      .enum(QUERY_CLASSES)
+      .nullable()
+      .meta({ description: 'Router class; null when the request named a strategy' }),
+    strategies: z.array(z.enum(STRATEGY_NAMES)).meta({ description: 'The strategies that ran' }),
+    reason: z.string().meta({ description: 'Why the router chose this route' }),
+    reranked: z.boolean(),
+  })
+  .meta({ id: 'BrainRoute' });
+
+export const SearchV2HitSchema = SearchHitSchema.extend({
+  level: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'RAPTOR: tree level of the matching node (0 = chunk)' }),
+  entities: z.array(z.string()).optional().meta({ description: 'GRAPH: the entities that led to the chunk' }),
+}).meta({ id: 'BrainSearchV2Hit' });
+
+export const SearchV2ResponseSchema = z
+  .object({
+    query: z.string(),
+    route: RouteSchema,
+    hits: z.array(SearchV2HitSchema),
+    cached: z.boolean(),
+    degraded: z
+      .boolean()
+      .meta({ description: 'A strategy failed and the hits come from the rest (not cached)' }),
+    took_ms: z.number(),
+  })
+  .meta({ id: 'BrainSearchV2Response' });
+
+export const AskRequestSchema = z
+  .object({
+    question: z.string().trim().min(1).max(2000),
+    indexes: z.array(BrainIndexSchema).min(1).max(3).optional(),
+    strategy: z.enum(V2_STRATEGIES).default('auto'),
+    max_context_tokens: z.number().int().min(100).max(16_000).default(2000).meta({
+      description: 'Token budget (cl100k_base) of the passages the answer is built from',
+    }),
+  })
+  .meta({ id: 'BrainAskRequest' });
+export type AskRequestBody = z.infer<typeof AskRequestSchema>;
+
+export const CitationSchema = z
+  .object({
+    n: z.number().int().min(1).meta({ description: 'The number the answer cites as [n]' }),
+    chunk_id: z.string(),
+    source: z.string(),
+    title: z.string(),
+    start_line: z.number().int(),
+    end_line: z.number().int(),
+    quote: z.string().meta({ description: 'The sentence of the chunk the answer rests on' }),
+  })
+  .meta({ id: 'BrainCitation' });
+
+export const AskResponseSchema = z
+  .object({
+    answer: z.string().meta({
+      description: 'Every [n] names a citation; "The indexed documents do not say." when abstaining',
+    }),
+    citations: z.array(CitationSchema),
+    route: RouteSchema,
+    model: z
+      .string()
+      .meta({ description: 'The LLM, extractive-textrank-v1 offline, or none when abstaining early' }),
+    grounded: z.boolean().meta({ description: 'False when the service abstained' }),
+    degraded: z.boolean(),
+  })
+  .meta({ id: 'BrainAskResponse' });
+
+const providerState = z.object({
+  provider: z.string(),
+  model: z.string(),
+  state: z.enum(['CLOSED', 'HALF_OPEN', 'OPEN']).meta({ description: 'Circuit-breaker state' }),
+});
+
 export const BrainStatsSchema = z
   .object({
     documents: perIndex,
@@ -142,13 +256,31 @@ export const BrainStatsSchema = z
     queries: z
       .object({ fulltext: z.number().int(), semantic: z.number().int(), hybrid: z.number().int() })
       .meta({ description: 'Searches this process has served since it started, by strategy' }),
-    embedding_providers: z.array(
-      z.object({
-        provider: z.string(),
-        model: z.string(),
-        state: z.enum(['CLOSED', 'HALF_OPEN', 'OPEN']).meta({ description: 'Circuit-breaker state' }),
+    embedding_providers: z.array(providerState),
+    generation_providers: z.array(providerState).meta({ description: 'LLMs, then the extractive generator' }),
+    routes: z
+      .object({
+        SIMPLE: z.number().int(),
+        FACTUAL: z.number().int(),
+        EXPLORATORY: z.number().int(),
+        COMPLEX: z.number().int(),
+        named: z.number().int(),
+      })
+      .meta({
+        description: 'v2 searches this process routed, by class (named: the request chose the strategy)',
       }),
-    ),
+    graph: z
+      .object({
+        state: z.enum(['empty', 'building', 'ready']),
+        entities: z.number().int(),
+        relations: z.number().int(),
+        communities_per_level: z.array(z.number().int()).meta({ description: 'Index 0 is the top level' }),
+        pending_documents: z.number().int(),
+      })
+      .meta({ description: 'The documents knowledge graph of this process (GRAPH strategy)' }),
+    raptor: z
+      .object({ state: z.enum(['not_built']), nodes_per_level: z.array(z.number().int()) })
+      .meta({ description: 'The RAPTOR tree: not built in this version (the strategy answers 503)' }),
   })
   .meta({ id: 'BrainStats' });
 

@@ -26,4 +26,16 @@ describe('reciprocalRankFusion', () => {
     expect(fused.map((h) => [h.chunkId, h.score])).toEqual([['a', 0.5]]);
     expect(list[0].score).toBe(1);
   });
+
+  it('weights each list (weighted RRF): a half-weight list cannot outvote a full one at equal ranks', () => {
+    const fulltext = [buildHit({ chunkId: 'a', foundBy: ['fulltext'] })];
+    const graph = [buildHit({ chunkId: 'g', foundBy: ['graph'] })];
+
+    const fused = reciprocalRankFusion([graph, fulltext], 10, 10, 'hybrid', [0.5, 1]);
+
+    expect(fused.map((h) => [h.chunkId, h.score])).toEqual([
+      ['a', 1 / 11],
+      ['g', 0.5 / 11],
+    ]);
+  });
 });

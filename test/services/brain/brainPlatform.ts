@@ -40,7 +40,13 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
   const parts = async (context: PlatformContext) => {
     const auth = createAuthService(context);
     const brain = await createBrainArea(context, auth, { sleep });
-    return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
+    return {
+      services: [auth.register, ...(brain.services ?? [])],
+      close: async () => {
+        await brain.close?.();
+        await auth.close();
+      },
+    };
   };
   const settings = {
     REDIS_URL: 'redis://127.0.0.1:6379',

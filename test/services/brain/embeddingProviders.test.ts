@@ -58,7 +58,7 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
     expect((await brain.stats()).vectors).toEqual([
       { model: 'fake-primary', dimensions: 4, count: 1 },
       { model: 'fake-secondary', dimensions: 3, count: 0 },
-      { model: 'local-hash-v1-384', dimensions: 384, count: 0 },
+      { model: 'local-sem-v1-384', dimensions: 384, count: 0 },
     ]);
     expect(secondary.requests).toEqual([]);
   });
@@ -125,7 +125,7 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
     primary.fallback = { kind: 'status', status: 502 };
     secondary.fallback = { kind: 'garbage' };
 
-    expect(await ingestedModel('delta')).toBe('local-hash-v1-384');
+    expect(await ingestedModel('delta')).toBe('local-sem-v1-384');
     const search = await brain.search({ query: 'delta fallback', strategy: 'semantic' }).expect(200);
 
     expect(search.body.hits[0].source).toBe('docs/delta.md');
@@ -136,7 +136,7 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
     await ingestedModel('epsilon');
     primary.fallback = { kind: 'status', status: 503 };
     secondary.fallback = { kind: 'status', status: 503 };
-    expect(await ingestedModel('zeta')).toBe('local-hash-v1-384');
+    expect(await ingestedModel('zeta')).toBe('local-sem-v1-384');
     primary.fallback = { kind: 'ok' };
     brain.clock.advance(60_000);
 

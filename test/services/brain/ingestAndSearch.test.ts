@@ -43,7 +43,7 @@ describe('brain ingest and search over HTTP', () => {
         chunks: 1,
         embedded: 1,
         removed: 0,
-        embedding_model: 'local-hash-v1-384',
+        embedding_model: 'local-sem-v1-384',
       },
     ]);
     expect(res.body.totals).toEqual({

@@ -29,7 +29,7 @@ describe('brain ingest: authentication and rejected input', () => {
   async function expectNothingWritten(): Promise<void> {
     const stats = await brain.stats();
     expect([stats.total_documents, stats.total_chunks, stats.last_ingest_at]).toEqual([0, 0, null]);
-    expect(stats.vectors).toEqual([{ model: 'local-hash-v1-384', dimensions: 384, count: 0 }]);
+    expect(stats.vectors).toEqual([{ model: 'local-sem-v1-384', dimensions: 384, count: 0 }]);
     expect((await brain.search({ query: 'zebras', strategy: 'fulltext' }).expect(200)).body.hits).toEqual([]);
     expect((await request(brain.url).get('/brain/cache/stats').expect(200)).body.generation).toBe(0);
   }

@@ -1,0 +1,169 @@
+import type { IndexName } from '../../models/corpusRecords';
+import { askLatency, askTotal } from '../../platform/retrievalMetrics';
+import type { GenerationChain } from '../llm/generationChain';
+import { ExtractiveGenerator } from '../llm/extractiveGenerator';
+import type { AdaptiveRouter, Route, V2Strategy } from '../router/adaptiveRouter';
+import {
+  answerMessages,
+  buildContext,
+  DEFAULT_MAX_CONTEXT_TOKENS,
+  type ContextPassage,
+} from './contextBuilder';
+import { performance } from 'node:perf_hooks';
+
+/** The answer when the evidence is too weak: the service abstains instead of guessing. */
+export const ABSTENTION = 'The indexed documents do not say.';
+
+/** A question as POST /brain/ask passes it on. Defaults: auto routing, all indexes, 2000 context tokens. */
+export interface AskRequest {
+  question: string;
+  indexes?: IndexName[];
+  strategy?: V2Strategy;
+  maxContextTokens?: number;
+}
+
+/** A passage the answer cites as `[n]`, with the sentence it rests on. */
+export interface Citation {
+  n: number;
+  chunkId: string;
+  source: string;
+  title: string;
+  startLine: number;
+  endLine: number;
+  quote: string;
+}
+
+/** The answer, its citations (every `[n]` of the answer is one of them), the route and the writer. */
+export interface AskResult {
+  answer: string;
+  citations: Citation[];
+  route: Route;
+  model: string;
+  grounded: boolean;
+  degraded: boolean;
+}
+
+/** Answerer settings. Defaults: 8 hits searched, evidence threshold 0.5 (share of the question's idf mass). */
+export interface QuestionAnswererOptions {
+  searchLimit: number;
+  evidenceThreshold: number;
+}
+
+/**
+ * Retrieval-augmented question answering (SPEC 4.2 `/brain/ask`): search through the adaptive router, build
+ * the context within the token budget (separately from searching), measure the evidence — the best
+ * sentence's idf-weighted coverage of the question — and abstain below the threshold; otherwise ask the
+ * generation chain (an LLM when configured, else the extractive generator) and keep only citations that
+ * exist. Citations are renumbered 1..m in order of first use; an LLM answer without any valid citation is
+ * replaced by the extractive one, so a grounded answer always cites. Feeds `brain_ask_total{outcome,model}`
+ * and `brain_ask_latency_seconds`.
+ */
+export class QuestionAnswerer {
+  private readonly options: QuestionAnswererOptions;
+  private readonly extractive: ExtractiveGenerator;
+
+  constructor(
+    private readonly deps: {
+      router: AdaptiveRouter;
+      generation: GenerationChain;
+      idf: (term: string) => number;
+    },
+    options: Partial<QuestionAnswererOptions> = {},
+  ) {
+    this.options = { searchLimit: 8, evidenceThreshold: 0.5, ...options };
+    this.extractive = new ExtractiveGenerator({ idf: deps.idf });
+  }
+
+  async ask(request: AskRequest): Promise<AskResult> {
+    const started = performance.now();
+    const { route, hits, degraded } = await this.deps.router.search(request.question, {
+      strategy: request.strategy ?? 'auto',
+      indexes: request.indexes,
+      limit: this.options.searchLimit,
+    });
+    const passages = buildContext(hits, request.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS);
+    const best = this.extractive.rank(request.question, passages, 1)[0];
+    let result: Omit<AskResult, 'route' | 'degraded'>;
+    if (!best || best.relevance < this.options.evidenceThreshold) {
+      result = { answer: ABSTENTION, citations: [], model: 'none', grounded: false };
+    } else {
+      result = await this.answer(request.question, passages);
+    }
+    askTotal.inc({ outcome: result.grounded ? 'answered' : 'abstained', model: result.model });
+    askLatency.observe((performance.now() - started) / 1000);
+    return { ...result, route, degraded };
+  }
+
+  private async answer(
+    question: string,
+    passages: ContextPassage[],
+  ): Promise<Omit<AskResult, 'route' | 'degraded'>> {
+    const generation = await this.deps.generation.generate({
+      task: 'answer',
+      messages: answerMessages(question, passages),
+      question,
+      passages,
+    });
+    if (generation.text.trim() === ABSTENTION) {
+      return { answer: ABSTENTION, citations: [], model: generation.model, grounded: false };
+    }
+    const cited = this.cite(generation.text, passages, question);
+    if (cited.citations.length > 0) return { ...cited, model: generation.model, grounded: true };
+    const fallback = this.cite(
+      await this.extractive.generate({ task: 'answer', messages: [], question, passages }),
+      passages,
+      question,
+    );
+    return fallback.citations.length > 0
+      ? { ...fallback, model: this.extractive.model, grounded: true }
+      : { answer: ABSTENTION, citations: [], model: this.extractive.model, grounded: false };
+  }
+
+  /** Keeps the `[n]` markers naming real passages, renumbered by first use, and builds their citations. */
+  private cite(
+    text: string,
+    passages: ContextPassage[],
+    question: string,
+  ): { answer: string; citations: Citation[] } {
+    const byN = new Map(passages.map((p) => [p.n, p]));
+    const renumber = new Map<number, number>();
+    const quotes = new Map<number, string>();
+    let sentenceStart = 0;
+    const answer = text
+      .replace(/\[(\d+(?:\s*,\s*\d+)*)\]/g, (_marker, list: string, offset: number) => {
+        const kept = list
+          .split(',')
+          .map((n) => Number(n.trim()))
+          .filter((n) => byN.has(n));
+        const sentence = text
+          .slice(sentenceStart, offset)
+          .replace(/\[[\d,\s]+\]/g, '')
+          .trim();
+        sentenceStart = offset + _marker.length;
+        for (const n of kept) {
+          if (!renumber.has(n)) renumber.set(n, renumber.size + 1);
+          if (!quotes.has(n) && sentence && byN.get(n)!.text.replace(/\s+/g, ' ').includes(sentence))
+            quotes.set(n, sentence);
+        }
+        return kept.length > 0 ? `[${[...new Set(kept.map((n) => renumber.get(n)))].join(', ')}]` : '';
+      })
+      .replace(/\s+([.,;])/g, '$1')
+      .trim();
+    const citations = [...renumber.entries()].map(([n, m]) => {
+      const passage = byN.get(n)!;
+      const quote =
+        quotes.get(n) ?? this.extractive.rank(question, [passage], 1)[0]?.text ?? passage.text.slice(0, 240);
+      const hit = passage.hit;
+      return {
+        n: m,
+        chunkId: hit.chunkId,
+        source: hit.source,
+        title: hit.title,
+        startLine: hit.startLine,
+        endLine: hit.endLine,
+        quote,
+      };
+    });
+    return { answer, citations };
+  }
+}

@@ -1,0 +1,119 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import pino, { type Logger } from 'pino';
+import type { ChunkRecord } from '../../models/corpusRecords';
+import { CommunityHierarchy, type Community, type HierarchyOptions } from './communityHierarchy';
+import { CorpusGraph, type GraphChange } from './corpusGraph';
+
+/** Writes a community's summary from its title and the texts of the chunks that mention it most. */
+export type CommunitySummarizer = (community: Community, texts: string[]) => Promise<string>;
+
+/** Persists graph changes (MongoDB in production); called after each upkeep round. */
+export interface GraphSink {
+  sync(graph: CorpusGraph, changes: GraphChange, communities: Community[]): Promise<void>;
+}
+
+/** Graph upkeep settings. Defaults: 200 chunks a slice between event-loop turns, 3 chunks read per summary. */
+export interface GraphIndexOptions {
+  chunkText: (chunkId: string) => string | undefined;
+  summarize?: CommunitySummarizer;
+  sink?: GraphSink;
+  hierarchy?: Partial<HierarchyOptions>;
+  sliceChunks?: number;
+  logger?: Logger;
+}
+
+/** Build state for /brain/stats. */
+export interface GraphStats {
+  state: 'empty' | 'building' | 'ready';
+  entities: number;
+  relations: number;
+  communitiesPerLevel: number[];
+  pendingDocuments: number;
+}
+
+/**
+ * The GRAPH strategy's index and its upkeep, off the request path: document changes (from the fulltext
+ * index's change feed) are queued and coalesced per document, then applied in the background a slice at a
+ * time (`sliceChunks` chunks, then a turn of the event loop), so an ingest never waits for the graph and
+ * searches keep being served. After the queue drains, only the communities the changed entities belong to
+ * are re-clustered (Louvain on a worker thread when the brain passes one), the new communities are
+ * summarised, and everything changed is handed to the sink (MongoDB).
+ */
+export class GraphIndex {
+  readonly graph = new CorpusGraph();
+  readonly communities: CommunityHierarchy;
+  private readonly queue = new Map<string, readonly ChunkRecord[]>();
+  private running?: Promise<void>;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: GraphIndexOptions) {
+    this.communities = new CommunityHierarchy(options.hierarchy);
+    this.logger = options.logger ?? pino({ level: 'silent' });
+  }
+
+  /** Queues a document change (an empty list removes it) and starts the upkeep if idle. */
+  enqueue(documentId: string, chunks: readonly ChunkRecord[]): void {
+    this.queue.set(documentId, chunks);
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+      if (this.queue.size > 0) this.enqueue(...this.queue.entries().next().value!);
+    });
+  }
+
+  /** Resolves once the queue is empty and communities are up to date (tests, benches, shutdown). */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  stats(): GraphStats {
+    const { entities, relations } = this.graph.counts();
+    const building = this.running !== undefined;
+    return {
+      state: building ? 'building' : entities === 0 ? 'empty' : 'ready',
+      entities,
+      relations,
+      communitiesPerLevel: this.communities.perLevel(),
+      pendingDocuments: this.queue.size,
+    };
+  }
+
+  private async drain(): Promise<void> {
+    const slice = this.options.sliceChunks ?? 200;
+    let done = 0;
+    while (this.queue.size > 0) {
+      const [documentId, chunks] = this.queue.entries().next().value!;
+      this.queue.delete(documentId);
+      this.graph.replaceDocument(documentId, chunks);
+      done += Math.max(1, chunks.length);
+      if (done >= slice) {
+        done = 0;
+        await yieldToLoop();
+      }
+    }
+    const changes = this.graph.takeChanges();
+    if (changes.entities.size === 0) return;
+    try {
+      const created = await this.communities.update(this.graph, changes.entities);
+      for (const community of created) {
+        if (this.options.summarize)
+          community.summary = await this.options.summarize(community, this.textsOf(community));
+      }
+      await this.options.sink?.sync(this.graph, changes, this.communities.all());
+    } catch (error) {
+      this.logger.error({ err: error }, 'graph upkeep failed; the next change retries');
+    }
+  }
+
+  /** Texts of the 3 chunks mentioning the community's members most. */
+  private textsOf(community: Community): string[] {
+    const score = new Map<string, number>();
+    for (const key of community.members) {
+      for (const [chunkId, count] of this.graph.entities.get(key)?.chunks ?? [])
+        score.set(chunkId, (score.get(chunkId) ?? 0) + count);
+    }
+    return [...score.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .flatMap(([chunkId]) => this.options.chunkText(chunkId) ?? []);
+  }
+}

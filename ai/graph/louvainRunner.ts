@@ -1,0 +1,90 @@
+import Graph from 'graphology';
+import louvain from 'graphology-communities-louvain';
+import { Worker } from 'node:worker_threads';
+import { seededRandom } from '../../platform/seededRandom';
+
+/** A weighted undirected graph to partition: node keys and `[from, to, weight]` edges. */
+export interface LouvainInput {
+  nodes: string[];
+  edges: Array<[string, string, number]>;
+  resolution: number;
+  seed: number;
+}
+
+/** Partitions a graph by Louvain: node → community number. */
+export type LouvainRunner = (input: LouvainInput) => Promise<Record<string, number>>;
+
+/** Louvain on the calling thread (tests, benches, small graphs). Seeded, so reproducible. */
+export const inProcessLouvain: LouvainRunner = async (input) => runLouvain(input);
+
+function runLouvain(input: LouvainInput): Record<string, number> {
+  const graph = new Graph({ type: 'undirected' });
+  for (const node of input.nodes) graph.addNode(node);
+  for (const [from, to, weight] of input.edges) graph.addEdge(from, to, { weight });
+  return louvain(graph, {
+    getEdgeWeight: 'weight',
+    resolution: input.resolution,
+    rng: seededRandom(input.seed),
+  });
+}
+
+/**
+ * Louvain on a worker thread, so community detection over a large graph never blocks the event loop. The
+ * worker's code is plain JavaScript given to `new Worker(..., { eval: true })`, requiring graphology and the
+ * Louvain package by the absolute paths this process resolved — so it runs the same from TypeScript sources
+ * (tsx, jest) and from dist/. Jobs are queued on one worker; `close()` ends it.
+ */
+export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
+  const paths = {
+    graph: require.resolve('graphology'),
+    louvain: require.resolve('graphology-communities-louvain'),
+  };
+  const code = `
+    const { parentPort } = require('node:worker_threads');
+    const Graph = require(${JSON.stringify(paths.graph)});
+    const louvain = require(${JSON.stringify(paths.louvain)});
+    function rng(seed) {
+      let s = seed >>> 0;
+      return () => { s = (s + 0x6d2b79f5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+    }
+    parentPort.on('message', ({ id, input }) => {
+      try {
+        const graph = new Graph({ type: 'undirected' });
+        for (const node of input.nodes) graph.addNode(node);
+        for (const [from, to, weight] of input.edges) graph.addEdge(from, to, { weight });
+        const mapping = louvain(graph, { getEdgeWeight: 'weight', resolution: input.resolution, rng: rng(input.seed) });
+        parentPort.postMessage({ id, mapping });
+      } catch (error) {
+        parentPort.postMessage({ id, error: String(error && error.message || error) });
+      }
+    });`;
+  const worker = new Worker(code, { eval: true });
+  worker.unref();
+  const waiting = new Map<
+    number,
+    { resolve: (m: Record<string, number>) => void; reject: (e: Error) => void }
+  >();
+  let nextId = 1;
+  worker.on('message', (message: { id: number; mapping?: Record<string, number>; error?: string }) => {
+    const job = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.error !== undefined) job?.reject(new Error(`louvain worker: ${message.error}`));
+    else job?.resolve(message.mapping!);
+  });
+  worker.on('error', (error) => {
+    for (const job of waiting.values()) job.reject(error);
+    waiting.clear();
+  });
+  const run = (input: LouvainInput) =>
+    new Promise<Record<string, number>>((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, input });
+    });
+  return Object.assign(run, {
+    close: async () => {
+      await worker.terminate();
+    },
+  });
+}

@@ -1,0 +1,134 @@
+import type { Connection } from 'mongoose';
+import type { Clock } from '../../platform/clock';
+import { systemClock } from '../../platform/clock';
+import { graphCommunityModel } from '../../models/GraphCommunity';
+import { graphEntityModel } from '../../models/GraphEntity';
+import { graphMentionModel } from '../../models/GraphMention';
+import { graphRelationModel } from '../../models/GraphRelation';
+import type { Community } from './communityHierarchy';
+import type { CorpusGraph, GraphChange } from './corpusGraph';
+import type { GraphSink } from './graphIndex';
+
+const SCOPE = 'corpus' as const;
+const idOf = (key: string) => `${SCOPE}|${key}`;
+
+/**
+ * Persists the documents' knowledge graph in the shared graph models (scope `corpus`), incrementally: for
+ * the changed documents, their mentions are replaced; for the changed entities, the entity rows
+ * (`mention_count`, top-level community) and their `co_occurs` relations are upserted, or deleted when the
+ * entity is gone; the community hierarchy (a few hundred rows) is replaced. Entity `key` is the graph key
+ * (stemmed terms, so "Circuit breakers" and "circuit breaker" are one entity); `_id` is `corpus|<key>`.
+ */
+export class MongoGraphSink implements GraphSink {
+  constructor(
+    private readonly connection: Connection,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async sync(graph: CorpusGraph, changes: GraphChange, communities: Community[]): Promise<void> {
+    const now = new Date(this.clock.now());
+    const entities = graphEntityModel(this.connection);
+    const mentions = graphMentionModel(this.connection);
+    const relations = graphRelationModel(this.connection);
+    const documents = [...changes.documents];
+    await mentions.deleteMany({ scope: SCOPE, documentId: { $in: documents } });
+    const mentionRows = [];
+    for (const documentId of documents) {
+      for (const chunkId of graph.chunksOfDocument(documentId)) {
+        for (const key of graph.entitiesOfChunk(chunkId)) {
+          const count = graph.entities.get(key)?.chunks.get(chunkId) ?? 1;
+          mentionRows.push({
+            _id: `${idOf(key)}@${chunkId}`,
+            scope: SCOPE,
+            entityId: idOf(key),
+            sourceId: chunkId,
+            documentId,
+            count,
+          });
+        }
+      }
+    }
+    if (mentionRows.length > 0) {
+      await mentions.bulkWrite(
+        mentionRows.map((row) => ({
+          replaceOne: { filter: { _id: row._id }, replacement: row, upsert: true },
+        })),
+        { ordered: false },
+      );
+    }
+    const topOf = new Map<string, string[]>();
+    for (const c of communities)
+      for (const m of c.members) topOf.set(m, [...(topOf.get(m) ?? []), `${SCOPE}|${c.id}`]);
+    const entityOps = [];
+    const relationOps = [];
+    const gone: string[] = [];
+    for (const key of changes.entities) {
+      const node = graph.entities.get(key);
+      if (!node) {
+        gone.push(idOf(key));
+        continue;
+      }
+      entityOps.push({
+        updateOne: {
+          filter: { _id: idOf(key) },
+          update: {
+            $set: {
+              scope: SCOPE,
+              key,
+              name: node.name,
+              type: node.type,
+              mention_count: node.mentionCount,
+              last_seen: now,
+              communities: topOf.get(key) ?? [],
+            },
+            $setOnInsert: { aliases: [], first_seen: now },
+          },
+          upsert: true,
+        },
+      });
+      for (const [other, weight] of graph.neighbours(key)) {
+        const [from, to] = key < other ? [key, other] : [other, key];
+        const _id = `${idOf(from)}>co_occurs>${idOf(to)}`;
+        relationOps.push({
+          updateOne: {
+            filter: { _id },
+            update: {
+              $set: {
+                scope: SCOPE,
+                from: idOf(from),
+                to: idOf(to),
+                kind: 'co_occurs',
+                weight,
+                last_seen: now,
+              },
+              $setOnInsert: { first_seen: now },
+            },
+            upsert: true,
+          },
+        });
+      }
+    }
+    if (entityOps.length > 0) await entities.bulkWrite(entityOps, { ordered: false });
+    if (relationOps.length > 0) await relations.bulkWrite(relationOps, { ordered: false });
+    if (gone.length > 0) {
+      await entities.deleteMany({ _id: { $in: gone } });
+      await relations.deleteMany({ scope: SCOPE, $or: [{ from: { $in: gone } }, { to: { $in: gone } }] });
+    }
+    const communityModel = graphCommunityModel(this.connection);
+    await communityModel.deleteMany({ scope: SCOPE });
+    if (communities.length > 0) {
+      await communityModel.insertMany(
+        communities.map((c) => ({
+          _id: `${SCOPE}|${c.id}`,
+          scope: SCOPE,
+          level: c.level,
+          parent: c.parent ? `${SCOPE}|${c.parent}` : null,
+          members: c.members.map(idOf),
+          title: c.title,
+          summary: c.summary,
+          updated_at: now,
+        })),
+      );
+    }
+  }
+}

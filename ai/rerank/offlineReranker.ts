@@ -1,0 +1,149 @@
+import type { Hit } from '../retrieval/hit';
+import { analyze, queryTerms } from '../text/terms';
+import { expandQueryTerms } from '../text/synonyms';
+import { queryTarget, type QueryTarget } from '../router/queryClassifier';
+
+/** Reorders candidate hits for a query; keeps at most `limit`. */
+export type Reranker = (query: string, hits: readonly Hit[], limit: number) => Promise<Hit[]>;
+
+/** What the offline reranker reads: the corpus's inverse document frequencies. */
+export interface OfflineRerankerDeps {
+  idf: (term: string) => number;
+}
+
+/**
+ * Offline reranker weights. Defaults (tuned on bench/brainEval, see ai/README.md): the candidate's rank in
+ * its list (prior) 0.35, idf-weighted query coverage of the text 0.3 (WordNet synonyms count 0.5), term
+ * proximity 0.15, title/heading/symbol/source match 0.2; MMR λ 0.85 against chunks of the same document.
+ */
+export interface OfflineRerankerOptions {
+  prior: number;
+  coverage: number;
+  proximity: number;
+  title: number;
+  /** Bonus for a candidate of the kind the query targets (prose for plain questions, code, tests). */
+  target: number;
+  mmrLambda: number;
+}
+
+export const DEFAULT_RERANKER_OPTIONS: OfflineRerankerOptions = {
+  prior: 0.35,
+  coverage: 0.3,
+  proximity: 0.15,
+  title: 0.2,
+  target: 0.25,
+  mmrLambda: 0.85,
+};
+
+interface Scored {
+  hit: Hit;
+  score: number;
+  terms: Set<string>;
+}
+
+/**
+ * The offline reranker: scores each candidate by its prior rank, the share of the query's idf mass its text
+ * covers (synonyms at half weight), how close together the query terms occur (smallest window holding the
+ * matched terms), and how much of the query its title, headings, symbols and source path match; then
+ * selects greedily by maximal marginal relevance, so near-duplicate chunks of one document do not crowd the
+ * top. `score` of a reranked hit is its relevance score in [0, 1].
+ */
+export function createOfflineReranker(
+  deps: OfflineRerankerDeps,
+  options: Partial<OfflineRerankerOptions> = {},
+): Reranker {
+  const w = { ...DEFAULT_RERANKER_OPTIONS, ...options };
+  // Chunk ids are content hashes, so a chunk's analysis never goes stale; bounded, cleared when full.
+  const analysed = new Map<string, { body: string[]; bodySet: Set<string>; titleSet: Set<string> }>();
+  const analysis = (hit: Hit) => {
+    let entry = analysed.get(hit.chunkId);
+    if (!entry) {
+      const body = analyze(hit.text);
+      const titleSet = new Set(analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`));
+      entry = { body, bodySet: new Set(body), titleSet };
+      if (analysed.size >= 50_000) analysed.clear();
+      analysed.set(hit.chunkId, entry);
+    }
+    return entry;
+  };
+  return async (query, hits, limit) => {
+    const terms = [...queryTerms(query)];
+    if (terms.length === 0 || hits.length === 0) return hits.slice(0, limit);
+    const expansions = expandQueryTerms(query);
+    const idf = new Map(terms.map((t) => [t, deps.idf(t)]));
+    const mass = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+    const target = queryTarget(query);
+    const scored: Scored[] = hits.map((hit, rank) => {
+      const { body, bodySet, titleSet } = analysis(hit);
+      let covered = 0;
+      let titled = 0;
+      for (const term of terms) {
+        const weight = idf.get(term)!;
+        if (bodySet.has(term)) covered += weight;
+        else if ((expansions.get(term) ?? []).some((s) => bodySet.has(s))) covered += weight * 0.5;
+        if (titleSet.has(term)) titled += weight;
+      }
+      const score =
+        w.prior * (1 / Math.sqrt(rank + 1)) +
+        w.coverage * (covered / mass) +
+        w.proximity * proximity(body, idf) +
+        w.title * (titled / mass) +
+        w.target * (matchesTarget(hit, target) ? 1 : 0);
+      return { hit, score, terms: bodySet };
+    });
+    return maximalMarginalRelevance(scored, limit, w.mmrLambda);
+  };
+}
+
+function matchesTarget(hit: Hit, target: QueryTarget): boolean {
+  if (target === 'prose') return hit.index === 'docs';
+  if (target === 'code') return hit.index === 'code';
+  if (target === 'tests') return hit.index === 'tests';
+  return false;
+}
+
+/** 1 when the matched query terms occur side by side, falling towards 0 as the smallest window holding them widens. */
+function proximity(body: readonly string[], idf: ReadonlyMap<string, number>): number {
+  const wanted = new Set([...idf.keys()].filter((t) => body.includes(t)));
+  if (wanted.size < 2) return wanted.size === 1 ? 0.3 : 0;
+  const last = new Map<string, number>();
+  let best = Number.POSITIVE_INFINITY;
+  body.forEach((term, i) => {
+    if (!wanted.has(term)) return;
+    last.set(term, i);
+    if (last.size === wanted.size) best = Math.min(best, i - Math.min(...last.values()) + 1);
+  });
+  return wanted.size / best;
+}
+
+/** Greedy MMR: relevance minus similarity (term overlap, doubled within one document) to what was already picked. */
+function maximalMarginalRelevance(candidates: Scored[], limit: number, lambda: number): Hit[] {
+  const pool = [...candidates].sort((a, b) => b.score - a.score);
+  const picked: Scored[] = [];
+  while (picked.length < limit && pool.length > 0) {
+    let bestAt = 0;
+    let bestValue = Number.NEGATIVE_INFINITY;
+    pool.forEach((candidate, i) => {
+      let similarity = 0;
+      for (const chosen of picked) {
+        const overlap = jaccard(candidate.terms, chosen.terms);
+        const sameDocument = chosen.hit.documentId === candidate.hit.documentId ? 2 : 1;
+        similarity = Math.max(similarity, Math.min(1, overlap * sameDocument));
+      }
+      const value = lambda * candidate.score - (1 - lambda) * similarity;
+      if (value > bestValue) {
+        bestValue = value;
+        bestAt = i;
+      }
+    });
+    picked.push(pool.splice(bestAt, 1)[0]);
+  }
+  return picked.map(({ hit, score }) => ({ ...hit, score }));
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  const [small, large] = a.size < b.size ? [a, b] : [b, a];
+  for (const term of small) if (large.has(term)) shared++;
+  return shared / (a.size + b.size - shared || 1);
+}

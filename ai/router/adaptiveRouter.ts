@@ -1,0 +1,201 @@
+import pino, { type Logger } from 'pino';
+import { UnavailableError } from '../../platform/errors';
+import type { Reranker } from '../rerank/offlineReranker';
+import { reciprocalRankFusion } from '../retrieval/fusion';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  type Hit,
+  type SearchOptions,
+  type SearchStrategy,
+  type StrategyName,
+} from '../retrieval/hit';
+import { buildSnippet } from '../retrieval/snippet';
+import { queryTerms } from '../text/terms';
+import { classifyQuery, type QueryClass } from './queryClassifier';
+
+/** What POST /brain/search/v2 accepts as `strategy`: a strategy by name, or `auto` for the router's choice. */
+export const V2_STRATEGIES = ['auto', 'fulltext', 'semantic', 'graph', 'raptor', 'hyde', 'hybrid'] as const;
+export type V2Strategy = (typeof V2_STRATEGIES)[number];
+
+/** The five strategies COMPLEX fuses (SPEC.md 1). */
+const ALL_FIVE: StrategyName[] = ['fulltext', 'semantic', 'graph', 'raptor', 'hyde'];
+// SIMPLE reranks only 20 candidates: the direct lookup must stay fast (SPEC 8: p95 under 50 ms, 100+ q/s).
+
+/** Which strategies each class runs (SPEC.md 1), and whether its list is reranked. */
+export interface ClassPlan {
+  strategies: StrategyName[];
+  rerank: boolean;
+  /** RRF weight of each strategy's list (default 1). */
+  weights?: Partial<Record<StrategyName, number>>;
+  /** Candidates fetched per list for reranking (default: the router's 3 × limit, at least 100). */
+  depth?: number;
+}
+
+/**
+ * Which strategies each class runs and whether its list is reranked, chosen on bench/brainEval (figures in
+ * ai/README.md). SIMPLE: fulltext. FACTUAL: HYDE — the semantic search of a hypothetical answer document
+ * (offline: RM3 + WordNet) fused with its BM25 — reranked; plain SEMANTIC over the question ranked lower.
+ * EXPLORATORY: graph plus community search fused with fulltext, reranked. COMPLEX: all five, RRF.
+ */
+export const CLASS_PLANS: Record<QueryClass, ClassPlan> = {
+  SIMPLE: { strategies: ['fulltext'], rerank: true, depth: 20 },
+  FACTUAL: { strategies: ['hyde'], rerank: true },
+  EXPLORATORY: { strategies: ['fulltext', 'graph'], rerank: true, weights: { graph: 0.5 } },
+  COMPLEX: { strategies: ALL_FIVE, rerank: true },
+};
+
+/** The route a search took: the class (for `auto`; `null` when a strategy was named), strategies and why. */
+export interface Route {
+  class: QueryClass | null;
+  strategies: StrategyName[];
+  reason: string;
+  reranked: boolean;
+  /** RRF weights of the strategies' lists, when not all 1. */
+  weights?: Partial<Record<StrategyName, number>>;
+  /** The named strategy is not available and another answered (the answer is degraded). */
+  unavailable?: boolean;
+  /** Candidate depth of the plan, when it sets one. */
+  depth?: number;
+}
+
+/** A routed search's outcome. `degraded`: a strategy failed and the hits come from the rest. */
+export interface RoutedHits {
+  route: Route;
+  hits: Hit[];
+  degraded: boolean;
+}
+
+/** Router settings. Defaults: RRF k = 60, candidate depth 3 × limit (at least 30). */
+export interface AdaptiveRouterOptions {
+  rrfK: number;
+  depthFactor: number;
+  minDepth: number;
+  logger: Logger;
+  /** Class plans (default CLASS_PLANS). */
+  plans: Record<QueryClass, ClassPlan>;
+}
+
+/** A routed search request. Defaults: auto, all indexes, 10 hits, rerank on. */
+export interface RoutedSearchOptions {
+  strategy?: V2Strategy;
+  indexes?: SearchOptions['indexes'];
+  limit?: number;
+  rerank?: boolean;
+}
+
+/**
+ * The adaptive router: classifies the query (SIMPLE / FACTUAL / EXPLORATORY / COMPLEX), runs the class's
+ * strategies on deeper candidate lists (no snippets), fuses several lists by reciprocal-rank fusion with an
+ * explicit k, reranks when the plan (and the request) says so, and builds snippets for the final hits only.
+ * A strategy that is not available (not built) is left out of the route; one that fails is logged and the
+ * answer is `degraded` — the rest still answers, and if a single-strategy route fails, fulltext answers.
+ * A named strategy runs alone (its failure is thrown, as v1 does), reranked unless `rerank` is false.
+ */
+export class AdaptiveRouter {
+  private readonly options: AdaptiveRouterOptions;
+
+  constructor(
+    private readonly strategies: Partial<Record<StrategyName, SearchStrategy>>,
+    private readonly reranker?: Reranker,
+    options: Partial<AdaptiveRouterOptions> = {},
+  ) {
+    this.options = {
+      rrfK: 60,
+      depthFactor: 3,
+      minDepth: 100,
+      logger: pino({ level: 'silent' }),
+      plans: CLASS_PLANS,
+      ...options,
+    };
+  }
+
+  /** The route a query would take (pure: no search), e.g. to label a cached answer. */
+  plan(query: string, strategy: V2Strategy = 'auto', rerank = true): Route {
+    if (strategy !== 'auto' && this.strategies[strategy] === undefined) {
+      // Not built (RAPTOR in this version): the rest answers, and the answer is marked degraded.
+      return {
+        class: null,
+        strategies: ['fulltext'],
+        reason: `strategy named by the request; ${strategy} is not available, fulltext answered`,
+        reranked: rerank && this.reranker !== undefined,
+        unavailable: true,
+      };
+    }
+    if (strategy !== 'auto') {
+      return {
+        class: null,
+        strategies: [strategy],
+        reason: 'strategy named by the request',
+        reranked: rerank && this.reranker !== undefined,
+      };
+    }
+    const classification = classifyQuery(query);
+    const plan = this.options.plans[classification.class];
+    const available = plan.strategies.filter((name) => this.strategies[name] !== undefined);
+    const missing = plan.strategies.filter((name) => this.strategies[name] === undefined);
+    const strategies = available.length > 0 ? available : (['fulltext'] as StrategyName[]);
+    const note = missing.length > 0 ? `; not available: ${missing.join(', ')}` : '';
+    return {
+      class: classification.class,
+      strategies,
+      reason: `${classification.reason}${note}`,
+      reranked: plan.rerank && rerank && this.reranker !== undefined,
+      ...(plan.weights ? { weights: plan.weights } : {}),
+      ...(plan.depth ? { depth: plan.depth } : {}),
+    };
+  }
+
+  /** Routes and runs a search. */
+  async search(query: string, options: RoutedSearchOptions = {}): Promise<RoutedHits> {
+    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    const route = this.plan(query, options.strategy ?? 'auto', options.rerank ?? true);
+    const depth = !(route.reranked || route.strategies.length > 1)
+      ? limit
+      : Math.max(limit, route.depth ?? Math.max(limit * this.options.depthFactor, this.options.minDepth));
+    let degraded = route.unavailable === true;
+    const inner: SearchOptions = {
+      indexes: options.indexes,
+      limit: depth,
+      snippets: false,
+      onPartialFailure: () => {
+        degraded = true;
+      },
+    };
+    const settled = await Promise.allSettled(route.strategies.map((name) => this.run(name, query, inner)));
+    const lists: Hit[][] = [];
+    const weights: number[] = [];
+    settled.forEach((outcome, i) => {
+      if (outcome.status === 'fulfilled') {
+        lists.push(outcome.value);
+        weights.push(route.weights?.[route.strategies[i]] ?? 1);
+      } else
+        this.options.logger.warn(
+          { err: outcome.reason, strategy: route.strategies[i] },
+          'routed search: strategy failed',
+        );
+    });
+    if (lists.length < settled.length) degraded = true;
+    if (lists.length === 0) {
+      if (route.class === null || route.strategies.includes('fulltext'))
+        throw (settled[0] as PromiseRejectedResult).reason;
+      lists.push(await this.run('fulltext', query, inner));
+      weights.push(1);
+      route.reason += `; ${route.strategies.join(', ')} failed, fulltext answered`;
+    }
+    let hits =
+      lists.length === 1
+        ? lists[0]
+        : reciprocalRankFusion(lists, this.options.rrfK, depth, 'hybrid', weights);
+    hits = route.reranked && this.reranker ? await this.reranker(query, hits, limit) : hits.slice(0, limit);
+    const terms = queryTerms(query);
+    return { route, degraded, hits: hits.map((hit) => ({ ...hit, snippet: buildSnippet(hit.text, terms) })) };
+  }
+
+  private async run(name: StrategyName, query: string, options: SearchOptions): Promise<Hit[]> {
+    const strategy = this.strategies[name];
+    if (!strategy) {
+      throw new UnavailableError(`The ${name} strategy is not available yet`, 'BRAIN_STRATEGY_UNAVAILABLE');
+    }
+    return strategy(query, options);
+  }
+}

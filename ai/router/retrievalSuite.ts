@@ -1,0 +1,73 @@
+import type { Logger } from 'pino';
+import type { EmbeddingChain } from '../embeddings/embeddingChain';
+import type { FullTextIndex } from '../fulltext/fullTextIndex';
+import type { GraphIndex } from '../graph/graphIndex';
+import { createGraphStrategy } from '../graph/graphStrategy';
+import { createHydeStrategy, type HypothesisWriter } from '../hyde/hydeStrategy';
+import { createOfflineReranker, type Reranker } from '../rerank/offlineReranker';
+import type { SearchStrategy, StrategyName } from '../retrieval/hit';
+import {
+  createFulltextStrategy,
+  createHybridStrategy,
+  createSemanticStrategy,
+} from '../retrieval/strategies';
+import type { VectorIndex } from '../retrieval/vectorIndex';
+import { AdaptiveRouter, type AdaptiveRouterOptions } from './adaptiveRouter';
+
+/** What the retrieval suite is built from; `graph` and `raptor` join when their indexes exist. */
+export interface RetrievalSuiteDeps {
+  fullText: FullTextIndex;
+  embeddings: Pick<EmbeddingChain, 'embedQuery'>;
+  vectors: VectorIndex;
+  logger?: Logger;
+  /** Writes HYDE's hypothetical answer (the LLM chain); offline RM3 + WordNet without it. */
+  hypothesisWriter?: HypothesisWriter;
+  /** Replaces the offline reranker (an LLM or cross-encoder endpoint). */
+  reranker?: Reranker;
+  /** The knowledge graph; with it the GRAPH strategy joins. */
+  graph?: GraphIndex;
+  raptor?: SearchStrategy;
+  router?: Partial<AdaptiveRouterOptions>;
+}
+
+/** Every strategy by name, the reranker and the router over them. */
+export interface RetrievalSuite {
+  strategies: Partial<Record<StrategyName, SearchStrategy>>;
+  reranker: Reranker;
+  router: AdaptiveRouter;
+}
+
+/**
+ * Builds the strategies (fulltext, semantic, hybrid, hyde, plus graph and raptor when given), the offline
+ * reranker (idf from the BM25 index) and the adaptive router over them: one composition shared by the
+ * brain's core and the quality benches, so both measure the same thing.
+ */
+export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
+  const { fullText, logger } = deps;
+  const fulltext = createFulltextStrategy(fullText);
+  const semantic = createSemanticStrategy({
+    embeddings: deps.embeddings,
+    vectors: deps.vectors,
+    chunks: fullText,
+    logger,
+  });
+  const strategies: Partial<Record<StrategyName, SearchStrategy>> = {
+    fulltext,
+    semantic,
+    hybrid: createHybridStrategy(fulltext, semantic, { logger }),
+    hyde: createHydeStrategy({ fullText, semantic, writer: deps.hypothesisWriter, logger }),
+    ...(deps.graph
+      ? {
+          graph: createGraphStrategy({
+            index: deps.graph,
+            chunks: fullText,
+            idf: (term) => fullText.idf(term),
+          }),
+        }
+      : {}),
+    ...(deps.raptor ? { raptor: deps.raptor } : {}),
+  };
+  const reranker = deps.reranker ?? createOfflineReranker({ idf: (term) => fullText.idf(term) });
+  const router = new AdaptiveRouter(strategies, reranker, { ...deps.router, ...(logger ? { logger } : {}) });
+  return { strategies, reranker, router };
+}

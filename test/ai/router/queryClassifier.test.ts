@@ -1,0 +1,33 @@
+import { classifyQuery, queryTarget } from '../../../ai/router/queryClassifier';
+
+describe('classifyQuery', () => {
+  it.each([
+    ['lookupCache', 'SIMPLE', '1 keyword(s), no question word'],
+    ['hard-currency cap', 'SIMPLE', '3 keyword(s), no question word'],
+    ['where is embedQuery defined?', 'SIMPLE', 'identifier or code token in a 4-word query'],
+    ['How long does a login token last by default?', 'FACTUAL', 'specific question ("how")'],
+    ['Which route ingests documents?', 'FACTUAL', 'specific question ("which")'],
+    ['Give me an overview of what the platform offers', 'EXPLORATORY', 'broad cue "overview"'],
+    [
+      'How does the wallet sign-in flow work end to end?',
+      'EXPLORATORY',
+      'broad cue "how does the wallet sign-in flow work"',
+    ],
+    ['What is the difference between start and claim signatures?', 'COMPLEX', 'comparative "difference"'],
+    ['Compare episodic and archival retention', 'COMPLEX', 'comparative "compare"'],
+  ])('%s → %s', (query, expected, reason) => {
+    expect(classifyQuery(query)).toEqual({ class: expected, reason });
+  });
+});
+
+describe('queryTarget', () => {
+  it.each([
+    ['Which test checks the breaker closes?', 'tests'],
+    ['Which function splits camelCase identifiers?', 'code'],
+    ['What does embedQuery return?', 'code'],
+    ['How long does a login token last?', 'prose'],
+    ['breaker', 'any'],
+  ])('%s → %s', (query, target) => {
+    expect(queryTarget(query)).toBe(target);
+  });
+});

@@ -1,0 +1,133 @@
+import request from 'supertest';
+import { startBrainPlatform, type BrainTestPlatform } from './brainPlatform';
+import { V2_CORPUS } from './v2Corpus';
+
+describe('POST /brain/search/v2', () => {
+  let brain: BrainTestPlatform;
+  const search = (body: object) => request(brain.url).post('/brain/search/v2').send(body);
+
+  beforeAll(async () => {
+    brain = await startBrainPlatform();
+    await brain.ingest(V2_CORPUS).expect(200);
+  });
+  afterAll(() => brain?.stop());
+
+  it('routes an identifier to fulltext (SIMPLE) and returns the route taken', async () => {
+    const res = await search({ query: 'lookupCache' }).expect(200);
+
+    expect(res.body.route).toEqual({
+      class: 'SIMPLE',
+      strategies: ['fulltext'],
+      reason: '1 keyword(s), no question word',
+      reranked: true,
+    });
+    expect(res.body.hits[0]).toMatchObject({
+      source: 'ai/lookup.ts',
+      strategy: 'fulltext',
+      found_by: ['fulltext'],
+    });
+    expect(res.body).toMatchObject({ query: 'lookupCache', cached: false, degraded: false });
+  });
+
+  it('routes a specific question to HYDE (semantic search of a hypothetical answer) plus reranking (FACTUAL)', async () => {
+    const res = await search({ query: 'How much of every sale does the platform keep as a fee?' }).expect(
+      200,
+    );
+
+    expect(res.body.route).toMatchObject({ class: 'FACTUAL', reranked: true });
+    expect(res.body.route.strategies).toEqual(['hyde']);
+    expect(res.body.hits[0]).toMatchObject({ source: 'docs/economy.md', title: 'Economy › Fees' });
+  });
+
+  it('fuses every available strategy for a comparison (COMPLEX)', async () => {
+    const res = await search({
+      query: 'What is the difference between the soft currency and the hard currency?',
+    }).expect(200);
+
+    expect(res.body.route.class).toBe('COMPLEX');
+    expect(res.body.route.strategies).toEqual(expect.arrayContaining(['fulltext', 'semantic', 'hyde']));
+    expect(res.body.hits[0]).toMatchObject({ source: 'docs/economy.md', title: 'Economy › Currencies' });
+  });
+
+  it('runs a named strategy alone, and serves the repeat from the cache', async () => {
+    const body = { query: 'breaker recovery trial calls', strategy: 'hyde', limit: 2 };
+    const first = await search(body).expect(200);
+    const second = await search(body).expect(200);
+
+    expect(first.body.route).toEqual({
+      class: null,
+      strategies: ['hyde'],
+      reason: 'strategy named by the request',
+      reranked: true,
+    });
+    expect(first.body.hits).toHaveLength(2);
+    expect(first.body.hits[0].source).toBe('docs/breaker.md');
+    expect([first.body.cached, second.body.cached]).toEqual([false, true]);
+    expect(second.body.hits).toEqual(first.body.hits);
+  });
+
+  it('keeps only hits under the source prefix filter', async () => {
+    const res = await search({
+      query: 'cache',
+      strategy: 'fulltext',
+      filters: { source_prefix: 'test/' },
+    }).expect(200);
+
+    expect(res.body.hits.map((h: { source: string }) => h.source)).toEqual(['test/lookup.test.ts']);
+  });
+
+  it('answers a strategy whose index is not built (RAPTOR) from fulltext, marked degraded and not cached', async () => {
+    const first = await search({ query: 'breaker', strategy: 'raptor' }).expect(200);
+    const again = await search({ query: 'breaker', strategy: 'raptor' }).expect(200);
+
+    expect(first.body.route).toEqual({
+      class: null,
+      strategies: ['fulltext'],
+      reason: 'strategy named by the request; raptor is not available, fulltext answered',
+      reranked: true,
+    });
+    expect(first.body).toMatchObject({ degraded: true, cached: false });
+    expect(first.body.hits[0].source).toBe('docs/breaker.md');
+    expect(again.body.cached).toBe(false);
+  });
+
+  it.each([
+    [{ query: '' }, 'body.query'],
+    [{ query: 'x', strategy: 'magic' }, 'body.strategy'],
+    [{ query: 'x', limit: 0 }, 'body.limit'],
+    [{ query: 'x', rerank: 'yes' }, 'body.rerank'],
+  ])('rejects %j with 400 VALIDATION_FAILED', async (body, path) => {
+    const res = await search(body).expect(400);
+
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it('keeps a knowledge graph of the corpus up in the background and searches it (GRAPH, entities named)', async () => {
+    let stats = await brain.stats();
+    for (let tries = 0; (stats.graph as { state: string }).state !== 'ready' && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stats = await brain.stats();
+    }
+    expect(stats.graph).toMatchObject({ state: 'ready', pending_documents: 0 });
+    expect((stats.graph as { entities: number }).entities).toBeGreaterThan(5);
+    expect(stats.raptor).toEqual({ state: 'not_built', nodes_per_level: [] });
+
+    const res = await search({ query: 'breaker recovery', strategy: 'graph', rerank: false }).expect(200);
+
+    expect(res.body.hits[0]).toMatchObject({
+      source: 'docs/breaker.md',
+      strategy: 'graph',
+      entities: expect.arrayContaining(['Recovery']),
+    });
+  });
+
+  it('counts routed searches by class in /brain/stats and in the metrics', async () => {
+    const stats = await brain.stats();
+
+    expect(stats.routes).toMatchObject({ SIMPLE: 1, FACTUAL: 1, COMPLEX: 1 });
+    expect(
+      await brain.metric('brain_routed_search_total', { class: 'SIMPLE', strategy: 'fulltext' }),
+    ).toBeGreaterThanOrEqual(1);
+  });
+});
