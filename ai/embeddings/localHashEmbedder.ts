@@ -65,17 +65,8 @@ export class LocalHashEmbedder implements EmbeddingProvider {
    * Embeds in slices of about SLICE_MS, yielding to the event loop between them: a 1 MB ingest's chunks take about
    * a second of CPU here, which must not reach other requests as one stall.
    */
-  async embed(texts: string[]): Promise<number[][]> {
-    const vectors: number[][] = [];
-    let sliceStarted = performance.now();
-    for (const text of texts) {
-      vectors.push(this.embedOne(text));
-      if (performance.now() - sliceStarted >= SLICE_MS) {
-        await yieldToEventLoop();
-        sliceStarted = performance.now();
-      }
-    }
-    return vectors;
+  embed(texts: string[]): Promise<number[][]> {
+    return embedInSlices(texts, (text) => this.embedOne(text));
   }
 
   /** Synchronous embedding of one text. */
@@ -97,4 +88,24 @@ export class LocalHashEmbedder implements EmbeddingProvider {
     norm = Math.sqrt(norm) || 1;
     return Array.from(vector, (value) => value / norm);
   }
+}
+
+/**
+ * Runs a synchronous embedder over `texts` in slices of about SLICE_MS, yielding to the event loop between them,
+ * so a large ingest's embedding never reaches other requests as one stall (shared by the offline embedders).
+ */
+export async function embedInSlices(
+  texts: string[],
+  embedOne: (text: string) => number[],
+): Promise<number[][]> {
+  const vectors: number[][] = [];
+  let sliceStarted = performance.now();
+  for (const text of texts) {
+    vectors.push(embedOne(text));
+    if (performance.now() - sliceStarted >= SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStarted = performance.now();
+    }
+  }
+  return vectors;
 }

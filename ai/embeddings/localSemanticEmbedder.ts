@@ -1,6 +1,6 @@
 import { analyze, plainWords } from '../text/terms';
 import { sharedWordNet, type WordNet } from '../text/wordNet';
-import { addFeature, counts } from './localHashEmbedder';
+import { addFeature, counts, embedInSlices } from './localHashEmbedder';
 import type { EmbeddingProvider } from './provider';
 
 /** Semantic embedder settings. Defaults: 384 dimensions, provider id `local`, the shared WordNet. */
@@ -44,8 +44,9 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
     this.wordNet = options.wordNet ?? sharedWordNet();
   }
 
-  async embed(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => this.embedOne(text));
+  /** Embeds in slices, yielding to the event loop between them (see embedInSlices). */
+  embed(texts: string[]): Promise<number[][]> {
+    return embedInSlices(texts, (text) => this.embedOne(text));
   }
 
   /** Synchronous embedding of one text. */
