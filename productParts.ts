@@ -1,4 +1,5 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
+import { auditedMoneyEvents, createAdminArea, openAuditLog } from './services/admin';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
 import { createEconomyArea } from './services/economy';
@@ -15,24 +16,30 @@ import { createWebClientArea } from './services/web';
  * first because every other area authenticates through its guard.
  */
 export async function productParts(context: PlatformContext): Promise<ProductParts> {
-  const auth = createAuthService(context);
+  // The audit log first (and closed last): every area records into it.
+  const audit = await openAuditLog(context);
+  const auth = createAuthService(context, { audit });
   const areas: ProductParts[] = [
     createHealthService(context),
+    { close: () => audit.close() },
     { services: [auth.register], jobs: auth.jobs, close: () => auth.close() },
   ];
   try {
     // Product areas (each adds one line).
     const brain = await createBrainArea(context, auth);
     areas.push(brain);
-    const { economy, ...economyParts } = await createEconomyArea(context, auth);
+    const { economy, ...economyParts } = await createEconomyArea(context, auth, {
+      events: auditedMoneyEvents(audit, context.clock),
+    });
     areas.push(economyParts);
     const world = await createWorldArea(context, auth, { economy });
     areas.push(world);
-    const signer = await createSignerArea(context, auth);
+    const signer = await createSignerArea(context, auth, { audit });
     areas.push(signer);
     areas.push(await createMarketplaceArea(context, auth, economy));
     // The MCP gateway after the areas: its workers call them through their service interfaces.
-    areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer }));
+    areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer, audit }));
+    areas.push(createAdminArea(context, auth, { audit, brain: brain.service, world: world.service }));
     // The web client last: it serves the page at / and its assets.
     areas.push(createWebClientArea(context));
   } catch (error) {

@@ -10,6 +10,7 @@ import { loadWorld } from '../../rooms/content/loader';
 import { InProcessWorldEventBus, type WorldEventBus } from '../../rooms/worldEvents';
 import type { AuthService } from '../auth';
 import type { World } from '../../rooms/content/world';
+import { characterModel, type CharacterRecord } from '../../models/Character';
 import type { MudAction } from '../../rooms/systems/actions';
 import type { EconomyService } from '../economy';
 import { economyWorldPurse } from '../economy/worldPurse';
@@ -35,6 +36,11 @@ export interface WorldService {
   /** Performs `action` as the character of the signed-in user `userId`. */
   act(userId: Types.ObjectId, action: MudAction): Promise<ActionResult>;
   spawnStatus(): Promise<SpawnStatusBody>;
+  /**
+   * Saved characters, read-only (no room session is touched): one user's with `userId`, else up to `limit` in
+   * `userId` order after `after` (paging). For the quests brain and the admin's user activity.
+   */
+  readCharacters(query: { userId?: string; after?: string; limit: number }): Promise<CharacterRecord[]>;
 }
 
 /** The world's parts plus its service interface. */
@@ -105,6 +111,15 @@ export async function createWorldArea(
       act: async (userId, action) =>
         presentOutcome(await access.perform(await access.player(userId), action)),
       spawnStatus: () => access.spawnStatus(),
+      readCharacters: async ({ userId, after, limit }) => {
+        const filter = userId ? { userId } : after ? { userId: { $gt: after } } : {};
+        const docs = await characterModel(stores.mongo)
+          .find({ ...filter, name: { $exists: true } }, { _id: 0, coinSync: 0, itemClaims: 0, claimSeq: 0 })
+          .sort({ userId: 1 })
+          .limit(limit)
+          .lean<CharacterRecord[]>();
+        return docs;
+      },
     },
     services: [(routes) => registerMudRoutes(routes, access, auth.guard)],
     rooms: areaRoomDefinitions({
