@@ -38,7 +38,9 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     areas.push(signer);
     areas.push(await createMarketplaceArea(context, auth, economy));
     // The MCP gateway after the areas: its workers call them through their service interfaces.
-    areas.push(await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer, audit }));
+    areas.push(
+      await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer, audit }),
+    );
     areas.push(createAdminArea(context, auth, { audit, brain: brain.service, world: world.service }));
     // The web client last: it serves the page at / and its assets.
     areas.push(createWebClientArea(context));

@@ -76,7 +76,12 @@ export class AdminBrain {
   async activity(userId: string, options: { limit: number; before?: Date }) {
     await this.deps.audit.flush();
     return userActivity(
-      { events: this.deps.audit.stores.events, users: this.users, identities: this.identities, character: this.deps.character },
+      {
+        events: this.deps.audit.stores.events,
+        users: this.users,
+        identities: this.identities,
+        character: this.deps.character,
+      },
       userId,
       options,
     );

@@ -44,7 +44,9 @@ export function knowledgeStatus(brain: BrainService): BrainStatusSource {
               ? 'degraded'
               : 'up',
         indexes: {
-          ...Object.fromEntries(Object.entries(stats.documents).map(([index, n]) => [`${index}_documents`, n])),
+          ...Object.fromEntries(
+            Object.entries(stats.documents).map(([index, n]) => [`${index}_documents`, n]),
+          ),
           chunks: stats.total_chunks,
           vectors: stats.vectors.reduce((sum, space) => sum + space.count, 0),
         },
@@ -86,7 +88,13 @@ export async function collectStatus(
   );
   const states = areas.map((area) => area.state);
   return {
-    status: states.includes('down') ? (states.every((s) => s === 'down') ? 'down' : 'degraded') : states.includes('degraded') ? 'degraded' : 'up',
+    status: states.includes('down')
+      ? states.every((s) => s === 'down')
+        ? 'down'
+        : 'degraded'
+      : states.includes('degraded')
+        ? 'degraded'
+        : 'up',
     areas,
   };
 }

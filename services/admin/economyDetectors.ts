@@ -69,7 +69,8 @@ export function fastFlips(events: ScannedEvent[]): AnomalyBody[] {
     const margin = list.reduce((sum, flip) => sum + flip.margin, 0);
     return {
       type: 'fast_flip' as const,
-      severity: list.length >= 5 ? ('high' as const) : list.length >= 2 ? ('medium' as const) : ('low' as const),
+      severity:
+        list.length >= 5 ? ('high' as const) : list.length >= 2 ? ('medium' as const) : ('low' as const),
       score: list.length,
       actor,
       kind: 'marketplace.sale',

@@ -1,7 +1,6 @@
 /** Where a catalogue metric's figures come from: audit events of some kinds, or the users collection. */
 export type MetricSource =
-  | { collection: 'audit_events'; kinds: string[]; outcome?: string }
-  | { collection: 'users' };
+  { collection: 'audit_events'; kinds: string[]; outcome?: string } | { collection: 'users' };
 
 /** One metric an operations question may ask about. */
 export interface CatalogueMetric {
@@ -26,7 +25,19 @@ export const OPERATIONS_CATALOGUE: CatalogueMetric[] = [
   {
     name: 'failed_sign_ins',
     description: 'sign-ins refused (auth.sign_in_failed)',
-    phrases: ['failed sign-in', 'failed sign in', 'failed signin', 'failed login', 'sign-ins failed', 'sign ins failed', 'logins failed', 'sign-in failure', 'login failure', 'failed to sign in', 'failed to log in'],
+    phrases: [
+      'failed sign-in',
+      'failed sign in',
+      'failed signin',
+      'failed login',
+      'sign-ins failed',
+      'sign ins failed',
+      'logins failed',
+      'sign-in failure',
+      'login failure',
+      'failed to sign in',
+      'failed to log in',
+    ],
     source: { collection: 'audit_events', kinds: ['auth.sign_in_failed'] },
     summable: false,
     groups: [
@@ -104,7 +115,16 @@ export const OPERATIONS_CATALOGUE: CatalogueMetric[] = [
   {
     name: 'new_users',
     description: 'accounts created (users)',
-    phrases: ['new user', 'new users', 'new account', 'accounts created', 'registrations', 'signups', 'sign-ups', 'sign ups'],
+    phrases: [
+      'new user',
+      'new users',
+      'new account',
+      'accounts created',
+      'registrations',
+      'signups',
+      'sign-ups',
+      'sign ups',
+    ],
     source: { collection: 'users' },
     summable: false,
     groups: [],

@@ -20,11 +20,21 @@ export interface OperationsSources {
   clock: Clock;
 }
 
-const CHANGES = /\b(delete|drop|remove|update|insert|modify|set|ban|kick|revoke|erase|truncate|reset|shut ?down|kill|restart|create|add|give|transfer \d+|grant (?:the |a |an )?(?:role|admin|operator|creator))\b/;
+const CHANGES =
+  /\b(delete|drop|remove|update|insert|modify|set|ban|kick|revoke|erase|truncate|reset|shut ?down|kill|restart|create|add|give|transfer \d+|grant (?:the |a |an )?(?:role|admin|operator|creator))\b/;
 const TOP = /\b(which|who|whom|top|most|highest|biggest|largest|busiest)\b/;
 const SUM = /\b(total|sum|how much|volume|amount|value)\b/;
 const UNITS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 };
-const WORD_NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, six: 6, twelve: 12, 'twenty-four': 24 };
+const WORD_NUMBERS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  six: 6,
+  twelve: 12,
+  'twenty-four': 24,
+};
 
 /**
  * Reads an operations question offline, by grammar and intent matching: a write verb is refused; the metric is the
@@ -36,22 +46,29 @@ export function interpretQuestion(question: string, now: number): InterpretedQue
   const text = question.toLowerCase().replace(/[’']/g, "'").replace(/\s+/g, ' ');
   const names = OPERATIONS_CATALOGUE.map((metric) => metric.name);
   if (CHANGES.test(text))
-    throw new OperationsQueryRefusedError('Operations questions are read-only; this asks for a change', names);
+    throw new OperationsQueryRefusedError(
+      'Operations questions are read-only; this asks for a change',
+      names,
+    );
   let best: { metric: CatalogueMetric; length: number } | undefined;
   for (const metric of OPERATIONS_CATALOGUE) {
     for (const phrase of metric.phrases) {
-      if (text.includes(phrase) && (!best || phrase.length > best.length)) best = { metric, length: phrase.length };
+      if (text.includes(phrase) && (!best || phrase.length > best.length))
+        best = { metric, length: phrase.length };
     }
   }
   if (!best)
     throw new OperationsQueryRefusedError(
-      'The question names no metric of the catalogue: ' + OPERATIONS_CATALOGUE.map((m) => `${m.name} (${m.description})`).join('; '),
+      'The question names no metric of the catalogue: ' +
+        OPERATIONS_CATALOGUE.map((m) => `${m.name} (${m.description})`).join('; '),
       names,
     );
   const metric = best.metric;
   const top = TOP.test(text) && metric.groups.length > 0;
   const aggregation = top ? 'top' : SUM.test(text) && metric.summable ? 'sum' : 'count';
-  const group = top ? (metric.groups.find((g) => g.words?.test(text)) ?? metric.groups[metric.groups.length - 1]) : null;
+  const group = top
+    ? (metric.groups.find((g) => g.words?.test(text)) ?? metric.groups[metric.groups.length - 1])
+    : null;
   return {
     metric,
     aggregation,
@@ -66,9 +83,12 @@ function windowOf(text: string, now: number): InterpretedQuery['window'] {
   if (/\btoday\b/.test(text)) return at(midnight, 'today (UTC)');
   if (/\byesterday\b/.test(text)) return at(midnight - 86_400_000, 'yesterday (UTC)', midnight - 1);
   if (/\bthis week\b/.test(text)) return at(now - UNITS.week, 'the last 7 days');
-  const match = /\b(?:last|past|previous|in the last)\s+(\d+|a|an|one|two|three|six|twelve|twenty-four)?\s*(minute|hour|day|week)s?\b/.exec(text);
+  const match =
+    /\b(?:last|past|previous|in the last)\s+(\d+|a|an|one|two|three|six|twelve|twenty-four)?\s*(minute|hour|day|week)s?\b/.exec(
+      text,
+    );
   if (match) {
-    const n = match[1] ? (Number(match[1]) || WORD_NUMBERS[match[1]] || 1) : 1;
+    const n = match[1] ? Number(match[1]) || WORD_NUMBERS[match[1]] || 1 : 1;
     const ms = Math.min(n * UNITS[match[2]], 90 * UNITS.day);
     return at(now - ms, `the last ${n === 1 ? '' : `${n} `}${match[2]}${n === 1 ? '' : 's'}`);
   }
@@ -85,13 +105,21 @@ export interface OperationsAnswer {
 }
 
 /** Runs an interpreted query: one read-only count, sum or grouped ranking (top 10) over the catalogue's source. */
-export async function answerQuestion(sources: OperationsSources, question: string): Promise<OperationsAnswer> {
+export async function answerQuestion(
+  sources: OperationsSources,
+  question: string,
+): Promise<OperationsAnswer> {
   const interpreted = interpretQuestion(question, sources.clock.now());
   const { metric, aggregation, window, group } = interpreted;
   const range = { $gte: window.from, $lte: window.to };
   if (metric.source.collection === 'users') {
     const value = await sources.users.countDocuments({ createdAt: range });
-    return answer(interpreted, `count users where createdAt in [${iso(window.from)}, ${iso(window.to)}]`, value, []);
+    return answer(
+      interpreted,
+      `count users where createdAt in [${iso(window.from)}, ${iso(window.to)}]`,
+      value,
+      [],
+    );
   }
   const match: Record<string, unknown> = { at: range };
   if (metric.source.kinds.length > 0) match.kind = { $in: metric.source.kinds };

@@ -56,7 +56,8 @@ export function rateBursts(events: ScannedEvent[], from: number, to: number): An
     let best: { index: number; z: number; baseline: number } | undefined;
     counts.forEach((count, index) => {
       const z = (count - mean) / Math.sqrt(variance + 1);
-      if (count >= t.burstMinCount && z >= t.burstZ && (!best || z > best.z)) best = { index, z, baseline: mean };
+      if (count >= t.burstMinCount && z >= t.burstZ && (!best || z > best.z))
+        best = { index, z, baseline: mean };
       const delta = count - mean;
       mean += t.ewmaAlpha * delta;
       variance = (1 - t.ewmaAlpha) * (variance + t.ewmaAlpha * delta * delta);
@@ -153,12 +154,18 @@ export function failedSignInRuns(events: ScannedEvent[]): Anomaly[] {
         side === 'ip'
           ? `${run.n} failed sign-ins in a row from ${value} for ${run.targets.size} identities${stuffing ? ' (credential stuffing?)' : ''}${succeeded ? ', then a success' : ''}`
           : `${run.n} failed sign-ins in a row for ${value}${succeeded ? ', then a success (guessed credential?)' : ''}`,
-      evidence: { ip: side === 'ip' ? value : null, identities: run.targets.size, ended_in_success: succeeded },
+      evidence: {
+        ip: side === 'ip' ? value : null,
+        identities: run.targets.size,
+        ended_in_success: succeeded,
+      },
     });
   };
   for (const event of events) {
     if (event.kind !== 'auth.sign_in' && event.kind !== 'auth.sign_in_failed') continue;
-    const keys = [event.target && `id=${event.target}`, event.ip && `ip=${event.ip}`].filter(Boolean) as string[];
+    const keys = [event.target && `id=${event.target}`, event.ip && `ip=${event.ip}`].filter(
+      Boolean,
+    ) as string[];
     for (const key of keys) {
       if (event.kind === 'auth.sign_in') {
         close(key, true);

@@ -70,7 +70,11 @@ export function presentOperationsAnswer(
 
 /** The body of GET /admin/brain/insights/summary. */
 export function presentInsights(summary: InsightsSummary): z.infer<typeof InsightsSummarySchema> {
-  return { generated_at: summary.generated_at.toISOString(), health: summary.health, insights: summary.insights };
+  return {
+    generated_at: summary.generated_at.toISOString(),
+    health: summary.health,
+    insights: summary.insights,
+  };
 }
 
 /** The body of GET /admin/brain/users/{id}/activity. */
@@ -88,7 +92,8 @@ export function presentUserActivity(activity: UserActivity): z.infer<typeof User
           name: character.name,
           level: character.level,
           room: character.roomRef,
-          quests_completed: Object.values(character.quests ?? {}).filter((q) => q.status === 'completed').length,
+          quests_completed: Object.values(character.quests ?? {}).filter((q) => q.status === 'completed')
+            .length,
         }
       : null,
     counts: activity.counts,

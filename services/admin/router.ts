@@ -33,7 +33,8 @@ export function registerAdminRoutes(routes: ApiRoutes, brain: AdminBrain): void 
     ...common,
     method: 'get',
     path: '/admin/brain/status',
-    summary: 'Each brain-backed area: up/degraded/down, index sizes, last sync and consolidation, provider breakers',
+    summary:
+      'Each brain-backed area: up/degraded/down, index sizes, last sync and consolidation, provider breakers',
     responses: { 200: { description: 'Status', schema: AdminStatusSchema } },
     handler: async () => ({ status: 200, body: await brain.status() }),
   });
@@ -68,7 +69,8 @@ export function registerAdminRoutes(routes: ApiRoutes, brain: AdminBrain): void 
     method: 'post',
     path: '/admin/brain/query/operations',
     summary: 'A natural-language operations question, answered from a fixed catalogue of read-only metrics',
-    description: 'Questions outside the catalogue, or asking for a change, are refused with 422 OPERATIONS_QUERY_REFUSED.',
+    description:
+      'Questions outside the catalogue, or asking for a change, are refused with 422 OPERATIONS_QUERY_REFUSED.',
     request: { body: OperationsQueryRequestSchema },
     responses: {
       200: { description: 'The interpreted query and its answer', schema: OperationsQueryResponseSchema },
@@ -101,7 +103,9 @@ export function registerAdminRoutes(routes: ApiRoutes, brain: AdminBrain): void 
     },
     handler: async ({ params, query }) => ({
       status: 200,
-      body: presentUserActivity(await brain.activity(params.id, { limit: query.limit, before: date(query.before) })),
+      body: presentUserActivity(
+        await brain.activity(params.id, { limit: query.limit, before: date(query.before) }),
+      ),
     }),
   });
 }

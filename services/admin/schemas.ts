@@ -23,10 +23,21 @@ export type AuditEventBody = z.infer<typeof AuditEventSchema>;
 
 export const AuditSearchRequestSchema = z
   .strictObject({
-    query: z.string().trim().min(1).max(500).meta({ description: 'What to look for, in words and/or identifiers' }),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .meta({ description: 'What to look for, in words and/or identifiers' }),
     from: isoDate.optional(),
     to: isoDate.optional(),
-    actor: z.string().trim().min(1).max(120).optional().meta({ description: '`user:<id>`, `service`, `system`, …' }),
+    actor: z
+      .string()
+      .trim()
+      .min(1)
+      .max(120)
+      .optional()
+      .meta({ description: '`user:<id>`, `service`, `system`, …' }),
     kinds: z.array(kind).min(1).max(20).optional(),
     limit: z.number().int().min(1).max(100).default(20),
   })
@@ -57,7 +68,15 @@ export type PatternRequest = z.infer<typeof PatternRequestSchema>;
 
 export const AnomalySchema = z
   .object({
-    type: z.enum(['rate_burst', 'heavy_actor', 'failed_sign_in_run', 'signature_reuse', 'large_amount', 'fast_flip', 'new_account_like_old']),
+    type: z.enum([
+      'rate_burst',
+      'heavy_actor',
+      'failed_sign_in_run',
+      'signature_reuse',
+      'large_amount',
+      'fast_flip',
+      'new_account_like_old',
+    ]),
     severity: z.enum(['low', 'medium', 'high']),
     score: z.number(),
     actor: z.string().nullable(),
@@ -158,9 +177,19 @@ export type ActivityEntryBody = z.infer<typeof ActivityEntrySchema>;
 
 export const UserActivitySchema = z
   .object({
-    user: z.object({ id: z.string(), roles: z.array(z.string()), tier: z.number().int(), created_at: z.string() }),
+    user: z.object({
+      id: z.string(),
+      roles: z.array(z.string()),
+      tier: z.number().int(),
+      created_at: z.string(),
+    }),
     character: z
-      .object({ name: z.string(), level: z.number().int(), room: z.string(), quests_completed: z.number().int() })
+      .object({
+        name: z.string(),
+        level: z.number().int(),
+        room: z.string(),
+        quests_completed: z.number().int(),
+      })
       .nullable(),
     counts: z.record(z.string(), z.number()),
     timeline: z.array(ActivityEntrySchema),

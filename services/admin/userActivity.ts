@@ -24,7 +24,16 @@ export interface UserActivity {
 }
 
 /** Kinds whose target may be the user (their account) or one of their identities. */
-const TARGETED_KINDS = ['auth.roles_changed', 'economy.grant', 'economy.transfer', 'auth.sign_in_failed', 'signer.request', 'signer.reuse_alert', 'social.link', 'memory.erase'];
+const TARGETED_KINDS = [
+  'auth.roles_changed',
+  'economy.grant',
+  'economy.transfer',
+  'auth.sign_in_failed',
+  'signer.request',
+  'signer.reuse_alert',
+  'social.link',
+  'memory.erase',
+];
 
 /** The timeline area of an audit kind. */
 export function areaOf(kind: string): ActivityEntryBody['area'] {
@@ -55,13 +64,19 @@ export async function userActivity(
   const targets = [
     `user:${userId}`,
     ...identities.map((identity) =>
-      identity.kind === 'wallet' ? `address:${identity.subject.toLowerCase()}` : `${identity.kind}:${identity.subject}`,
+      identity.kind === 'wallet'
+        ? `address:${identity.subject.toLowerCase()}`
+        : `${identity.kind}:${identity.subject}`,
     ),
   ];
   const at = options.before ? { at: { $lt: options.before } } : {};
   const projection = { _id: 0, hour: 0, sig: 0 };
   const [acted, aimed, character] = await Promise.all([
-    sources.events.find({ actor: `user:${userId}`, ...at }, projection).sort({ at: -1 }).limit(options.limit).lean<AuditEvent[]>(),
+    sources.events
+      .find({ actor: `user:${userId}`, ...at }, projection)
+      .sort({ at: -1 })
+      .limit(options.limit)
+      .lean<AuditEvent[]>(),
     sources.events
       .find({ kind: { $in: TARGETED_KINDS }, target: { $in: targets }, ...at }, projection)
       .sort({ at: -1 })
@@ -104,7 +119,10 @@ export async function userActivity(
 /** A one-line description of an event from the user's point of view. */
 function summarise(event: AuditEvent, self: string): string {
   const details = event.details ?? {};
-  const amount = typeof details.amount === 'number' ? ` ${details.amount} ${String(details.currency ?? '')}`.trimEnd() : '';
+  const amount =
+    typeof details.amount === 'number'
+      ? ` ${details.amount} ${String(details.currency ?? '')}`.trimEnd()
+      : '';
   const by = event.actor === self ? '' : ` by ${event.actor}`;
   const on = event.target && event.target !== self ? ` on ${event.target}` : '';
   const code = typeof details.code === 'string' ? ` (${details.code})` : '';

@@ -37,10 +37,7 @@ export class SignInAudit {
 
   /** Middleware before the sign-in routes. */
   readonly scope: RequestHandler = (req, _res, next) => {
-    this.requests.run(
-      { ip: req.ip ?? null, requestId: req.id ?? null, claimed: claimedIdentity(req) },
-      next,
-    );
+    this.requests.run({ ip: req.ip ?? null, requestId: req.id ?? null, claimed: claimedIdentity(req) }, next);
   };
 
   /** Error middleware after the sign-in routes: records the refusal and passes the error on. */

@@ -48,6 +48,12 @@ export function grant(url: string, userId: string, amount: number, key: string) 
   return request(url)
     .post('/economy/grants')
     .set('Authorization', `Bearer ${ADMIN_SERVICE_TOKEN}`)
-    .send({ user_id: userId, currency: 'soft', amount: String(amount), reason: 'quest bonus', idempotency_key: key })
+    .send({
+      user_id: userId,
+      currency: 'soft',
+      amount: String(amount),
+      reason: 'quest bonus',
+      idempotency_key: key,
+    })
     .expect(201);
 }

@@ -21,7 +21,10 @@ describe('the audit log and POST /admin/brain/search/audit', () => {
         .send({ address: mallory.address, signature, nonce: body.nonce, message })
         .expect(401);
     }
-    await ctx.as(ctx.admin, 'put', `/auth/users/${ann.userId}/roles`).send({ roles: ['creator'] }).expect(200);
+    await ctx
+      .as(ctx.admin, 'put', `/auth/users/${ann.userId}/roles`)
+      .send({ roles: ['creator'] })
+      .expect(200);
     await grant(ctx.server.url, ann.userId, 40, 'audit-grant-1');
   });
   afterAll(() => ctx.server.stop());
@@ -63,10 +66,14 @@ describe('the audit log and POST /admin/brain/search/audit', () => {
 
   it('filters by actor, kinds and time, and reads identifiers in the query as actor or target', async () => {
     const mine = await search({ query: 'sign in', actor: `user:${ann.userId}` });
-    expect(mine.body.hits.map((hit: { event: { kind: string } }) => hit.event.kind)).toEqual(['auth.sign_in']);
+    expect(mine.body.hits.map((hit: { event: { kind: string } }) => hit.event.kind)).toEqual([
+      'auth.sign_in',
+    ]);
     expect(mine.body.hits[0].event.details).toEqual({ method: 'wallet' });
     const onlyGrants = await search({ query: 'sign in', kinds: ['economy.grant'] });
-    expect(onlyGrants.body.hits.every((hit: { event: { kind: string } }) => hit.event.kind === 'economy.grant')).toBe(true);
+    expect(
+      onlyGrants.body.hits.every((hit: { event: { kind: string } }) => hit.event.kind === 'economy.grant'),
+    ).toBe(true);
     const future = await search({ query: 'sign in', from: '2100-01-01T00:00:00Z' });
     expect(future.body.hits).toEqual([]);
     const byId = await search({ query: ann.userId });
@@ -85,7 +92,11 @@ describe('the audit log and POST /admin/brain/search/audit', () => {
     const kinds = await search({ query: 'x', kinds: ['DROP TABLE'] });
     expect([kinds.status, kinds.body.errors[0].path]).toEqual([400, 'body.kinds.0']);
     const range = await search({ query: 'x', from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' });
-    expect([range.status, range.body.code, range.body.detail]).toEqual([400, 'AUDIT_RANGE_INVALID', 'from must not be after to']);
+    expect([range.status, range.body.code, range.body.detail]).toEqual([
+      400,
+      'AUDIT_RANGE_INVALID',
+      'from must not be after to',
+    ]);
     const extra = await search({ query: 'x', drop: true });
     expect(extra.status).toBe(400);
     const player = await ctx.as(ann, 'post', '/admin/brain/search/audit').send({ query: 'x' });
