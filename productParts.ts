@@ -7,6 +7,8 @@ import { createHealthService } from './services/health';
 import { createMarketplaceArea } from './services/marketplace';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
+import { createQuestsArea } from './services/quests';
+import { InProcessWorldEventBus } from './rooms/worldEvents';
 import { createSignerArea } from './services/signer';
 import { createWebClientArea } from './services/web';
 
@@ -32,7 +34,11 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
       events: auditedMoneyEvents(audit, context.clock),
     });
     areas.push(economyParts);
-    const world = await createWorldArea(context, auth, { economy });
+    // One world event bus: the world publishes, the quests brain (and later memory and social) subscribe.
+    const events = new InProcessWorldEventBus((err, event) =>
+      context.logger.error({ err, eventType: event.type }, 'world event subscriber failed'),
+    );
+    const world = await createWorldArea(context, auth, { economy, events });
     areas.push(world);
     const signer = await createSignerArea(context, auth, { audit });
     areas.push(signer);
@@ -41,7 +47,16 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     areas.push(
       await createMcpArea(context, { auth, brain: brain.service, world: world.service, signer, audit }),
     );
-    areas.push(createAdminArea(context, auth, { audit, brain: brain.service, world: world.service }));
+    const quests = await createQuestsArea(context, auth, { world: world.service, events });
+    areas.push(quests);
+    areas.push(
+      createAdminArea(context, auth, {
+        audit,
+        brain: brain.service,
+        world: world.service,
+        areas: [quests.status],
+      }),
+    );
     // The web client last: it serves the page at / and its assets.
     areas.push(createWebClientArea(context));
   } catch (error) {

@@ -36,13 +36,11 @@ export async function summariseInsights(sources: InsightSources): Promise<Insigh
     detectPatterns(sources, { window: '24h' }),
     httpFigures(),
     collectStatus(sources.areas),
-    sources.connection
-      .collection('agendaJobs')
-      .countDocuments({
-        nextRunAt: { $lt: new Date(now - 300_000) },
-        lockedAt: null,
-        disabled: { $ne: true },
-      }),
+    sources.connection.collection('agendaJobs').countDocuments({
+      nextRunAt: { $lt: new Date(now - 300_000) },
+      lockedAt: null,
+      disabled: { $ne: true },
+    }),
     dayOverDay(sources, now),
   ]);
   const providers = await sources.providers();
