@@ -8,6 +8,7 @@ import { createMarketplaceArea } from './services/marketplace';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
 import { createQuestsArea } from './services/quests';
+import { createInfluencerArea } from './services/influencer';
 import { InProcessWorldEventBus } from './rooms/worldEvents';
 import { createSignerArea } from './services/signer';
 import { createWebClientArea } from './services/web';
@@ -49,13 +50,11 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     );
     const quests = await createQuestsArea(context, auth, { world: world.service, events });
     areas.push(quests);
+    const influencer = await createInfluencerArea(context, auth, brain.service);
+    areas.push(influencer);
+    const statuses = [quests.status, ...(influencer.status ? [influencer.status] : [])];
     areas.push(
-      createAdminArea(context, auth, {
-        audit,
-        brain: brain.service,
-        world: world.service,
-        areas: [quests.status],
-      }),
+      createAdminArea(context, auth, { audit, brain: brain.service, world: world.service, areas: statuses }),
     );
     // The web client last: it serves the page at / and its assets.
     areas.push(createWebClientArea(context));
