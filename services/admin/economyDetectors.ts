@@ -101,8 +101,8 @@ export function newAccountsLikeOld(
     if (!profile) profiles.set(event.actor, (profile = new Map()));
     profile.set(event.kind, (profile.get(event.kind) ?? 0) + 1);
   }
-  const isNew = (actor: string) => (created.get(actor) ?? new Date(0)) >= establishedSince;
-  const established = [...profiles].filter(([actor]) => created.has(actor) && !isNew(actor));
+  const isNew = (actor: string) => (created.get(actor)?.getTime() ?? -Infinity) >= establishedSince.getTime();
+  const established = [...profiles].filter(([actor]) => !isNew(actor));
   if (established.length < 3) return [];
   const centroid = new Map<string, number>();
   for (const [, profile] of established) {
@@ -113,7 +113,7 @@ export function newAccountsLikeOld(
   const p75 = quantile(volumes, 0.75);
   const found: AnomalyBody[] = [];
   for (const [actor, profile] of profiles) {
-    if (!created.has(actor) || !isNew(actor)) continue;
+    if (!isNew(actor)) continue;
     const volume = sum(profile);
     const similarity = cosine(profile, centroid);
     if (volume < t.likeOldMinEvents || volume < p75 || similarity < t.likeOldSimilarity) continue;

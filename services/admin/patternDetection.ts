@@ -73,7 +73,7 @@ export async function detectPatterns(
     .lean<ScannedEvent[]>();
   const truncated = rows.length > MAX_SCANNED_EVENTS;
   const events = rows.slice(0, MAX_SCANNED_EVENTS).reverse();
-  const created = await accountAges(sources.users, events);
+  const created = await accountAges(sources.users, new Date(from));
   const anomalies = [
     ...signatureReuse(events),
     ...failedSignInRuns(events),
@@ -92,17 +92,14 @@ export async function detectPatterns(
   };
 }
 
-/** When each user acting in the events was created (`user:<id>` → date). */
-async function accountAges(users: Model<UserRecord>, events: ScannedEvent[]): Promise<Map<string, Date>> {
-  const ids = [...new Set(events.map((event) => event.actor))]
-    .filter((actor) => /^user:[0-9a-f]{24}$/.test(actor))
-    .map((actor) => actor.slice(5));
-  const created = new Map<string, Date>();
-  for (let offset = 0; offset < ids.length; offset += 1000) {
-    const found = await users
-      .find({ _id: { $in: ids.slice(offset, offset + 1000) } }, { createdAt: 1 })
-      .lean<Array<{ _id: { toHexString(): string }; createdAt: Date }>>();
-    for (const user of found) created.set(`user:${user._id.toHexString()}`, user.createdAt);
-  }
-  return created;
+/**
+ * Users created since `since` (`user:<id>` → date): the new accounts. One read of the accounts created in the window
+ * (not a lookup per actor), so its cost follows sign-ups, not activity.
+ */
+async function accountAges(users: Model<UserRecord>, since: Date): Promise<Map<string, Date>> {
+  const found = await users
+    .find({ createdAt: { $gte: since } }, { createdAt: 1 })
+    .limit(50_000)
+    .lean<Array<{ _id: { toHexString(): string }; createdAt: Date }>>();
+  return new Map(found.map((user) => [`user:${user._id.toHexString()}`, user.createdAt]));
 }
