@@ -72,8 +72,15 @@ export async function searchAudit(stores: AuditStores, input: AuditSearchInput):
     const top = Math.min(newest, input.to ? hourOf(input.to) : newest);
     const bottom = Math.max(oldest, input.from ? hourOf(input.from) : oldest);
     const sigs = texts.map((row) => row._id);
-    const span = Math.max(1, Math.floor(COMBINATIONS / sigs.length));
-    for (let high = top; high >= bottom && hits.length < input.limit; high -= span) {
+    // Start with the newest hour and double the span each step (up to the lookup cap): a common match fills the
+    // page from a few recent candidates, a rare one still walks the range in few lookups.
+    const maxSpan = Math.max(1, Math.floor(COMBINATIONS / sigs.length));
+    let span = 1;
+    for (
+      let high = top;
+      high >= bottom && hits.length < input.limit;
+      high -= span, span = Math.min(maxSpan, span * 2)
+    ) {
       const hours = Array.from({ length: Math.min(span, high - bottom + 1) }, (_, index) => high - index);
       const rows = await stores.events
         .find(
