@@ -204,6 +204,7 @@ async function main(): Promise<void> {
     ];
     const baseline: number[] = [];
     const searches: number[] = [];
+    const perQuery = new Map<string, number[]>();
     for (let round = 0; round < 10; round += 1) {
       for (const q of queries) {
         let started = performance.now();
@@ -211,7 +212,10 @@ async function main(): Promise<void> {
         baseline.push(performance.now() - started);
         started = performance.now();
         await searchAudit(audit.stores, { ...q, limit: 20 });
-        searches.push(performance.now() - started);
+        const took = performance.now() - started;
+        searches.push(took);
+        const label = `${q.query}${q.actor ? ' (actor filter)' : ''}${q.from ? ' (last day)' : ''}`;
+        perQuery.set(label, [...(perQuery.get(label) ?? []), took]);
       }
     }
     for (const [name, samples] of [
@@ -221,6 +225,12 @@ async function main(): Promise<void> {
       const sorted = [...samples].sort((a, b) => a - b);
       console.log(
         `${name}: p50 ${percentile(sorted, 50).toFixed(1)} ms  p95 ${percentile(sorted, 95).toFixed(1)} ms  (${samples.length} runs)`,
+      );
+    }
+    for (const [label, samples] of perQuery) {
+      const sorted = [...samples].sort((a, b) => a - b);
+      console.log(
+        `  "${label}": p50 ${percentile(sorted, 50).toFixed(1)} ms  p95 ${percentile(sorted, 95).toFixed(1)} ms`,
       );
     }
     const sortedSearch = [...searches].sort((a, b) => a - b);
