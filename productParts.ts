@@ -1,4 +1,5 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
+import { auditedMoneyEvents, createAdminArea, openAuditLog } from './services/admin';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
 import { createEconomyArea } from './services/economy';
@@ -6,6 +7,9 @@ import { createHealthService } from './services/health';
 import { createMarketplaceArea } from './services/marketplace';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
+import { createQuestsArea } from './services/quests';
+import { createInfluencerArea } from './services/influencer';
+import { InProcessWorldEventBus } from './rooms/worldEvents';
 import { createSignerArea } from './services/signer';
 import { createSocialArea } from './services/social';
 import { createWebClientArea } from './services/web';
@@ -16,25 +20,34 @@ import { createWebClientArea } from './services/web';
  * first because every other area authenticates through its guard.
  */
 export async function productParts(context: PlatformContext): Promise<ProductParts> {
-  const auth = createAuthService(context);
+  // The audit log first (and closed last): every area records into it.
+  const audit = await openAuditLog(context);
+  const auth = createAuthService(context, { audit });
   const areas: ProductParts[] = [
     createHealthService(context),
+    { close: () => audit.close() },
     { services: [auth.register], jobs: auth.jobs, close: () => auth.close() },
   ];
   try {
     // Product areas (each adds one line).
     const brain = await createBrainArea(context, auth);
     areas.push(brain);
-    const { economy, ...economyParts } = await createEconomyArea(context, auth);
+    const { economy, ...economyParts } = await createEconomyArea(context, auth, {
+      events: auditedMoneyEvents(audit, context.clock),
+    });
     areas.push(economyParts);
-    const world = await createWorldArea(context, auth, { economy });
+    // One world event bus: the world publishes, the quests brain (and later memory and social) subscribe.
+    const events = new InProcessWorldEventBus((err, event) =>
+      context.logger.error({ err, eventType: event.type }, 'world event subscriber failed'),
+    );
+    const world = await createWorldArea(context, auth, { economy, events });
     areas.push(world);
-    const signer = await createSignerArea(context, auth);
+    const signer = await createSignerArea(context, auth, { audit });
     areas.push(signer);
     const marketplace = await createMarketplaceArea(context, auth, economy, world.service);
     world.connectMarket(marketplace.worldMarket);
     areas.push(marketplace);
-    areas.push(await createSocialArea(context, auth));
+    areas.push(await createSocialArea(context, auth, { events, audit }));
     // The MCP gateway after the areas: its workers call them through their service interfaces.
     areas.push(
       await createMcpArea(context, {
@@ -44,7 +57,16 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
         signer,
         economy,
         marketplace: marketplace.service,
+        audit,
       }),
+    );
+    const quests = await createQuestsArea(context, auth, { world: world.service, events });
+    areas.push(quests);
+    const influencer = await createInfluencerArea(context, auth, brain.service);
+    areas.push(influencer);
+    const statuses = [quests.status, ...(influencer.status ? [influencer.status] : [])];
+    areas.push(
+      createAdminArea(context, auth, { audit, brain: brain.service, world: world.service, areas: statuses }),
     );
     // The web client last: it serves the page at / and its assets.
     areas.push(createWebClientArea(context));

@@ -2,11 +2,25 @@ import { Schema, type Connection, type Types } from 'mongoose';
 import { modelFor } from './modelFor';
 
 /**
- * Roles a user can hold, lowest first: every user is a player; operators and admins are granted by an admin. A
- * higher role passes the guards of the lower ones.
+ * Ranked roles, lowest first: every user is a player; operators and admins are granted by an admin. A higher role
+ * passes the guards of the lower ones.
  */
-export const USER_ROLES = ['player', 'operator', 'admin'] as const;
+export const RANKED_ROLES = ['player', 'operator', 'admin'] as const;
+/**
+ * Orthogonal grants an admin gives beside the rank (`creator`: the influencer brain). A grant passes only its own
+ * guard: an admin is not a creator until granted, and a creator ranks as whatever else they hold.
+ */
+export const GRANTED_ROLES = ['creator'] as const;
+/** Every role a user's `roles` may hold: the ranked roles and the orthogonal grants. */
+export const USER_ROLES = [...RANKED_ROLES, ...GRANTED_ROLES] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+
+/** Whether `roles` pass a guard of `role`: a ranked role or one above it, or exactly the grant. */
+export function holdsRole(roles: readonly string[], role: UserRole): boolean {
+  const rank = (RANKED_ROLES as readonly string[]).indexOf(role);
+  if (rank === -1) return roles.includes(role);
+  return roles.some((held) => (RANKED_ROLES as readonly string[]).indexOf(held) >= rank);
+}
 
 /** A platform account. Sign-in identities (wallet, email, SSO) live in `Identity`, linked by `userId`. */
 export interface UserRecord {

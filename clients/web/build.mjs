@@ -1,4 +1,5 @@
-// Builds the web client: src/main.ts (and @colyseus/sdk) bundled by esbuild into dist/web/app.js, plus the static
+// Builds the web client: src/main.ts (and @colyseus/sdk) bundled by esbuild into dist/web/app.js, src/admin.ts (the
+// operator console) into dist/web/admin.js, plus the static
 // files of public/. `node clients/web/build.mjs` (part of `npm run build`); exits non-zero on an error.
 import { build } from 'esbuild';
 import process from 'node:process';
@@ -15,8 +16,9 @@ export const WEB_OUT_DIR = path.join(root, 'dist', 'web');
 export async function buildWebClient() {
   await mkdir(WEB_OUT_DIR, { recursive: true });
   const result = await build({
-    entryPoints: [path.join(here, 'src', 'main.ts')],
-    outfile: path.join(WEB_OUT_DIR, 'app.js'),
+    // The player page (app.js) and the operator console (admin.js).
+    entryPoints: { app: path.join(here, 'src', 'main.ts'), admin: path.join(here, 'src', 'admin.ts') },
+    outdir: WEB_OUT_DIR,
     bundle: true,
     format: 'esm',
     platform: 'browser',

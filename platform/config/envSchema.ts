@@ -221,6 +221,9 @@ export const envSchema = z.object({
   MCP_CALLS_PER_MINUTE: int(600, 1),
   MCP_TOOL_CALLS_PER_MINUTE: int(120, 1),
 
+  // Audit log (services/admin): how long audit events are kept
+  AUDIT_RETENTION_DAYS: int(365, 1, 3650),
+
   // Guest sign-in (tier 0), the development mail outbox, the web client and the brain's first-start seed
   GUEST_SIGNIN_ENABLED: flag('1'),
   GUEST_SIGNIN_PER_HOUR: int(20, 1),

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { USER_ROLES, type UserRole } from '../../models/User';
+import { holdsRole, type UserRole } from '../../models/User';
 import type { AppError } from '../../platform/errors';
 import { authError } from './errors';
 import { secretsEqual } from '../../platform/secrets';
@@ -83,8 +83,9 @@ export class AuthGuard {
   ];
 
   /**
-   * Users holding `role` or a higher one (player < operator < admin: an admin passes operator routes); the service
-   * token is not a user and gets 403 USER_SESSION_REQUIRED, as on every user-only route.
+   * Users holding `role` or a higher one (player < operator < admin: an admin passes operator routes), or for an
+   * orthogonal grant (`creator`) exactly that grant; the service token is not a user and gets 403
+   * USER_SESSION_REQUIRED, as on every user-only route.
    */
   requireRole(role: UserRole, options: { allowBasic?: boolean } = {}): RequestHandler[] {
     return [
@@ -138,12 +139,6 @@ export class AuthGuard {
     if (this.serviceToken && secretsEqual(token, this.serviceToken)) return { kind: 'service' };
     return this.sessions.authenticate(token);
   }
-}
-
-/** Whether `roles` include `role` or one ranked above it in USER_ROLES. */
-function holdsRole(roles: UserRole[], role: UserRole): boolean {
-  const needed = USER_ROLES.indexOf(role);
-  return roles.some((held) => USER_ROLES.indexOf(held) >= needed);
 }
 
 /** 403 for the service token on a route that acts for a signed-in user. */

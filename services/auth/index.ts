@@ -21,6 +21,8 @@ import { registerOidcRoutes } from './oidc/router';
 import { ReplayMonitor } from './wallet/replayMonitor';
 import { registerSessionRoutes } from './router';
 import { Sessions } from './sessions';
+import { SIGN_IN_PATHS, SignInAudit } from './signInAudit';
+import type { AuditRecorder } from '../../models/AuditEvent';
 import { registerWalletRoutes } from './wallet/router';
 import { WalletSignIn } from './wallet/walletSignIn';
 
@@ -57,6 +59,12 @@ export interface AuthService {
   close(): Promise<void>;
 }
 
+/** Options of createAuthService. */
+export interface AuthServiceOptions {
+  /** The platform's audit log: sign-ins, failed sign-ins and role changes are recorded there. */
+  audit?: AuditRecorder;
+}
+
 /** How long one RPC call may take before sign-in gives up on it (ethers' default is 5 minutes). */
 const RPC_TIMEOUT_MS = 5_000;
 
@@ -71,7 +79,7 @@ function rpcProvider(url: string, chainId: number, ensRegistry: string | undefin
 }
 
 /** Builds sign-in (wallet, email, SSO), sessions and guards from the platform's stores and configuration. */
-export function createAuthService(context: PlatformContext): AuthService {
+export function createAuthService(context: PlatformContext, options: AuthServiceOptions = {}): AuthService {
   const { config, stores, clock, logger } = context;
   const connection = stores.mongo;
   if (!connection) throw new Error('The identity service needs MongoDB');
@@ -86,7 +94,8 @@ export function createAuthService(context: PlatformContext): AuthService {
     wallets: new Set(config.ADMIN_ADDRESSES),
     emails: new Set(config.ADMIN_EMAILS),
   });
-  const sessions = new Sessions(connection, clock);
+  const signInAudit = options.audit && new SignInAudit(options.audit, clock);
+  const sessions = new Sessions(connection, clock, signInAudit && ((session) => signInAudit.issued(session)));
   const guard = new AuthGuard(sessions, config.BRAIN_SERVICE_TOKEN);
 
   const wallet = new WalletSignIn(
@@ -176,12 +185,15 @@ export function createAuthService(context: PlatformContext): AuthService {
     register(routes) {
       // One allowed-origin policy (SIWE_ALLOWED_ORIGINS) for every REST area a browser page calls.
       routes.router.use(BROWSER_AREAS, cors);
+      if (signInAudit) routes.router.use(SIGN_IN_PATHS, signInAudit.scope);
       registerWalletRoutes(routes, wallet, guard);
       guest.register(routes);
       if (outbox) registerOutboxRoutes(routes, outbox);
       registerEmailRoutes(routes, email, guard);
       registerOidcRoutes(routes, sso, guard);
-      registerSessionRoutes(routes, { guard, accounts, sessions, ens });
+      registerSessionRoutes(routes, { guard, accounts, sessions, ens, audit: options.audit, clock });
+      // After the routes: an error middleware sees the refusals of the sign-in routes above.
+      if (signInAudit) routes.router.use(SIGN_IN_PATHS, signInAudit.failures);
     },
     async close() {
       mailer?.close();

@@ -8,12 +8,19 @@ import { authError } from './errors';
 import { presentMe, presentUser } from './presenters';
 import { MeSchema, RolesRequestSchema, UserIdParamsSchema, UserSchema } from './schemas';
 import type { Sessions } from './sessions';
+import type { Request } from 'express';
+import type { AuditEvent, AuditRecorder } from '../../models/AuditEvent';
+import type { UserRecord } from '../../models/User';
+import type { Clock } from '../../platform/clock';
 
 export interface SessionRouteDependencies {
   guard: AuthGuard;
   accounts: Accounts;
   sessions: Sessions;
   ens: EnsResolver;
+  /** Where role changes are recorded (the platform's audit log). */
+  audit?: AuditRecorder;
+  clock: Clock;
 }
 
 /** Session routes: who am I, sign out, forward auth for a reverse proxy, and role management for admins. */
@@ -81,9 +88,24 @@ export function registerSessionRoutes(routes: ApiRoutes, deps: SessionRouteDepen
       200: { description: 'Updated user', schema: UserSchema },
       404: { description: 'No such user' },
     },
-    handler: async ({ params, body }) => {
+    handler: async ({ params, body, req }) => {
       const user = await accounts.setRoles(new Types.ObjectId(params.id), body.roles);
+      deps.audit?.record(roleChange(req, deps.clock, user));
       return { status: 200, body: presentUser(user) };
     },
   });
+}
+
+/** The audit event of an admin replacing a user's roles. */
+function roleChange(req: Request, clock: Clock, user: UserRecord): AuditEvent {
+  return {
+    at: new Date(clock.now()),
+    actor: `user:${userOf(req)?.userId.toHexString() ?? 'unknown'}`,
+    kind: 'auth.roles_changed',
+    target: `user:${user._id.toHexString()}`,
+    outcome: 'ok',
+    ip: req.ip ?? null,
+    request_id: req.id ?? null,
+    details: { roles: user.roles },
+  };
 }

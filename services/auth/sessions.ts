@@ -24,9 +24,14 @@ export class Sessions {
   private readonly sessions;
   private readonly users;
 
+  /**
+   * `onIssued` hears of every session opened (the sign-in audit); it runs after the session is stored and must not
+   * throw.
+   */
   constructor(
     connection: Connection,
     private readonly clock: Clock,
+    private readonly onIssued?: (session: SessionRecord) => void,
   ) {
     this.sessions = sessionModel(connection);
     this.users = userModel(connection);
@@ -54,6 +59,7 @@ export class Sessions {
       createdAt: issuedAt,
     };
     await this.sessions.collection.insertOne(session);
+    this.onIssued?.(session);
     return { token, session, issuedAt, expiresAt };
   }
 

@@ -155,7 +155,13 @@ export const saleSteps = {
           operation: `purchase:${sale._id}`,
           currency,
           amount,
-          detail: { listing: sale.listing, seller: sale.seller, fee: sale.fee },
+          detail: {
+            listing: sale.listing,
+            seller: sale.seller,
+            item: sale.item,
+            qty: sale.qty,
+            fee: sale.fee,
+          },
         });
       return undefined;
     } catch (error) {

@@ -5,7 +5,7 @@ import { hasRole, type Config } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import { AgentContent } from './agentContent';
-import { MongoAuditSink } from './auditSink';
+import type { AuditRecorder } from '../../models/AuditEvent';
 import { createGatewayServer } from './gatewayServer';
 import { McpEndpoint } from './mcpEndpoint';
 import { registerMcpRoutes } from './router';
@@ -14,7 +14,7 @@ import { ToolCalls } from './toolCalls';
 import { ToolCatalogue } from './toolCatalogue';
 import type { Worker } from './toolDefinition';
 import { WorkerHealth } from './workerHealth';
-import { gatewayWorker } from './workers/gateway';
+import { gatewayWorker, type AuditReader } from './workers/gateway';
 import { productWorkers, type WorkerSources } from './workers';
 
 export type { WorkerSources } from './workers';
@@ -25,12 +25,14 @@ const GATEWAY_VERSION = '0.1.0';
 /** What the MCP area is built from: the identity service and the other areas' service interfaces. */
 export interface McpAreaSources extends Omit<WorkerSources, 'auth' | 'maxDocumentsPerIngest'> {
   auth: Pick<AuthService, 'accounts' | 'sessions' | 'guard'>;
+  /** The platform's audit log (services/admin): every tool call is recorded there, and the gateway reads it back. */
+  audit: AuditRecorder & AuditReader;
 }
 
 /**
  * The MCP tool gateway (SPEC 1, 4.3): `/mcp` (Streamable HTTP, sessions), the RFC 9728 metadata, `GET /health` and
  * `GET /health/workers`. Its tools come from the workers the areas contribute (`workers/index.ts`) plus its own;
- * every call is checked, limited, audited to `audit_events` and counted.
+ * every call is checked, limited, audited to the platform's audit log and counted.
  */
 export async function createMcpArea(
   context: PlatformContext,
@@ -38,9 +40,8 @@ export async function createMcpArea(
 ): Promise<ProductParts> {
   const { config, stores, clock, logger } = context;
   if (!hasRole(config, 'api')) return {};
-  if (!stores.mongo) throw new Error('The MCP gateway needs MongoDB for its audit log');
   const log = logger.child({ component: 'mcp' });
-  const audit = await MongoAuditSink.open(stores.mongo, log);
+  const { audit } = sources;
   // The gateway's own worker reads the catalogue, health and sessions built from the full list of workers.
   const late: { catalogue?: ToolCatalogue; health?: WorkerHealth; sessions?: SessionRegistry } = {};
   const sessionFigures = () => ({
@@ -108,7 +109,6 @@ export async function createMcpArea(
     ],
     close: async () => {
       await registry.closeAll();
-      await audit.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { USER_ROLES } from '../../models/User';
+import { holdsRole } from '../../models/User';
 import { ForbiddenError, UnauthorizedError } from '../../platform/errors';
 import type { AuthGuard } from '../auth/authGuard';
 import type { Principal } from '../auth/principal';
@@ -22,12 +22,6 @@ export function accessDenial(access: ToolAccess, caller: Principal): string | un
   }
   if (rule.role && !holdsRole(caller.roles, rule.role)) return `it needs the ${rule.role} role`;
   return undefined;
-}
-
-/** Whether `roles` include `role` or a higher one (player < operator < admin). */
-function holdsRole(roles: readonly string[], role: (typeof USER_ROLES)[number]): boolean {
-  const needed = USER_ROLES.indexOf(role);
-  return roles.some((held) => USER_ROLES.indexOf(held as (typeof USER_ROLES)[number]) >= needed);
 }
 
 /** The key a caller's limits and sessions are counted under: `user:<id>` or `service`. */

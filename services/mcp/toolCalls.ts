@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors';
 import type { Limiter } from '../../platform/http/rateLimit';
 import type { Clock } from '../../platform/clock';
 import type { Principal } from '../auth/principal';
-import { redactArguments, type AuditSink } from './auditSink';
+import type { AuditRecorder } from '../../models/AuditEvent';
 import { ToolCallError, type ToolOutcome } from './errors';
 import { mcpToolCalls, mcpToolErrors, mcpToolLatency } from './metrics';
 import { accessDenial, callerKey } from './toolAccess';
@@ -25,7 +25,8 @@ export interface CallContext {
 export interface ToolCallsDependencies {
   catalogue: ToolCatalogue;
   health: WorkerHealth;
-  audit: AuditSink;
+  /** The platform's audit log (it redacts the arguments it keeps). */
+  audit: AuditRecorder;
   /** Calls per caller over all tools. */
   callerLimiter: Limiter;
   /** Calls per caller of one tool. */
@@ -136,7 +137,7 @@ export class ToolCalls {
       request_id: context.requestId,
       details: {
         worker: details.worker,
-        arguments: redactArguments(args ?? {}),
+        arguments: args ?? {},
         duration_ms: Math.round(durationMs * 100) / 100,
         session_id: context.sessionId,
         ...(details.code ? { code: details.code } : {}),

@@ -10,6 +10,7 @@ import { loadWorld } from '../../rooms/content/loader';
 import { InProcessWorldEventBus, type WorldEventBus } from '../../rooms/worldEvents';
 import type { AuthService } from '../auth';
 import type { World } from '../../rooms/content/world';
+import { characterModel, type CharacterRecord } from '../../models/Character';
 import type { MudAction } from '../../rooms/systems/actions';
 import type { WorldMarket } from '../../rooms/systems/marketTrades';
 import type { EconomyService } from '../economy';
@@ -42,6 +43,11 @@ export interface WorldService {
   spawnStatus(): Promise<SpawnStatusBody>;
   /** Items moved in and out of characters by other areas (the marketplace), live for players in rooms. */
   readonly items: WorldItems;
+  /**
+   * Saved characters, read-only (no room session is touched): one user's with `userId`, else up to `limit` in
+   * `userId` order after `after` (paging). For the quests brain and the admin's user activity.
+   */
+  readCharacters(query: { userId?: string; after?: string; limit: number }): Promise<CharacterRecord[]>;
 }
 
 /** The world's parts plus its service interface. */
@@ -117,6 +123,15 @@ export async function createWorldArea(
         presentOutcome(await access.perform(await access.player(userId), action)),
       spawnStatus: () => access.spawnStatus(),
       items,
+      readCharacters: async ({ userId, after, limit }) => {
+        const filter = userId ? { userId } : after ? { userId: { $gt: after } } : {};
+        const docs = await characterModel(stores.mongo)
+          .find({ ...filter, name: { $exists: true } }, { _id: 0, coinSync: 0, itemClaims: 0, claimSeq: 0 })
+          .sort({ userId: 1 })
+          .limit(limit)
+          .lean<CharacterRecord[]>();
+        return docs;
+      },
     },
     services: [(routes) => registerMudRoutes(routes, access, auth.guard)],
     rooms: areaRoomDefinitions({

@@ -1,6 +1,7 @@
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
+import type { AuditRecorder } from '../../models/AuditEvent';
 import { ForgeFunds } from '../economy/forgeFunds';
 import { createKeyProvider, directorySecretSource } from './keys/keySources';
 import { RedisForgeCooldownStore, RedisRequestWindowStore } from './policy/redisPolicyStores';
@@ -24,6 +25,8 @@ const RPC_TIMEOUT_MS = 10_000;
 export interface SignerAreaOptions {
   /** A secret manager client (Vault, a cloud secret manager) to use instead of SIGNER_SECRETS_DIR. */
   secrets?: SecretSource;
+  /** The platform's audit log: signature requests and reuse alerts are recorded there. */
+  audit?: AuditRecorder;
 }
 
 /** What the signer reports about itself (status tools, health probes); no secrets. */
@@ -98,6 +101,7 @@ export async function createSignerArea(
     consumedNonces: store,
     clock,
     logger,
+    audit: options.audit,
   });
   const tracking = new SignatureUsageTracking({
     core,
@@ -130,8 +134,8 @@ export async function createSignerArea(
   const runtime = {
     access: new SignatureAccess(auth.accounts),
     availability,
-    commands: createSignatureCommands({ core, policy, store, clock, logger }),
-    reports: createReuseReports({ core, store, policy, logger }),
+    commands: createSignatureCommands({ core, policy, store, clock, logger, audit: options.audit }),
+    reports: createReuseReports({ core, store, policy, logger, audit: options.audit }),
   };
   await availability.start();
   return {

@@ -67,7 +67,7 @@ export function registerSignerRoutes(
   const callerFor = async (req: Request, address: string): Promise<SignatureCaller> => {
     const requester = await runtime().access.requireMayRequestFor(req, address);
     await runtime().availability.ensureReady();
-    return { ...requester, logger: req.log };
+    return { ...requester, logger: req.log, ip: req.ip ?? null, requestId: req.id };
   };
 
   routes.add({

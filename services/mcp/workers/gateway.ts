@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuditEvent } from '../auditSink';
+import type { AuditEvent } from '../../../models/AuditEvent';
 import { presentHealthDetail } from '../presenters';
 import { GatewayHealthDetailSchema } from '../schemas';
 import { accessDenial, callerKey } from '../toolAccess';
@@ -7,7 +7,7 @@ import type { ToolCatalogue } from '../toolCatalogue';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import type { WorkerHealth } from '../workerHealth';
 
-/** Reads of the audited tool calls (MongoAuditSink fits). */
+/** Reads of the audited tool calls (the platform's AuditLog fits). */
 export interface AuditReader {
   recent(filter: { actor?: string; kind?: string; target?: string }, limit: number): Promise<AuditEvent[]>;
 }

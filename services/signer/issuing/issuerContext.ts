@@ -7,6 +7,7 @@ import type { NonceReader } from '../chain/nonceReader';
 import { reportReuseAttempt, type ConsumedNonceLookup } from '../usage/reuseAlerts';
 import { signatureHashOf, type SignatureKind, type SignatureRecord } from '../../../models/IssuedSignature';
 import type { SignerKeyProvider } from '../keys/signerKeys';
+import type { AuditRecorder } from '../../../models/AuditEvent';
 
 /** Dependencies every issuer shares. */
 export interface IssuerDependencies {
@@ -19,11 +20,14 @@ export interface IssuerDependencies {
   consumedNonces?: ConsumedNonceLookup;
   clock?: Clock;
   logger?: Logger;
+  /** The platform's audit log, where reuse alerts are also recorded. */
+  audit?: AuditRecorder;
 }
 
 /** Resolved dependencies with defaults applied. */
-export interface IssuerContext extends Required<Omit<IssuerDependencies, 'consumedNonces'>> {
+export interface IssuerContext extends Required<Omit<IssuerDependencies, 'consumedNonces' | 'audit'>> {
   consumedNonces?: ConsumedNonceLookup;
+  audit?: AuditRecorder;
 }
 
 /** Applies defaults and checks the chain id. */
@@ -50,6 +54,7 @@ export async function usableNonce(
   reportReuseAttempt(
     { kind, reason: 'nonce_consumed', chainId: ctx.chainId, contract, requester: user, nonce },
     ctx.logger,
+    ctx.audit,
   );
   ctx.nonces.invalidate(user);
   const fresh = await ctx.nonces.read(user);

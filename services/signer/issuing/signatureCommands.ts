@@ -12,6 +12,7 @@ import type {
   SignatureResponse,
 } from '../schemas';
 import type { SignatureRequester } from './signatureStore';
+import type { AuditRecorder } from '../../../models/AuditEvent';
 import type { SignerCore } from './signerCore';
 
 /** Where issued signatures are kept (SPEC 4.10 rule 5); MongoSignatureStore implements it. */
@@ -22,6 +23,9 @@ export interface IssuedSignatureStore {
 /** Who is calling a command: stored with the signature, and the logger of the request (carries its id). */
 export interface SignatureCaller extends SignatureRequester {
   logger?: Logger;
+  /** Where the request came from (for the audit log). */
+  ip?: string | null;
+  requestId?: string | null;
 }
 
 /** Dependencies of the signature commands. */
@@ -31,6 +35,8 @@ export interface SignatureCommandDependencies {
   store: IssuedSignatureStore;
   clock?: Clock;
   logger?: Logger;
+  /** The platform's audit log: every request is recorded there with its outcome (`signer.request`). */
+  audit?: AuditRecorder;
 }
 
 /**
@@ -66,13 +72,26 @@ export function createSignatureCommands(deps: SignatureCommandDependencies): Sig
     const requestedAt = new Date(clock.now()).toISOString();
     const log = caller.logger ?? logger;
     const entry = { kind, requester, requestedBy: caller.requestedBy, requestedAt };
+    const audited = (outcome: string, code?: string) =>
+      deps.audit?.record({
+        at: new Date(clock.now()),
+        actor: caller.requestedBy,
+        kind: 'signer.request',
+        target: `address:${String(requester).toLowerCase()}`,
+        outcome,
+        ip: caller.ip ?? null,
+        request_id: caller.requestId ?? null,
+        details: { type: kind, ...(code ? { code } : {}) },
+      });
     try {
       const result = await run();
       log.info({ ...entry, outcome: 'issued' }, 'signature request');
+      audited('ok');
       return result;
     } catch (error) {
       const code = error instanceof AppError ? error.code : 'INTERNAL_ERROR';
       log.info({ ...entry, outcome: 'rejected', code }, 'signature request');
+      audited('refused', code);
       throw error;
     }
   }

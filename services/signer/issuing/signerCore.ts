@@ -1,3 +1,4 @@
+import type { AuditRecorder } from '../../../models/AuditEvent';
 import type { Provider } from 'ethers';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../platform/clock';
@@ -38,6 +39,8 @@ export interface SignerCoreOptions {
   consumedNonces?: ConsumedNonceLookup;
   clock?: Clock;
   logger?: Logger;
+  /** The platform's audit log (reuse alerts). */
+  audit?: AuditRecorder;
 }
 
 /** Options of SignerCore.createUsageTracker. */
@@ -76,7 +79,7 @@ export function createSignerCore(options: SignerCoreOptions): SignerCore {
   const forgeNonces = new NonceReader({ source: forge, ttlMs: options.nonceTtlMs, clock });
   const seedNonces = new NonceReader({ source: seed, ttlMs: options.nonceTtlMs, clock });
   const predictor = new ForgeIdPredictor({ blocks: provider, bufferSeconds: options.bufferSeconds, clock });
-  const shared = { chainId, keys, consumedNonces, clock, logger };
+  const shared = { chainId, keys, consumedNonces, clock, logger, audit: options.audit };
   return {
     chainId,
     forge,

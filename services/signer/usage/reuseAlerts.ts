@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { signatureReuseAlerts } from '../metrics';
 import type { SignatureKind } from '../../../models/IssuedSignature';
+import type { AuditRecorder } from '../../../models/AuditEvent';
 
 /** Why a reuse alert fired. */
 export type ReuseReason = 'nonce_consumed' | 'signature_already_used';
@@ -17,12 +18,31 @@ export interface ReuseAttempt {
 }
 
 /**
- * Raises a reuse alert: increments `signer_signature_reuse_alerts_total` and logs a warning carrying
- * `alert: "SignatureReuse"`. Call it when a request would reuse a consumed nonce (the issuers do) and when a
- * client reports the contract's SignatureAlreadyUsed revert.
+ * Raises a reuse alert: increments `signer_signature_reuse_alerts_total`, logs a warning carrying
+ * `alert: "SignatureReuse"` and, with the platform's audit log, records a `signer.reuse_alert` event. Call it when a
+ * request would reuse a consumed nonce (the issuers do) and when a client reports the contract's
+ * SignatureAlreadyUsed revert.
  */
-export function reportReuseAttempt(attempt: ReuseAttempt, logger: Logger): void {
+export function reportReuseAttempt(attempt: ReuseAttempt, logger: Logger, audit?: AuditRecorder): void {
   signatureReuseAlerts.inc({ kind: attempt.kind, reason: attempt.reason });
+  audit?.record({
+    at: new Date(),
+    actor: 'system',
+    kind: 'signer.reuse_alert',
+    target: `address:${attempt.requester.toLowerCase()}`,
+    outcome: 'alert',
+    ip: null,
+    request_id: null,
+    details: {
+      alert: 'SignatureReuse',
+      reason: attempt.reason,
+      type: attempt.kind,
+      chain_id: attempt.chainId,
+      contract: attempt.contract,
+      nonce: attempt.nonce?.toString() ?? null,
+      sig_hash: attempt.signatureHash ?? null,
+    },
+  });
   logger.warn(
     { alert: 'SignatureReuse', ...attempt, nonce: attempt.nonce?.toString() },
     `signature reuse attempt (${attempt.reason})`,

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AuditRecorder } from '../../../models/AuditEvent';
 import { SignatureNotUsedError, SignatureUnknownError } from '../errors';
 import { presentReuseReport } from '../presenters';
 import type { SignatureRequestPolicy } from '../policy/requestPolicy';
@@ -20,6 +21,8 @@ export interface ReuseReportDependencies {
   store: MongoSignatureStore;
   policy: SignatureRequestPolicy;
   logger: Logger;
+  /** The platform's audit log (reuse alerts). */
+  audit?: AuditRecorder;
 }
 
 /**
@@ -62,6 +65,7 @@ export function createReuseReports(deps: ReuseReportDependencies) {
           signatureHash,
         },
         logger,
+        deps.audit,
       );
       await store.markUsedByReport(signatureHash);
       return presentReuseReport({ signatureHash, kind: record.kind });

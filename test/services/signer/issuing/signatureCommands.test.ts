@@ -11,6 +11,7 @@ import {
   PunkSeedMintRequestSchema,
 } from '../../../../services/signer/schemas';
 import type { SignatureRecord } from '../../../../models/IssuedSignature';
+import type { AuditEvent } from '../../../../models/AuditEvent';
 import { eventsOf, send } from '../../../helpers/contractCalls';
 import { deployContracts, startTestChain, type Deployment, type TestChain } from '../../../helpers/evm';
 import { captureLogs } from '../../../helpers/logCapture';
@@ -53,6 +54,7 @@ function buildCommands(balances: Record<string, bigint> = {}) {
   const stack = buildSignerStack(chain, deployment);
   const saved: SignatureRecord[] = [];
   const logs = captureLogs();
+  const audited: AuditEvent[] = [];
   const policy = new SignatureRequestPolicy({
     balances: memoryBalances(balances),
     clock: stack.clock,
@@ -64,9 +66,10 @@ function buildCommands(balances: Record<string, bigint> = {}) {
       store: { save: async (record) => void saved.push(record) },
       clock: stack.clock,
       logger: logs.logger,
+      audit: { record: (event) => void audited.push(event) },
     }),
   );
-  return { commands, saved, logs, stack };
+  return { commands, saved, logs, stack, audited };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<string> {
@@ -77,6 +80,32 @@ async function rejection(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('signature commands (what the SPEC 4.10 routes call)', () => {
+  it('records every request in the audit log with its outcome, caller and origin (never the signature)', async () => {
+    const user = chain.wallets[2];
+    const { commands, audited } = buildCommands({});
+    const caller = { requestedBy: 'user:0123456789abcdef01234567', ip: '10.1.2.3', requestId: 'req-9' };
+    const minted = await commands.mintPunkSeed({ address: user.address }, caller);
+    expect(
+      await rejection(commands.startForge({ forger: user.address, path: 1, zenCommitted: '10' }, caller)),
+    ).toBe('409 SIGNER_INSUFFICIENT_BALANCE');
+    expect(audited).toEqual([
+      expect.objectContaining({
+        actor: caller.requestedBy,
+        kind: 'signer.request',
+        target: `address:${user.address.toLowerCase()}`,
+        outcome: 'ok',
+        ip: '10.1.2.3',
+        request_id: 'req-9',
+        details: { type: 'punk-seed-mint' },
+      }),
+      expect.objectContaining({
+        outcome: 'refused',
+        details: { type: 'forge-start', code: 'SIGNER_INSUFFICIENT_BALANCE' },
+      }),
+    ]);
+    expect(JSON.stringify(audited)).not.toContain(minted.signature);
+  });
+
   it('start → claim → mint, answered in the SPEC 2.5-2.7 shapes, stored, and accepted on chain', async () => {
     const user = chain.wallets[1];
     const { commands, saved } = buildCommands({ [user.address]: 5000n });

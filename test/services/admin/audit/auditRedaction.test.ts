@@ -1,4 +1,4 @@
-import { redactArguments } from '../../../services/mcp/auditSink';
+import { redactArguments } from '../../../../services/admin/audit/auditText';
 
 describe('redactArguments (what the audit log keeps of tool arguments)', () => {
   it('replaces values under secret-looking keys at any depth and keeps the rest', () => {

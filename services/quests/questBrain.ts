@@ -1,0 +1,95 @@
+import type { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
+import type { CharacterRecord } from '../../models/Character';
+import type { Clock } from '../../platform/clock';
+import { QuestNotFoundError } from './errors';
+import type { QuestCatalogue } from './questCatalogue';
+import { playerInsights, worldInsights } from './questInsights';
+import type { QuestSignals } from './questSignals';
+import type { QuestTexts } from './questTexts';
+import { recommend } from './recommendations';
+
+/** The port issue 24's notifications plug into: a message of `kind` for one user. */
+export type Notify = (userId: string, kind: string, payload: Record<string, unknown>) => void;
+
+/** What the quests brain reads and writes. */
+export interface QuestBrainDependencies {
+  catalogue: QuestCatalogue;
+  signals: QuestSignals;
+  texts: QuestTexts;
+  chain: EmbeddingChain;
+  clock: Clock;
+  /** The world's read of saved characters (services/mud `WorldService.readCharacters`). */
+  readCharacters: (query: { userId?: string; after?: string; limit: number }) => Promise<CharacterRecord[]>;
+  eventsConnected: boolean;
+}
+
+/** The quests brain's commands behind its routes (SPEC 4.8). */
+export class QuestBrain {
+  constructor(private readonly deps: QuestBrainDependencies) {}
+
+  /** The user's character (observed, so quest starts and completions are timed), or null before they played. */
+  async character(userId: string): Promise<CharacterRecord | null> {
+    const [character] = await this.deps.readCharacters({ userId, limit: 1 });
+    if (character) await this.deps.signals.observe([character]);
+    return character ?? null;
+  }
+
+  async recommendations(userId: string, limit: number) {
+    const { catalogue, signals, clock } = this.deps;
+    const [character, userSignals, activity] = await Promise.all([
+      this.character(userId),
+      signals.forUser(userId),
+      signals.activityOf(userId),
+    ]);
+    return { character, ...recommend(catalogue, character, userSignals, activity, clock.now(), limit) };
+  }
+
+  async dismiss(userId: string, quest: string) {
+    if (!this.deps.catalogue.quests.has(quest)) throw new QuestNotFoundError(quest);
+    return { quest, dismissed_at: await this.deps.signals.dismiss(userId, quest) };
+  }
+
+  /** Quests whose texts match the interests by meaning, with the caller's state on each. */
+  async suggest(userId: string, interests: string, limit: number) {
+    const [hits, character] = await Promise.all([
+      this.deps.texts.search(interests, limit),
+      this.character(userId),
+    ]);
+    const now = this.deps.clock.now();
+    return hits.flatMap((hit) => {
+      const quest = this.deps.catalogue.quests.get(hit.ref);
+      if (!quest) return [];
+      return [
+        {
+          quest,
+          score: Math.round(hit.score * 1000) / 1000,
+          state: this.deps.catalogue.stateOf(quest, character, now),
+        },
+      ];
+    });
+  }
+
+  async insights(userId: string, operator: boolean) {
+    const { catalogue, signals, clock } = this.deps;
+    const [character, activity] = await Promise.all([this.character(userId), signals.activityOf(userId)]);
+    const player = playerInsights(catalogue, character, activity, clock.now());
+    const world = operator
+      ? await worldInsights(catalogue, this.deps.readCharacters, signals, clock.now())
+      : null;
+    return { player, world };
+  }
+
+  async status() {
+    const providers = this.deps.chain.breakerStates();
+    const open = providers.filter((p) => p.state === 'OPEN').length;
+    return {
+      state:
+        open === providers.length ? ('down' as const) : open > 0 ? ('degraded' as const) : ('up' as const),
+      world_quests: this.deps.catalogue.quests.size,
+      quests_indexed: await this.deps.texts.size(),
+      last_sync: this.deps.texts.lastSync?.toISOString() ?? null,
+      events_connected: this.deps.eventsConnected,
+      providers: providers.map(({ provider, model, state }) => ({ provider, model, state })),
+    };
+  }
+}
