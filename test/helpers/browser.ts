@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -52,10 +53,17 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Where screenshots of the main screens are kept (committed, shown in the docs). */
-export const SCREENSHOT_DIR = path.resolve(__dirname, '../../docs/screenshots');
+/**
+ * Where the browser tests put screenshots of the main screens: the committed docs/screenshots when
+ * UPDATE_SCREENSHOTS=1 (to refresh the pictures the READMEs show), otherwise a temporary folder, so a test run never
+ * changes the checkout.
+ */
+export const SCREENSHOT_DIR =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? path.resolve(__dirname, '../../docs/screenshots')
+    : path.join(os.tmpdir(), 'forge-screenshots');
 
-/** Saves a PNG of `page` as docs/screenshots/<name>.png. */
+/** Saves a PNG of `page` as <SCREENSHOT_DIR>/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await fs.promises.mkdir(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
