@@ -23,9 +23,11 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
   return redis;
 }
 
+/** Readiness check: Redis answers PING; while it does not, the platform runs degraded on in-process fallbacks. */
 export function redisCheck(redis: Redis): ReadinessCheck {
   return {
     name: 'redis',
+    fallback: 'in-process cache, rate limits, nonces and presence (per process)',
     async check() {
       const answer = await redis.ping();
       if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`);
