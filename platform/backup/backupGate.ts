@@ -35,6 +35,9 @@ export interface MongoBackupGateOptions {
 
 const LEASE_ID = 'backup';
 
+/** The collection of the gate's leases: transient, so snapshots leave it out. */
+export const LEASE_COLLECTION = 'opsLeases';
+
 /**
  * The backup gate shared by every process through MongoDB (`opsLeases` collection): the backup job holds a lease
  * while it runs, renewing it every third of `leaseMs`; `waitForIdle` polls until no unexpired lease exists. Taking
@@ -52,7 +55,7 @@ export class MongoBackupGate implements BackupGate {
     private readonly clock: Clock,
     options: MongoBackupGateOptions = {},
   ) {
-    this.leases = mongo.collection<LeaseDocument>('opsLeases');
+    this.leases = mongo.collection<LeaseDocument>(LEASE_COLLECTION);
     this.leaseMs = options.leaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 1_000;
     this.maxWaitMs = options.maxWaitMs ?? 3 * 3_600_000;

@@ -1,5 +1,6 @@
 import { EJSON } from 'bson';
 import type { Document, IndexDescription } from 'mongodb';
+import { LEASE_COLLECTION } from './backupGate';
 import { readManifest, readRecords, recordsFile, type SnapshotManifest } from './snapshotFormat';
 import type { SnapshotStores } from './snapshotWriter';
 
@@ -17,7 +18,7 @@ export class RestoreTargetNotEmptyError extends Error {
 async function occupiedCollections(stores: SnapshotStores): Promise<string[]> {
   const occupied: string[] = [];
   for (const { name } of await stores.mongo.listCollections({}, { nameOnly: true }).toArray()) {
-    if (name.startsWith('system.')) continue;
+    if (name.startsWith('system.') || name === LEASE_COLLECTION) continue;
     if ((await stores.mongo.collection(name).estimatedDocumentCount()) > 0) occupied.push(`mongo:${name}`);
   }
   const { collections } = await stores.qdrant.getCollections();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { EJSON } from 'bson';
 import type { Db } from 'mongodb';
 import type { QdrantClient } from '@qdrant/js-client-rest';
+import { LEASE_COLLECTION } from './backupGate';
 import {
   RecordsWriter,
   SNAPSHOT_FORMAT,
@@ -22,11 +23,15 @@ const QDRANT_PAGE = 256;
 /** Index spec fields MongoDB reports that `createIndexes` does not take back. */
 const INDEX_NOISE = new Set(['v', 'ns']);
 
-/** Every user collection of the database (views and `system.*` left out), by name. */
+/** Collections whose contents are transient and never restored: the backup gate's leases. */
+const TRANSIENT_COLLECTIONS = new Set([LEASE_COLLECTION]);
+
+/** Every user collection of the database (views, `system.*` and transient ones left out), by name. */
 async function mongoCollections(db: Db): Promise<string[]> {
   const listed = await db.listCollections({}, { nameOnly: false }).toArray();
   return listed
-    .filter((entry) => (entry.type ?? 'collection') === 'collection' && !entry.name.startsWith('system.'))
+    .filter((entry) => (entry.type ?? 'collection') === 'collection')
+    .filter((entry) => !entry.name.startsWith('system.') && !TRANSIENT_COLLECTIONS.has(entry.name))
     .map((entry) => entry.name)
     .sort();
 }
