@@ -42,3 +42,13 @@ export function metricNamesIn(expr: string): string[] {
   }
   return [...names];
 }
+
+/** Every PromQL expression of the Grafana dashboard, by panel title. */
+export function loadDashboardQueries(): { panel: string; expr: string }[] {
+  const dashboard = JSON.parse(
+    fs.readFileSync(path.join(REPO_ROOT, 'deploy/grafana/dashboards/forge-platform.json'), 'utf8'),
+  ) as { panels: { title: string; targets?: { expr: string }[] }[] };
+  return dashboard.panels.flatMap((panel) =>
+    (panel.targets ?? []).map(({ expr }) => ({ panel: panel.title, expr })),
+  );
+}

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { productParts } from '../../productParts';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform';
 import { ensurePromtool, runPromtool } from '../helpers/promtool';
-import { PROMETHEUS_DIR, loadAlertRules, metricNamesIn } from './alertRules';
+import { PROMETHEUS_DIR, loadAlertRules, loadDashboardQueries, metricNamesIn } from './alertRules';
 
 /** The operational alerts SPEC.md section 6 names. */
 const SPEC_ALERTS = [
@@ -73,7 +73,7 @@ describe('the metrics the alerts read', () => {
   }, 120_000);
   afterAll(() => server?.stop());
 
-  it('are all exposed by a running platform at /metrics', async () => {
+  it('are all exposed by a running platform at /metrics, as are those of the Grafana dashboard', async () => {
     const res = await request(server.url).get('/metrics');
     expect(res.status).toBe(200);
     const families = new Map(parsePrometheusTextFormat(res.text).map((family) => [family.name, family.type]));
@@ -96,6 +96,12 @@ describe('the metrics the alerts read', () => {
         .map((series) => `${rule.alert}: ${series}`),
     );
     expect(missing).toEqual([]);
+    const missingOnDashboard = loadDashboardQueries().flatMap(({ panel, expr }) =>
+      metricNamesIn(expr)
+        .filter((series) => !familyOf(series))
+        .map((series) => `${panel}: ${series}`),
+    );
+    expect(missingOnDashboard).toEqual([]);
   });
 
   it('reads every store as up and the process as ready', async () => {
