@@ -10,6 +10,9 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
   const redis = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 2,
+    // While Redis is unreachable a command fails at once instead of waiting in a queue for the reconnect, so the
+    // in-process fallbacks (insurance rate limiter, L1 cache) answer without delay; see /readyz "degraded".
+    enableOfflineQueue: false,
     connectTimeout: 5_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
@@ -27,7 +30,7 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
 export function redisCheck(redis: Redis): ReadinessCheck {
   return {
     name: 'redis',
-    fallback: 'in-process cache, rate limits, nonces and presence (per process)',
+    fallback: 'in-process rate limits and search cache (per process)',
     async check() {
       const answer = await redis.ping();
       if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`);
