@@ -17,6 +17,7 @@ export interface ClusterProcess {
 /** An embedded engine run as its own process (`npm run embedded:mongo` / `embedded:qdrant`). */
 interface EngineProcess {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -28,6 +29,8 @@ export interface Cluster {
   processes: Map<string, ClusterProcess>;
   /** Starts one platform process with `ROLES=role` (its own DATA_DIR, for backups) and waits until it listens. */
   start(name: string, role: string): Promise<ClusterProcess>;
+  /** Process ids of the engines and of every running platform process (for CPU accounting). */
+  pids(): number[];
   /** Kills a process with SIGKILL (no graceful shutdown) and waits for it to exit. */
   kill(name: string): Promise<void>;
   stop(): Promise<void>;
@@ -55,6 +58,7 @@ async function startEngine(cli: string, dir: string): Promise<EngineProcess> {
   });
   return {
     url,
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -93,7 +97,10 @@ export async function startCluster(redisDb: number, env: Record<string, string> 
     processes.delete(name);
     if (!entry || entry.server.child.exitCode !== null || entry.server.child.signalCode !== null) return;
     entry.server.child.kill(signal);
+    // A graceful stop gets SHUTDOWN_TIMEOUT_MS (10 s) and some slack; a process still running then is killed.
+    const deadline = setTimeout(() => entry.server.child.kill('SIGKILL'), 20_000);
     await entry.server.exit;
+    clearTimeout(deadline);
   };
   return {
     dir,
@@ -108,6 +115,11 @@ export async function startCluster(redisDb: number, env: Record<string, string> 
       processes.set(name, entry);
       return entry;
     },
+    pids: () => [
+      mongo.pid,
+      qdrant.pid,
+      ...[...processes.values()].map((entry) => entry.server.child.pid ?? 0),
+    ],
     kill: (name) => stopProcess(name, 'SIGKILL'),
     async stop() {
       await Promise.all([...processes.keys()].map((name) => stopProcess(name, 'SIGTERM')));
