@@ -5,9 +5,9 @@
  * against the same engine processes, in the same run, with the same load.
  *
  * Each of `clients` guests signs in, odd ones walk to the forest (so both areas, on both game processes in the
- * split, have players), then every client sends `actions` actions (look, and a say every fifth) one after another,
- * in rounds (every client once per round), at most 64 actions in flight, through one keep-alive agent. Printed per layout: action round-trip p50/p95/p99,
- * actions per second, failures, and CPU per action (user+system time of every process of the layout, engines
+ * split, have players), then every client sends `actions` actions (look, and a say every fifth), in rounds (every
+ * client once per round) with at most 64 actions in flight, through one keep-alive agent. Printed per layout: action
+ * round-trip p50/p95/p99, actions per second, failures, and CPU per action (user+system time of every process of the layout, engines
  * included, over the action phase, from /proc), plus the machine's load.
  *
  * Usage: npx tsx bench/cluster.ts [clients=2000] [actions=5]
