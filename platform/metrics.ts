@@ -132,3 +132,64 @@ export const siweReplaysOverCap = new client.Counter({
   help: 'Wallet sign-in replays beyond SIWE_REPLAY_CAP within a window',
   registers: [registry],
 });
+
+/** Whether each store answered its last readiness check (1 up, 0 down), by store; set by `/readyz` and `/metrics`. */
+export const storeUp = new client.Gauge({
+  name: 'platform_store_up',
+  help: 'Whether a store answered its last readiness check (1 up, 0 down), by store',
+  labelNames: ['store'] as const,
+  registers: [registry],
+});
+
+/** Readiness as a number: 1 ready, 0.5 degraded (a store with an in-process fallback is down), 0 not ready. */
+export const readinessState = new client.Gauge({
+  name: 'platform_readiness',
+  help: 'Readiness: 1 ready, 0.5 degraded (serving on in-process fallbacks), 0 not ready',
+  registers: [registry],
+});
+
+/** How late each world tick started against its schedule, in seconds, by area. */
+export const worldTickLag = new client.Histogram({
+  name: 'world_tick_lag_seconds',
+  help: 'How late each world tick started against its schedule, by area',
+  labelNames: ['area'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+  registers: [registry],
+});
+
+/** Time one world tick took to simulate, in seconds, by area. */
+export const worldTickDuration = new client.Histogram({
+  name: 'world_tick_duration_seconds',
+  help: 'Time one world tick took to simulate, by area',
+  labelNames: ['area'] as const,
+  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
+  registers: [registry],
+});
+
+/** Unix time of the last completed backup (0 until one completes in this process). */
+export const backupLastSuccess = new client.Gauge({
+  name: 'platform_backup_last_success_timestamp_seconds',
+  help: 'Unix time of the last completed backup (0 until one completes in this process)',
+  registers: [registry],
+});
+
+/** Backups that failed. */
+export const backupFailures = new client.Counter({
+  name: 'platform_backup_failures_total',
+  help: 'Backups that failed',
+  registers: [registry],
+});
+
+/** Duration of the last completed backup, in seconds. */
+export const backupDuration = new client.Gauge({
+  name: 'platform_backup_duration_seconds',
+  help: 'Duration of the last completed backup, in seconds',
+  registers: [registry],
+});
+
+/** Unix time of the last completed memory consolidation (0 until one completes in this process); set by its job. */
+export const consolidationLastSuccess = new client.Gauge({
+  name: 'brain_consolidation_last_success_timestamp_seconds',
+  help: 'Unix time of the last completed memory consolidation (0 until one completes in this process)',
+  registers: [registry],
+});

@@ -35,6 +35,7 @@ import { type SpawnStatus, SpawnSystem } from './systems/spawns';
 import { regenerate } from './systems/vitals';
 import { NO_WORLD_EVENTS } from './worldEvents';
 import { RoomVisibility } from './visibility';
+import { measuredTick } from './tickMetrics';
 
 type Settings = Required<
   Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events' | 'market'>
@@ -119,7 +120,11 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       client.send(EVENTS_MESSAGE, [narrateError('UNKNOWN_ACTION', `Unknown action "${String(type)}".`)]);
     });
     if (options.ticker) this.stopTicker = options.ticker.register(() => this.tick(), this.settings.tickMs);
-    else this.setSimulationInterval(() => this.tick(), this.settings.tickMs);
+    else
+      this.setSimulationInterval(
+        measuredTick(area.id, this.settings.tickMs, () => this.tick()),
+        this.settings.tickMs,
+      );
     this.clock.setInterval(() => this.players.saveEveryone(), this.settings.saveEveryMs);
   }
 

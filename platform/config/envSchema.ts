@@ -95,6 +95,8 @@ export const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
   READINESS_TIMEOUT_MS: int(2_000, 100, 60_000),
+  BACKUP_CRON: z.string().min(9).default('0 3 * * *'),
+  BACKUP_RETAIN: int(7, 1, 365),
   TRUST_PROXY: trustProxy,
   BASE_DOMAIN: z.string().min(1).default('localhost'),
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),

@@ -58,7 +58,12 @@ export class GameServer {
     setTransport(transport);
     await matchMaker.accept();
     log.info(
-      { rooms: options.rooms.map((r) => r.name), presence: options.redisUrl ? 'redis' : 'local' },
+      {
+        rooms: options.rooms.map((r) => r.name),
+        presence: options.redisUrl ? 'redis' : 'local',
+        // The Colyseus process id room listings name: which process hosts which room, for operators and tests.
+        processId: matchMaker.processId,
+      },
       'game ready',
     );
     return new GameServer(server);

@@ -2,11 +2,18 @@
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  /**
+   * What stands in while this store is down (Redis: in-process cache, limiter, nonce store). A store with a
+   * fallback that fails makes readiness `degraded` (still serving), not `not ready`.
+   */
+  fallback?: string;
 }
 
 export interface CheckResult {
   name: string;
   status: 'up' | 'down';
+  /** Set on a down store that has an in-process fallback: what serves meanwhile. */
+  fallback?: string;
   latencyMs: number;
   /** Why it is down, in words safe for a response: `no answer within N ms` or `unreachable`. */
   error?: string;
@@ -25,7 +32,7 @@ class CheckTimeout extends Error {}
  */
 export async function runChecks(checks: ReadinessCheck[], timeoutMs: number): Promise<CheckResult[]> {
   return Promise.all(
-    checks.map(async ({ name, check }) => {
+    checks.map(async ({ name, check, fallback }) => {
       const started = performance.now();
       let timer: NodeJS.Timeout | undefined;
       try {
@@ -42,6 +49,7 @@ export async function runChecks(checks: ReadinessCheck[], timeoutMs: number): Pr
           status: 'down' as const,
           latencyMs: Math.round(performance.now() - started),
           error: error instanceof CheckTimeout ? error.message : 'unreachable',
+          ...(fallback ? { fallback } : {}),
         };
         return Object.defineProperty(result, 'cause', { value: error, enumerable: false });
       } finally {
@@ -49,4 +57,14 @@ export async function runChecks(checks: ReadinessCheck[], timeoutMs: number): Pr
       }
     }),
   );
+}
+
+/** Overall readiness: `ready` when every store answered, `degraded` when only stores with a fallback failed. */
+export type ReadinessStatus = 'ready' | 'degraded' | 'not_ready';
+
+/** Classifies check results (see `ReadinessStatus`). */
+export function readinessOf(results: CheckResult[]): ReadinessStatus {
+  const down = results.filter((result) => result.status === 'down');
+  if (down.length === 0) return 'ready';
+  return down.every((result) => result.fallback) ? 'degraded' : 'not_ready';
 }

@@ -10,6 +10,9 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
   const redis = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 2,
+    // While Redis is unreachable a command fails at once instead of waiting in a queue for the reconnect, so the
+    // in-process fallbacks (insurance rate limiter, L1 cache) answer without delay; see /readyz "degraded".
+    enableOfflineQueue: false,
     connectTimeout: 5_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
@@ -23,9 +26,11 @@ export async function connectRedis(url: string, logger: Logger): Promise<Redis> 
   return redis;
 }
 
+/** Readiness check: Redis answers PING; while it does not, the platform runs degraded on in-process fallbacks. */
 export function redisCheck(redis: Redis): ReadinessCheck {
   return {
     name: 'redis',
+    fallback: 'in-process rate limits and search cache (per process)',
     async check() {
       const answer = await redis.ping();
       if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`);

@@ -1,9 +1,11 @@
+import { backupRunnerOf } from '../../platform/backup';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import { registerHealthRoutes } from './router';
 
 /**
- * The health service: liveness (`/healthz`), readiness over the opened stores (`/readyz`) and Prometheus metrics
- * (`/metrics`). Its routes are probes, mounted in every role, so a game- or worker-only process answers them too.
+ * The health and operations service: liveness (`/healthz`), readiness over the opened stores (`/readyz`),
+ * Prometheus metrics (`/metrics`) and the nightly backup job (BACKUP_CRON, run by a worker). Its routes are probes,
+ * mounted in every role, so a game- or worker-only process answers them too.
  */
 export function createHealthService(context: PlatformContext): ProductParts {
   const { config, stores, isAccepting } = context;
@@ -16,5 +18,6 @@ export function createHealthService(context: PlatformContext): ProductParts {
           isAccepting,
         }),
     ],
+    jobs: [backupRunnerOf(context).registerJob(config.BACKUP_CRON)],
   };
 }

@@ -1,6 +1,7 @@
 import type { ApiRoutes } from '../../platform/http/routes';
 import { registry } from '../../platform/metrics';
-import { failureCause, runChecks, type ReadinessCheck } from '../../platform/stores/readiness';
+import { failureCause, type ReadinessCheck } from '../../platform/stores/readiness';
+import { checkReadiness } from './readinessGauges';
 import { healthError } from './errors';
 import { presentLiveness, presentReadiness } from './presenters';
 import { LivenessSchema, ReadinessSchema, type Liveness, type Readiness } from './schemas';
@@ -30,17 +31,21 @@ export function registerHealthRoutes(routes: ApiRoutes, deps: HealthDependencies
   routes.add({
     method: 'get',
     path: '/readyz',
-    summary: 'Readiness: every configured store answers',
+    summary: 'Readiness: every configured store answers (degraded while only Redis does not)',
     tags: ['health'],
     responses: {
-      200: { description: 'Every store answered', schema: ReadinessSchema },
-      503: { description: 'A store did not answer, or the process is shutting down' },
+      200: {
+        description:
+          'Every store answered (ready), or only stores with an in-process fallback failed (degraded)',
+        schema: ReadinessSchema,
+      },
+      503: { description: 'A store without a fallback did not answer, or the process is shutting down' },
     },
     handler: async (): Promise<{ status: number; body: Readiness }> => {
       if (!deps.isAccepting()) throw healthError('SHUTTING_DOWN', 'The process is shutting down');
-      const checks = await runChecks(deps.checks, deps.readinessTimeoutMs);
+      const { status, checks } = await checkReadiness(deps.checks, deps.readinessTimeoutMs);
       const failed = checks.filter((check) => check.status === 'down');
-      if (failed.length > 0) {
+      if (status === 'not_ready') {
         // The stores' own errors go to the log (URLs redacted) as the cause, not into the body.
         throw healthError(
           'NOT_READY',
@@ -51,7 +56,7 @@ export function registerHealthRoutes(routes: ApiRoutes, deps: HealthDependencies
           },
         );
       }
-      return { status: 200, body: presentReadiness(checks) };
+      return { status: 200, body: presentReadiness(status, checks) };
     },
   });
 
@@ -62,6 +67,8 @@ export function registerHealthRoutes(routes: ApiRoutes, deps: HealthDependencies
     tags: ['health'],
     responses: { 200: { description: 'Metrics in Prometheus text format' } },
     handler: async ({ res }) => {
+      // Refreshes platform_store_up and platform_readiness, so the readiness alerts need no separate prober.
+      await checkReadiness(deps.checks, deps.readinessTimeoutMs);
       res.type(registry.contentType).send(await registry.metrics());
       return { status: 200 };
     },

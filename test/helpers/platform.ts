@@ -72,6 +72,8 @@ export async function startTestPlatform(
 function withHealth(parts: NonNullable<PlatformOptions['parts']>): NonNullable<PlatformOptions['parts']> {
   return async (context) => {
     const built = await parts(context);
-    return built.probes?.length ? built : { ...built, ...createHealthService(context) };
+    if (built.probes?.length) return built;
+    const health = createHealthService(context);
+    return { ...built, ...health, jobs: [...(built.jobs ?? []), ...(health.jobs ?? [])] };
   };
 }
