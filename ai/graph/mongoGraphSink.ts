@@ -49,11 +49,11 @@ export class MongoGraphSink implements GraphSink {
       }
     }
     if (mentionRows.length > 0) {
-      await mentions.bulkWrite(
+      await inBatches(
         mentionRows.map((row) => ({
           replaceOne: { filter: { _id: row._id }, replacement: row, upsert: true },
         })),
-        { ordered: false },
+        (batch) => mentions.bulkWrite(batch, { ordered: false }),
       );
     }
     const topOf = new Map<string, string[]>();
@@ -108,8 +108,8 @@ export class MongoGraphSink implements GraphSink {
         });
       }
     }
-    if (entityOps.length > 0) await entities.bulkWrite(entityOps, { ordered: false });
-    if (relationOps.length > 0) await relations.bulkWrite(relationOps, { ordered: false });
+    await inBatches(entityOps, (batch) => entities.bulkWrite(batch, { ordered: false }));
+    await inBatches(relationOps, (batch) => relations.bulkWrite(batch, { ordered: false }));
     if (gone.length > 0) {
       await entities.deleteMany({ _id: { $in: gone } });
       await relations.deleteMany({ scope: SCOPE, $or: [{ from: { $in: gone } }, { to: { $in: gone } }] });
@@ -131,4 +131,16 @@ export class MongoGraphSink implements GraphSink {
       );
     }
   }
+}
+
+/**
+ * Statements per write command. A 1 MB ingest makes thousands of mention and relation upserts; as one command, the
+ * embedded MongoDB engine (in this process) applied them in one synchronous step that held the event loop for
+ * seconds. Batches keep each step short and let requests in between.
+ */
+const WRITE_BATCH = 100;
+
+/** Runs `write` over `ops` in batches of WRITE_BATCH, one after another. */
+async function inBatches<T>(ops: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < ops.length; i += WRITE_BATCH) await write(ops.slice(i, i + WRITE_BATCH));
 }

@@ -37,7 +37,7 @@ describe('admin brain: status, patterns, operations query, insights, user activi
     const audit = res.body.areas.find((area: { name: string }) => area.name === 'audit');
     expect(audit.indexes.events).toBeGreaterThanOrEqual(20);
     expect(audit.indexes.signatures).toBeGreaterThanOrEqual(3);
-    expect(res.body.providers).toEqual([{ provider: 'local', model: 'local-hash-v1-384', state: 'CLOSED' }]);
+    expect(res.body.providers).toEqual([{ provider: 'local', model: 'local-sem-v1-384', state: 'CLOSED' }]);
     expect(res.body.monitor_url).toMatch(/\/colyseus$/);
     const player = await ctx.as(ann, 'get', '/admin/brain/status');
     expect([player.status, player.body.code]).toEqual([403, 'ROLE_REQUIRED']);
