@@ -7,6 +7,7 @@ import { playerInsights, worldInsights } from './questInsights';
 import type { QuestSignals } from './questSignals';
 import type { QuestTexts } from './questTexts';
 import { recommend } from './recommendations';
+import { analyze } from '../../ai/text/terms';
 
 /** The port issue 24's notifications plug into: a message of `kind` for one user. */
 export type Notify = (userId: string, kind: string, payload: Record<string, unknown>) => void;
@@ -24,6 +25,9 @@ export interface QuestBrainDependencies {
 }
 
 /** The quests brain's commands behind its routes (SPEC 4.8). */
+/** Nearest quest texts re-ranked for a suggestion. */
+const SUGGESTION_CANDIDATES = 20;
+
 export class QuestBrain {
   constructor(private readonly deps: QuestBrainDependencies) {}
 
@@ -49,24 +53,27 @@ export class QuestBrain {
     return { quest, dismissed_at: await this.deps.signals.dismiss(userId, quest) };
   }
 
-  /** Quests whose texts match the interests by meaning, with the caller's state on each. */
+  /**
+   * Quests whose texts match the interests, with the caller's state on each: the nearest quest texts by meaning
+   * (vectors), re-ranked by half similarity and half the share of the interests' terms the quest text contains, so
+   * a quest that names what was asked for ("hunting wolves") is not outranked by one that only shares its setting.
+   */
   async suggest(userId: string, interests: string, limit: number) {
     const [hits, character] = await Promise.all([
-      this.deps.texts.search(interests, limit),
+      this.deps.texts.search(interests, Math.max(limit * 3, SUGGESTION_CANDIDATES)),
       this.character(userId),
     ]);
     const now = this.deps.clock.now();
-    return hits.flatMap((hit) => {
+    const asked = new Set(analyze(interests));
+    const scored = hits.flatMap((hit) => {
       const quest = this.deps.catalogue.quests.get(hit.ref);
       if (!quest) return [];
-      return [
-        {
-          quest,
-          score: Math.round(hit.score * 1000) / 1000,
-          state: this.deps.catalogue.stateOf(quest, character, now),
-        },
-      ];
+      const terms = new Set(analyze(quest.text));
+      const coverage = asked.size ? [...asked].filter((term) => terms.has(term)).length / asked.size : 0;
+      const score = Math.round((0.5 * hit.score + 0.5 * coverage) * 1000) / 1000;
+      return [{ quest, score, state: this.deps.catalogue.stateOf(quest, character, now) }];
     });
+    return scored.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   async insights(userId: string, operator: boolean) {
