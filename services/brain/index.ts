@@ -17,9 +17,14 @@ export {
 } from './schemas';
 import { PROJECT_ROOT } from '../../platform/projectRoot';
 import { seedEmptyBrain } from './seed';
+import { openBrainMemory, type BrainMemoryOptions } from './memory/memoryArea';
+import { decisionPublisherFor } from './decisions/decisionPublisher';
+import type { MemoryService } from './memory/memoryService';
+
+export type { MemoryService } from './memory/memoryService';
 
 /** Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers). */
-export interface BrainAreaOptions {
+export interface BrainAreaOptions extends BrainMemoryOptions {
   sleep?: Sleep;
 }
 
@@ -39,6 +44,8 @@ export interface BrainService {
 /** The brain's parts, plus its service interface when this process serves the brain (api role). */
 export interface BrainArea extends ProductParts {
   service?: BrainService;
+  /** Subjects' memories in four tiers (NPCs, companions, the social graph call it); see memory/README.md. */
+  memory?: MemoryService;
 }
 
 /** The service interface over an opened core. */
@@ -70,10 +77,17 @@ export async function createBrainArea(
         context.logger.error({ err: error }, 'brain seed failed');
       })
     : undefined;
+  const memory = await openBrainMemory(context, core.embeddings, auth, {
+    decisionPublisher: decisionPublisherFor(core.ingestor, context.logger),
+    ...options,
+  });
   return {
     service: brainService(core),
+    memory: memory.memory,
+    jobs: memory.jobs,
     close: async () => {
       await seeding;
+      await memory.close();
     },
     services: [
       (routes) =>
@@ -82,6 +96,7 @@ export async function createBrainArea(
           requireBrainAuth: auth.guard.requireBrainAuth,
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
         }),
+      ...memory.services,
     ],
   };
 }

@@ -1,0 +1,13 @@
+/**
+ * The security routes answer only shared codes: 401 UNAUTHENTICATED / INVALID_CREDENTIAL, 403 ROLE_REQUIRED and
+ * MEMORY_SUBJECT_FORBIDDEN (a user exporting another subject), 400 VALIDATION_FAILED and MEMORY_SUBJECT_REQUIRED.
+ * Remember answers 400 BRAIN_SECRET_DETECTED (services/brain/memory/errors.ts).
+ */
+export const SECURITY_ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'INVALID_CREDENTIAL',
+  'ROLE_REQUIRED',
+  'MEMORY_SUBJECT_FORBIDDEN',
+  'MEMORY_SUBJECT_REQUIRED',
+  'VALIDATION_FAILED',
+] as const;
