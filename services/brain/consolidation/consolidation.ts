@@ -190,7 +190,7 @@ export class Consolidation {
           $set: { status: 'running', heartbeat_at: now, error: null, finished_at: null },
           $inc: { attempts: 1 },
         },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean();
     if (taken) return taken;
@@ -238,7 +238,7 @@ export class Consolidation {
       .findOneAndUpdate(
         { _id: run._id },
         { $set: { status: outcome, finished_at: new Date(now), duration_ms: duration, error } },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean();
     return updated!;

@@ -243,7 +243,7 @@ export class DecisionLog {
           $set: { ...((update.$set as object) ?? {}), version: next, updated_at: at },
           $push: { versions: { ...version, version: next, at } },
         },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean();
     if (updated) await this.publisher?.publish(updated);

@@ -126,7 +126,7 @@ export class MemoryKeeper implements MemoryService {
         .findOneAndUpdate(
           { _id: duplicate },
           { $inc: { seen_count: 1 }, $max: { last_seen: record.created_at, importance: record.importance } },
-          { new: true },
+          { returnDocument: 'after' },
         )
         .lean();
       if (merged) return { memory: recordOf(merged), merged: true };

@@ -20,6 +20,8 @@ import {
 /** Candidates taken from each side (fulltext, vectors) before scoring; more when tags filter them afterwards. */
 const CANDIDATES = 50;
 const TAGGED_CANDIDATES = 400;
+/** Weight of a memory whose stated facts were all replaced by newer ones by `as_of` (a knowledge update). */
+const OUTDATED_WEIGHT = 0.5;
 /** Most facts of a subject considered for one recall. */
 const MAX_FACTS = 2000;
 
@@ -37,7 +39,7 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
   const queryVector = keeper.local.embedOne(input.query);
   const limit = input.limit ?? 10;
   const hits: RecallHit[] = [];
-  const consider = (memory: MemoryRecord, scoreFrom: string) => {
+  const consider = (memory: MemoryRecord, scoreFrom: string, weight = 1) => {
     const relevance = relevanceOf(
       cosine(queryVector, keeper.local.embedOne(scoreFrom)),
       termCoverage(terms, scoreFrom),
@@ -52,7 +54,14 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
   };
 
   const stored = tiers.filter((tier) => tier !== 'working');
-  for (const doc of await storedCandidates(keeper, input, stored, asOf)) consider(recordOf(doc), doc.content);
+  const docs = await storedCandidates(keeper, input, stored, asOf);
+  const outdated = await outdatedSources(
+    keeper,
+    input.subject,
+    docs.map((doc) => doc._id),
+    asOf,
+  );
+  for (const doc of docs) consider(recordOf(doc), doc.content, outdated.has(doc._id) ? OUTDATED_WEIGHT : 1);
   if (tiers.includes('semantic') && !input.tags?.length) {
     for (const fact of await factRecords(keeper, input.subject, asOf)) consider(fact, fact.content);
   }
@@ -87,10 +96,40 @@ async function storedCandidates(
     _id: { $in: [...ids] },
     subject: input.subject,
     tier: { $in: tiers },
-    created_at: { $lte: asOf },
+    occurred_at: { $lte: asOf },
   };
   if (input.tags?.length) filter.tags = { $all: input.tags };
   return keeper.memories.find(filter).lean();
+}
+
+/**
+ * Memories whose facts had all ended by `asOf` ("Ann lives in Riverside" once she moved): still recalled, ranked
+ * below what is true now, so a knowledge update answers with the newest fact.
+ */
+async function outdatedSources(
+  keeper: MemoryKeeper,
+  subject: string,
+  ids: string[],
+  asOf: Date,
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const facts = await keeper.options.graph.facts
+    .find(
+      {
+        scope: subject as `${string}:${string}`,
+        source_memory_ids: { $in: ids },
+        valid_from: { $lte: asOf },
+      },
+      { source_memory_ids: 1, valid_to: 1 },
+    )
+    .lean();
+  const ended = new Set<string>();
+  const current = new Set<string>();
+  for (const fact of facts) {
+    const target = fact.valid_to !== null && fact.valid_to <= asOf ? ended : current;
+    for (const id of fact.source_memory_ids) target.add(id);
+  }
+  return new Set([...ended].filter((id) => !current.has(id)));
 }
 
 /** The subject's facts valid at `asOf`, as semantic-tier memory records ("Ann lives in Hilltown"). */
