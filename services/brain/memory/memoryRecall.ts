@@ -48,7 +48,7 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
     const age = Math.max(0, (asOf.getTime() - memory.occurred_at.getTime()) / 1000);
     hits.push({
       memory,
-      score: recallScore(relevance, age, memory.importance),
+      score: weight * recallScore(relevance, age, memory.importance),
       age_seconds: Math.round(age),
     });
   };
