@@ -23,7 +23,7 @@ const CATEGORY_WORDS: [DecisionCategory, RegExp][] = [
   ['config', /\b(?:config|configuration|setting|env|variable|timeout|limit|flag)\b/i],
   ['policy', /\b(?:policy|rule|must|never|always|allowed|forbid|privacy|license)\b/i],
   ['architecture', /\b(?:architecture|database|service|queue|layer|mongo|redis|qdrant|protocol|schema)\b/i],
-  ['feature', /\b(?:feature|users? can|add|support|launch|quest|shop)\b/i],
+  ['feature', /\b(?:features?|users? can|add|support|launch|quests?|shops?)\b/i],
 ];
 
 function categorise(text: string): DecisionCategory {
