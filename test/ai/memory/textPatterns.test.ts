@@ -7,36 +7,66 @@ import { queryTerms } from '../../../ai/text/terms';
 
 describe('offline memory text patterns', () => {
   it('extracts single- and multi-valued facts, with I/my as the entity me', () => {
-    expect(extractFacts('Ann moved to Hilltown. I work at the Harbour Guild, and my favourite colour is blue.')).toEqual([
+    expect(
+      extractFacts('Ann moved to Hilltown. I work at the Harbour Guild, and my favourite colour is blue.'),
+    ).toEqual([
       { subject: 'Ann', predicate: 'lives_in', object: 'Hilltown', singleValued: true },
       { subject: 'me', predicate: 'works_at', object: 'Harbour Guild', singleValued: true },
       { subject: 'me', predicate: 'favorite_colour', object: 'blue', singleValued: true },
     ]);
-    expect(extractFacts('Tom likes honey cakes')).toEqual([{ subject: 'Tom', predicate: 'likes', object: 'honey cakes', singleValued: false }]);
-    expect(extractEntityNames('Yesterday Ann Smith met Tom at the Copper Mine.')).toEqual(['Ann Smith', 'Tom', 'Copper Mine']);
+    expect(extractFacts('Tom likes honey cakes')).toEqual([
+      { subject: 'Tom', predicate: 'likes', object: 'honey cakes', singleValued: false },
+    ]);
+    expect(extractEntityNames('Yesterday Ann Smith met Tom at the Copper Mine.')).toEqual([
+      'Ann Smith',
+      'Tom',
+      'Copper Mine',
+    ]);
   });
 
   it('extracts decisions with rationale and category', () => {
-    expect(extractDecisions("We decided to use Redis for sessions because it is shared. Let's go with weekly quests.")).toEqual([
-      { title: 'use Redis for sessions', category: 'architecture', rationale: 'it is shared', sentence: 'We decided to use Redis for sessions because it is shared.' },
-      { title: 'weekly quests', category: 'feature', rationale: "Let's go with weekly quests", sentence: "Let's go with weekly quests." },
+    expect(
+      extractDecisions(
+        "We decided to use Redis for sessions because it is shared. Let's go with weekly quests.",
+      ),
+    ).toEqual([
+      {
+        title: 'use Redis for sessions',
+        category: 'architecture',
+        rationale: 'it is shared',
+        sentence: 'We decided to use Redis for sessions because it is shared.',
+      },
+      {
+        title: 'weekly quests',
+        category: 'feature',
+        rationale: "Let's go with weekly quests",
+        sentence: "Let's go with weekly quests.",
+      },
     ]);
     expect(extractDecisions('The weather was nice.')).toEqual([]);
   });
 
   it('summarises extractively within the length, in the original order', () => {
-    const summary = extractiveSummary(['Mara sells swords. Mara sells shields.', 'The sky is blue.', 'Mara sells swords.'], 40);
+    const summary = extractiveSummary(
+      ['Mara sells swords. Mara sells shields.', 'The sky is blue.', 'Mara sells swords.'],
+      40,
+    );
     expect(summary).toBe('Mara sells swords. Mara sells shields.');
   });
 
   it('finds secrets by kind and place, and redacts them', () => {
     const text = `key:\n0x${'1f'.repeat(32)}\nmail bob@example.com`;
     const findings = scanForSecrets(text);
-    expect(findings.map((f) => [f.kind, f.line])).toEqual([['private_key', 2], ['email', 3]]);
+    expect(findings.map((f) => [f.kind, f.line])).toEqual([
+      ['private_key', 2],
+      ['email', 3],
+    ]);
     expect(redactSecrets(text)).toBe('key:\n[redacted:private_key]\nmail [redacted:email]');
     const pem = '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----';
     expect(scanForSecrets(pem).map((f) => f.kind)).toEqual(['private_key']);
-    expect(scanForSecrets('abandon ability able about above absent absorb abstract absurd abuse access').length).toBe(0);
+    expect(
+      scanForSecrets('abandon ability able about above absent absorb abstract absurd abuse access').length,
+    ).toBe(0);
   });
 
   it('scores relevance, recency and importance', () => {

@@ -11,8 +11,14 @@ describe('consolidation rules', () => {
   });
 
   it('finds the last nightly slot in a time zone', () => {
-    expect(lastSlot(Date.parse('2026-11-26T07:00:00Z'), '03:30', 'UTC').toISOString()).toBe('2026-11-26T03:30:00.000Z');
-    expect(lastSlot(Date.parse('2026-11-26T02:00:00Z'), '03:30', 'UTC').toISOString()).toBe('2026-11-25T03:30:00.000Z');
-    expect(lastSlot(Date.parse('2026-07-26T07:00:00Z'), '03:30', 'America/New_York').toISOString()).toBe('2026-07-25T07:30:00.000Z');
+    expect(lastSlot(Date.parse('2026-11-26T07:00:00Z'), '03:30', 'UTC').toISOString()).toBe(
+      '2026-11-26T03:30:00.000Z',
+    );
+    expect(lastSlot(Date.parse('2026-11-26T02:00:00Z'), '03:30', 'UTC').toISOString()).toBe(
+      '2026-11-25T03:30:00.000Z',
+    );
+    expect(lastSlot(Date.parse('2026-07-26T07:00:00Z'), '03:30', 'America/New_York').toISOString()).toBe(
+      '2026-07-25T07:30:00.000Z',
+    );
   });
 });

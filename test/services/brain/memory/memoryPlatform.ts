@@ -29,7 +29,11 @@ export interface MemoryTestPlatform extends BrainTestPlatform {
 /** Starts the brain (memory included) with SIWE on; `env` overrides. */
 export async function startMemoryPlatform(env: Record<string, string> = {}): Promise<MemoryTestPlatform> {
   const adminWallet = Wallet.createRandom();
-  const platform = await startBrainPlatform({ SIWE_ENABLED: '1', ADMIN_ADDRESSES: adminWallet.address, ...env });
+  const platform = await startBrainPlatform({
+    SIWE_ENABLED: '1',
+    ADMIN_ADDRESSES: adminWallet.address,
+    ...env,
+  });
   const as = (token: string) => ({
     get: (path: string) => request(platform.url).get(path).set('Authorization', `Bearer ${token}`),
     post: (path: string, body: object = {}) =>
