@@ -6,6 +6,8 @@ export interface IndexedMemory {
   id: string;
   tier: string;
   content: string;
+  /** The normalised-content hash (exact repeats are found without a store round trip). */
+  hash: string;
 }
 
 /**
@@ -14,7 +16,10 @@ export interface IndexedMemory {
  * process's writes; `forgetSubject` drops it (erasure, or to make a process re-read what others wrote).
  */
 export class SubjectTextIndex {
-  private readonly subjects = new Map<string, { bm25: Bm25Index; tiers: Map<string, string> }>();
+  private readonly subjects = new Map<
+    string,
+    { bm25: Bm25Index; memories: Map<string, IndexedMemory>; byHash: Map<string, string> }
+  >();
 
   /** Whether the subject's memories are loaded. */
   has(subject: string): boolean {
@@ -23,7 +28,7 @@ export class SubjectTextIndex {
 
   /** Replaces the subject's index with these memories. */
   load(subject: string, memories: Iterable<IndexedMemory>): void {
-    this.subjects.set(subject, { bm25: new Bm25Index(), tiers: new Map() });
+    this.subjects.set(subject, { bm25: new Bm25Index(), memories: new Map(), byHash: new Map() });
     for (const memory of memories) this.add(subject, memory);
   }
 
@@ -31,8 +36,11 @@ export class SubjectTextIndex {
   add(subject: string, memory: IndexedMemory): void {
     const entry = this.subjects.get(subject);
     if (!entry) return;
+    const previous = entry.memories.get(memory.id);
+    if (previous) entry.byHash.delete(`${previous.tier}|${previous.hash}`);
     entry.bm25.add(memory.id, [{ text: memory.content, boost: 1 }]);
-    entry.tiers.set(memory.id, memory.tier);
+    entry.memories.set(memory.id, memory);
+    entry.byHash.set(`${memory.tier}|${memory.hash}`, memory.id);
   }
 
   /** Removes memories by id. */
@@ -40,8 +48,12 @@ export class SubjectTextIndex {
     const entry = this.subjects.get(subject);
     if (!entry) return;
     for (const id of ids) {
+      const memory = entry.memories.get(id);
+      if (!memory) continue;
       entry.bm25.remove(id);
-      entry.tiers.delete(id);
+      entry.memories.delete(id);
+      if (entry.byHash.get(`${memory.tier}|${memory.hash}`) === id)
+        entry.byHash.delete(`${memory.tier}|${memory.hash}`);
     }
   }
 
@@ -60,11 +72,23 @@ export class SubjectTextIndex {
     const entry = this.subjects.get(subject);
     if (!entry) return [];
     const allowed = new Set(tiers);
-    return entry.bm25.search([...queryTerms(query)], limit, (id) => allowed.has(entry.tiers.get(id) ?? ''));
+    return entry.bm25.search([...queryTerms(query)], limit, (id) =>
+      allowed.has(entry.memories.get(id)?.tier ?? ''),
+    );
+  }
+
+  /** The indexed memory with this id. */
+  get(subject: string, id: string): IndexedMemory | undefined {
+    return this.subjects.get(subject)?.memories.get(id);
+  }
+
+  /** The id of the subject's memory in `tier` whose content hash is `hash`. */
+  findByHash(subject: string, tier: string, hash: string): string | undefined {
+    return this.subjects.get(subject)?.byHash.get(`${tier}|${hash}`);
   }
 
   /** Number of memories indexed for a subject. */
   size(subject: string): number {
-    return this.subjects.get(subject)?.tiers.size ?? 0;
+    return this.subjects.get(subject)?.memories.size ?? 0;
   }
 }

@@ -82,7 +82,7 @@ async function archiveGroup(keeper: MemoryKeeper, docs: MemoryDocument[]): Promi
       { upsert: true },
     );
     await keeper.options.vectors.upsert(model, [{ id, subject, tier: 'archival', vector: vectors[0] }]);
-    keeper.text.add(subject, { id, tier: 'archival', content });
+    keeper.text.add(subject, { id, tier: 'archival', content, hash: contentHash(content) });
   }
   await handOverGraph(keeper, subject as GraphScope, ids, id);
   await keeper.memories.deleteMany({ _id: { $in: ids }, subject, tier: 'episodic' });

@@ -56,10 +56,6 @@ export class SubjectGraph {
     const names = extractEntityNames(text);
     const now = new Date(this.clock.now());
     if (names.length > 0) {
-      await this.entities.bulkWrite(
-        names.map((name) => this.entityUpsert(scope, name, at, 1)),
-        { ordered: false },
-      );
       const mentions: AnyBulkWriteOperation<GraphMentionRecord>[] = names.map((name) => ({
         updateOne: {
           filter: { _id: `${entityId(scope, name)}@${memoryId}` },
@@ -75,8 +71,14 @@ export class SubjectGraph {
           upsert: true,
         },
       }));
-      await this.mentions.bulkWrite(mentions, { ordered: false });
-      await this.linkCoOccurring(scope, names.slice(0, MAX_LINKED_ENTITIES), now);
+      await Promise.all([
+        this.entities.bulkWrite(
+          names.map((name) => this.entityUpsert(scope, name, at, 1)),
+          { ordered: false },
+        ),
+        this.mentions.bulkWrite(mentions, { ordered: false }),
+        this.linkCoOccurring(scope, names.slice(0, MAX_LINKED_ENTITIES), now),
+      ]);
     }
     for (const fact of extractFacts(text)) await this.assertFact(scope, fact, at, memoryId);
   }

@@ -142,17 +142,12 @@ export class MemoryKeeper implements MemoryService {
       summarizes: [],
     };
     await this.memories.create(doc);
-    await this.options.vectors.upsert(model, [
-      { id: doc._id, subject: doc.subject, tier, vector: vectors[0] },
+    this.text.add(doc.subject, { id: doc._id, tier, content: doc.content, hash });
+    const scope = doc.subject as `${string}:${string}`;
+    await Promise.all([
+      this.options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier, vector: vectors[0] }]),
+      this.options.graph.recordMemory(scope, doc._id, doc.session_id, doc.content, doc.occurred_at),
     ]);
-    this.text.add(doc.subject, { id: doc._id, tier, content: doc.content });
-    await this.options.graph.recordMemory(
-      doc.subject as `${string}:${string}`,
-      doc._id,
-      doc.session_id,
-      doc.content,
-      doc.occurred_at,
-    );
     return { memory: recordOf(doc), merged: false };
   }
 
@@ -204,10 +199,10 @@ export class MemoryKeeper implements MemoryService {
     let loading = this.loading.get(subject);
     if (!loading) {
       loading = (async () => {
-        const docs = await this.memories.find({ subject }, { tier: 1, content: 1 }).lean();
+        const docs = await this.memories.find({ subject }, { tier: 1, content: 1, content_hash: 1 }).lean();
         this.text.load(
           subject,
-          docs.map((doc) => ({ id: doc._id, tier: doc.tier, content: doc.content })),
+          docs.map((doc) => ({ id: doc._id, tier: doc.tier, content: doc.content, hash: doc.content_hash })),
         );
       })().finally(() => this.loading.delete(subject));
       this.loading.set(subject, loading);
@@ -234,27 +229,29 @@ export class MemoryKeeper implements MemoryService {
     );
   }
 
+  /**
+   * An exact repeat (same normalised-content hash) or the nearest of the 5 best BM25 matches whose offline-embedding
+   * cosine reaches `duplicateSimilarity`, in the same subject and tier, read from the in-process index (the subject
+   * is loaded from MongoDB first).
+   */
   private async findDuplicate(
     record: MemoryRecord,
     tier: StoredMemoryTier,
     hash: string,
   ): Promise<string | null> {
-    const exact = await this.memories
-      .findOne({ subject: record.subject, content_hash: hash, tier }, { _id: 1 })
-      .lean();
-    if (exact) return exact._id;
     await this.ensureLoaded(record.subject);
+    const exact = this.text.findByHash(record.subject, tier, hash);
+    if (exact) return exact;
     const candidates = this.text.search(record.subject, record.content, [tier], 5);
     if (candidates.length === 0) return null;
-    const docs = await this.memories
-      .find({ _id: { $in: candidates.map((c) => c.id) }, subject: record.subject }, { content: 1 })
-      .lean();
     const vector = this.local.embedOne(record.content);
     let best: { id: string; similarity: number } | null = null;
-    for (const doc of docs) {
-      const similarity = cosine(vector, this.local.embedOne(doc.content));
+    for (const candidate of candidates) {
+      const content = this.text.get(record.subject, candidate.id)?.content;
+      if (content === undefined) continue;
+      const similarity = cosine(vector, this.local.embedOne(content));
       if (similarity >= this.options.duplicateSimilarity && (!best || similarity > best.similarity))
-        best = { id: doc._id, similarity };
+        best = { id: candidate.id, similarity };
     }
     return best?.id ?? null;
   }

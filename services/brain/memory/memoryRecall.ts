@@ -54,7 +54,11 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
   };
 
   const stored = tiers.filter((tier) => tier !== 'working');
-  const docs = await storedCandidates(keeper, input, stored, asOf);
+  const withFacts = tiers.includes('semantic') && !input.tags?.length;
+  const [docs, facts] = await Promise.all([
+    storedCandidates(keeper, input, stored, asOf),
+    withFacts ? factRecords(keeper, input.subject, asOf) : [],
+  ]);
   const outdated = await outdatedSources(
     keeper,
     input.subject,
@@ -62,9 +66,7 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
     asOf,
   );
   for (const doc of docs) consider(recordOf(doc), doc.content, outdated.has(doc._id) ? OUTDATED_WEIGHT : 1);
-  if (tiers.includes('semantic') && !input.tags?.length) {
-    for (const fact of await factRecords(keeper, input.subject, asOf)) consider(fact, fact.content);
-  }
+  for (const fact of facts) consider(fact, fact.content);
   hits.sort((a, b) => b.score - a.score);
   const result: RecallResult = { hits: hits.slice(0, limit) };
   if (input.session_id) result.working = await keeper.working(input.subject, input.session_id);

@@ -11,8 +11,19 @@ const matchAny = (key: string, values: readonly string[]) => ({ key, match: { an
  * memory's id, a named Cosine vector per embedding model, payload `{subject, tier, model}` keyword-indexed so every
  * search is filtered to one subject.
  */
+/** One vector waiting for the next batch, and whoever awaits its write. */
+interface PendingPoint {
+  point: { id: string; vector: Record<string, number[]>; payload: Record<string, string> };
+  done: (error?: unknown) => void;
+}
+
+/** Most points per batched upsert. */
+const MAX_BATCH = 256;
+
 export class MemoryVectors {
   private spaces = new Set<string>();
+  private pending: PendingPoint[] = [];
+  private flushing = false;
 
   constructor(
     private readonly client: QdrantClient,
@@ -44,20 +55,51 @@ export class MemoryVectors {
     return [...this.spaces];
   }
 
-  /** Stores memory vectors of one model (ignored for a model the collection has no space for). */
+  /**
+   * Stores memory vectors of one model (ignored for a model the collection has no space for). Concurrent calls are
+   * batched: points queued while a write is in flight go out together in the next one (at most 256 a request), and
+   * each call resolves once its points are written.
+   */
   async upsert(
     model: string,
     points: readonly { id: string; subject: string; tier: string; vector: number[] }[],
   ): Promise<void> {
     if (!this.spaces.has(model) || points.length === 0) return;
-    await this.client.upsert(this.collection, {
-      wait: true,
-      points: points.map((p) => ({
-        id: p.id,
-        vector: { [model]: p.vector },
-        payload: { subject: p.subject, tier: p.tier, model },
-      })),
-    });
+    await Promise.all(
+      points.map(
+        (p) =>
+          new Promise<void>((resolve, reject) => {
+            this.pending.push({
+              point: {
+                id: p.id,
+                vector: { [model]: p.vector },
+                payload: { subject: p.subject, tier: p.tier, model },
+              },
+              done: (error) => (error === undefined ? resolve() : reject(error)),
+            });
+            void this.flush();
+          }),
+      ),
+    );
+  }
+
+  /** Writes queued points batch by batch until none are left (one writer at a time). */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        try {
+          await this.client.upsert(this.collection, { wait: true, points: batch.map((item) => item.point) });
+          for (const item of batch) item.done();
+        } catch (error) {
+          for (const item of batch) item.done(error ?? new Error('vector upsert failed'));
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
   }
 
   /** The subject's nearest memories in the given tiers, best first (cosine). */

@@ -117,7 +117,7 @@ export class SecretSweep {
       await this.memory.options.vectors.upsert(model, [
         { id: doc._id, subject: doc.subject, tier: doc.tier, vector: vectors[0] },
       ]);
-      this.memory.text.add(doc.subject, { id: doc._id, tier: doc.tier, content });
+      this.memory.text.add(doc.subject, { id: doc._id, tier: doc.tier, content, hash: contentHash(content) });
       redacted.push({
         memory_id: doc._id,
         subject: doc.subject,
