@@ -24,12 +24,17 @@ async function main(): Promise<void> {
   const bench = await openBenchMemory();
   try {
     const subject = 'bot:bench';
-    const start = Date.now() - 0;
+    const start = Date.now();
     let next = 0;
     const worker = async () => {
       while (next < COUNT) {
         const i = next++;
         await bench.memory.remember({ subject, content: sentence(i), session_id: `s${Math.floor(i / 50)}` });
+        if ((i + 1) % 10_000 === 0) {
+          console.log(
+            `  ${i + 1} remembered, ${((i + 1) / ((Date.now() - start) / 1000)).toFixed(0)}/s so far`,
+          );
+        }
       }
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
