@@ -37,6 +37,7 @@ export interface ConsolidationOptions {
   logger: Logger;
   config: Pick<
     Config,
+    | 'ROLES'
     | 'BRAIN_CONSOLIDATION_AT'
     | 'BRAIN_CONSOLIDATION_TIMEZONE'
     | 'BRAIN_EPISODIC_RETENTION_DAYS'
@@ -58,6 +59,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export class Consolidation {
   readonly runs: Model<ConsolidationRunDocument>;
   private active = new Set<Promise<unknown>>();
+  private stopping = false;
 
   constructor(private readonly options: ConsolidationOptions) {
     this.runs = consolidationRunModel(options.mongo);
@@ -125,7 +127,10 @@ export class Consolidation {
     return done ? null : this.run('catch_up', slot);
   }
 
-  /** Defines the nightly job and schedules it; a missed slot runs now, in the background. */
+  /**
+   * Defines the nightly job and schedules it; in a process with the worker role (the one that processes jobs), a
+   * missed slot runs now, in the background.
+   */
   async registerJob(agenda: Agenda): Promise<void> {
     const { config, clock, logger } = this.options;
     agenda.define(CONSOLIDATION_JOB, async () => {
@@ -140,6 +145,7 @@ export class Consolidation {
       {},
       { timezone: config.BRAIN_CONSOLIDATION_TIMEZONE },
     );
+    if (!config.ROLES.includes('worker')) return;
     this.track(
       this.catchUp().catch((error: unknown) => logger.error({ err: error }, 'consolidation catch-up failed')),
     );
@@ -148,6 +154,12 @@ export class Consolidation {
   private track(work: Promise<unknown>): void {
     this.active.add(work);
     void work.finally(() => this.active.delete(work));
+  }
+
+  /** Shutdown: running steps stop at their next batch (the run is resumed at the next start), then waits. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.idle();
   }
 
   /** Waits for background runs (shutdown, tests). */
@@ -210,6 +222,7 @@ export class Consolidation {
       auditRetentionDays: config.BRAIN_ARCHIVAL_AGE_DAYS,
       pause: async () => {
         await yieldToEventLoop();
+        if (this.stopping) throw new Error('stopped for shutdown; the next start resumes the run');
         await this.runs.updateOne(
           { _id: run._id },
           { $set: { heartbeat_at: new Date(this.options.clock.now()) } },

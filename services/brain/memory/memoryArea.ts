@@ -105,6 +105,9 @@ export async function openBrainMemory(
       (routes) => registerSecurityRoutes(routes, { memory, audit, eraser, guard, mongo: stores.mongo! }),
     ],
     jobs: [(agenda) => consolidation.registerJob(agenda)],
-    close: () => audit.flush(),
+    close: async () => {
+      await consolidation.stop();
+      await audit.flush();
+    },
   };
 }

@@ -6,6 +6,7 @@ import type { PlatformContext } from '../../../../platform/platform';
 import { combineParts } from '../../../../productParts';
 import { createAuthService } from '../../../../services/auth';
 import { createBrainArea } from '../../../../services/brain';
+import { CONSOLIDATION_JOB } from '../../../../services/brain/consolidation/consolidation';
 import { signInWithWallet } from '../../../helpers/siwe';
 import { startTestPlatform, type TestPlatform } from '../../../helpers/platform';
 
@@ -134,6 +135,33 @@ describe('memory consolidation', () => {
       entities_merged: 0,
     });
     expect((await as().get('/brain/decisions?q=Redis').expect(200)).body.decisions).toHaveLength(1);
+  });
+
+  it('resumes a crashed run of a slot from the step it stopped in', async () => {
+    clock.set(Date.parse('2026-11-27T04:00:00.000Z'));
+    const stale = new Date(clock.now() - 20 * 60_000);
+    await server.platform.stores.mongo!.collection('consolidationruns').insertOne({
+      _id: 'scheduled:2026-11-27T03:30:00.000Z' as never,
+      trigger: 'scheduled',
+      slot: new Date('2026-11-27T03:30:00.000Z'),
+      status: 'running',
+      started_at: stale,
+      finished_at: null,
+      heartbeat_at: stale,
+      duration_ms: null,
+      steps_done: ['decisions', 'entities'],
+      counts: { decisions_extracted: 7 },
+      error: null,
+      attempts: 1,
+    });
+    await server.platform.scheduler.agenda.now(CONSOLIDATION_JOB);
+    const resumed = await settled('scheduled:2026-11-27T03:30:00.000Z');
+    expect(resumed).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      counts: { decisions_extracted: 7, facts_closed: 0 },
+    });
+    expect(resumed.steps_done).toEqual(['decisions', 'entities', 'contradictions', 'archive', 'purge']);
   });
 
   it('needs an operator or the service token', async () => {
