@@ -91,7 +91,7 @@ export class MemoryVectors {
       while (this.pending.length > 0) {
         const batch = this.pending.splice(0, MAX_BATCH);
         try {
-          await this.client.upsert(this.collection, { wait: true, points: batch.map((item) => item.point) });
+          await this.upsertWithRetry(batch.map((item) => item.point));
           for (const item of batch) item.done();
         } catch (error) {
           for (const item of batch) item.done(error ?? new Error('vector upsert failed'));
@@ -99,6 +99,22 @@ export class MemoryVectors {
       }
     } finally {
       this.flushing = false;
+    }
+  }
+
+  /**
+   * One upsert, retried twice at once when the connection failed before an answer (a reset keep-alive connection:
+   * `fetch failed`); an upsert of the same points is idempotent. Answers from Qdrant (4xx, 5xx) are not retried.
+   */
+  private async upsertWithRetry(points: PendingPoint['point'][]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.upsert(this.collection, { wait: true, points });
+        return;
+      } catch (error) {
+        const connectionFailed = error instanceof TypeError && error.message === 'fetch failed';
+        if (!connectionFailed || attempt >= 3) throw error;
+      }
     }
   }
 

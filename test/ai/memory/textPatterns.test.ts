@@ -4,6 +4,7 @@ import { extractEntityNames, extractFacts } from '../../../ai/memory/factPattern
 import { redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
 import { recallScore, relevanceOf, termCoverage } from '../../../ai/memory/recallScoring';
 import { queryTerms } from '../../../ai/text/terms';
+import { screenIngestDocuments } from '../../../services/brain/security/ingestSecretGuard';
 
 describe('offline memory text patterns', () => {
   it('extracts single- and multi-valued facts, with I/my as the entity me', () => {
@@ -74,5 +75,25 @@ describe('offline memory text patterns', () => {
     expect(relevanceOf(1, 1)).toBe(1);
     expect(recallScore(1, 0, 1)).toBeCloseTo(1);
     expect(recallScore(1, 30 * 86_400, 0)).toBeCloseTo(0.725);
+  });
+});
+
+describe('ingestion secret screen', () => {
+  const key = `-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----`;
+
+  it('refuses a batch holding key material, naming the document and line', () => {
+    expect(() => screenIngestDocuments([{ text: 'fine' }, { text: `notes\n${key}` }], false)).toThrow(
+      expect.objectContaining({
+        status: 400,
+        code: 'BRAIN_SECRET_DETECTED',
+        errors: [{ path: 'body.documents.1.text', message: 'private_key at line 2' }],
+      }),
+    );
+  });
+
+  it('redacts instead when configured', () => {
+    expect(screenIngestDocuments([{ text: `a ${key} b` }], true)).toEqual([
+      { text: 'a [redacted:private_key] b' },
+    ]);
   });
 });
