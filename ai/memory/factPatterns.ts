@@ -17,7 +17,8 @@ export interface ExtractedFact {
 /** The entity memories use for their own subject ("I", "my"). */
 export const SELF_ENTITY = 'me';
 
-const NAME = "(?:[A-Z][\\p{L}'’-]*(?:\\s+[A-Z][\\p{L}'’-]*){0,3})";
+// Words of at most 40 characters, starting where a word starts: bounded backtracking on any input.
+const NAME = "(?<![\\p{L}\\p{N}'’-])(?:[A-Z][\\p{L}'’-]{0,39}(?:\\s+[A-Z][\\p{L}'’-]{0,39}){0,3})";
 const WHO = `(?<s>I|${NAME})`;
 const WHOSE = `(?<s>[Mm]y|${NAME}(?:'s|’s))`;
 const VALUE = "(?<o>[\\p{L}\\p{N}][\\p{L}\\p{N}'’ -]{0,60}?)";

@@ -33,7 +33,10 @@ const PATTERNS: { kind: SecretKind; pattern: RegExp }[] = [
     pattern:
       /\b(?:api[_-]?key|access[_-]?token|secret[_-]?key|auth[_-]?token)\s*[:=]\s*["']?[A-Za-z0-9_\-.]{16,}/gi,
   },
-  { kind: 'email', pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g },
+  {
+    kind: 'email',
+    pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}\b/g,
+  },
 ];
 
 let bip39: Set<string> | undefined;
