@@ -98,18 +98,16 @@ describe('ingestion secret screen', () => {
   });
 });
 
-describe('pattern speed on hostile input', () => {
+describe('patterns on hostile input', () => {
+  // Quadratic backtracking took 28 s on 20,000 capitals; linear patterns finish well inside the test timeout.
   it.each([
-    ['capitals', 'A'.repeat(20_000)],
-    ['short names', 'A A '.repeat(5_000)],
-    ['e-mail local parts', 'a.'.repeat(10_000)],
-  ])('stays linear on %s (20,000 characters)', (_name, text) => {
-    const started = process.hrtime.bigint();
-    extractFacts(text);
-    extractEntityNames(text);
-    extractDecisions(text);
-    scanForSecrets(text);
-    // Quadratic backtracking took 28 s here; linear takes milliseconds, so 2 s holds even on a loaded machine.
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2_000);
+    ['capitals', 'A'.repeat(20_000), ['A'.repeat(40)]],
+    ['short names', 'A A '.repeat(5_000), []],
+    ['e-mail local parts', 'a.'.repeat(10_000), []],
+  ])('handles %s (20,000 characters) without backtracking', (_name, text, firstNames) => {
+    expect(extractFacts(text)).toEqual([]);
+    expect(extractEntityNames(text).slice(0, firstNames.length)).toEqual(firstNames);
+    expect(extractDecisions(text)).toEqual([]);
+    expect(scanForSecrets(text)).toEqual([]);
   });
 });
