@@ -16,6 +16,9 @@ import { graphRelationModel, type GraphRelationRecord } from '../../../models/Gr
 /** At most this many entities of one memory get co-occurrence edges (pairs grow quadratically). */
 const MAX_LINKED_ENTITIES = 6;
 
+/** The entity type a predicate's object has (its subject is then a person). */
+const OBJECT_TYPES: Record<string, string> = { lives_in: 'place', works_at: 'organization' };
+
 /** What erasing a scope removed. */
 export interface ScopeErasure {
   entities: number;
@@ -99,6 +102,7 @@ export class SubjectGraph {
     const object = objectIsEntity ? entityId(scope, fact.object) : entityKey(fact.object);
     const now = new Date(this.clock.now());
     if (objectIsEntity) await this.entities.bulkWrite([this.entityUpsert(scope, fact.object, validFrom, 0)]);
+    await this.typeEntities(scope, fact, objectIsEntity);
     const open = await this.facts.find({ scope, subject, predicate: fact.predicate, valid_to: null }).lean();
     const same = open.find((existing) => existing.object === object);
     if (same) {
@@ -133,6 +137,20 @@ export class SubjectGraph {
       source_memory_ids: [memoryId],
     });
     return id;
+  }
+
+  /** Types still-untyped (`term`) entities from the role they play in a fact: who lives somewhere is a person. */
+  private async typeEntities(scope: GraphScope, fact: ExtractedFact, objectIsEntity: boolean): Promise<void> {
+    const objectType = OBJECT_TYPES[fact.predicate];
+    if (!objectType) return;
+    const typed = [{ id: entityId(scope, fact.subject), type: fact.subject === 'me' ? 'self' : 'person' }];
+    if (objectIsEntity) typed.push({ id: entityId(scope, fact.object), type: objectType });
+    await this.entities.bulkWrite(
+      typed.map(({ id, type }) => ({
+        updateOne: { filter: { _id: id, type: 'term' }, update: { $set: { type } } },
+      })),
+      { ordered: false },
+    );
   }
 
   /** Facts of a scope valid at `at` (valid_from ≤ at < valid_to), newest first, at most `limit`. */

@@ -51,9 +51,16 @@ describe('bi-temporal facts and /brain/graph/entities', () => {
       .as(SERVICE_TOKEN)
       .get(`/brain/graph/entities?subject=${SUBJECT}&q=hill`)
       .expect(200);
-    expect(res.body.entities.map((e: { name: string }) => e.name)).toEqual(['Hilltown']);
+    expect(res.body.entities.map((e: { name: string; type: string }) => [e.name, e.type])).toEqual([
+      ['Hilltown', 'place'],
+    ]);
     const all = await server.as(SERVICE_TOKEN).get(`/brain/graph/entities?subject=${SUBJECT}`).expect(200);
-    expect(all.body.entities[0]).toMatchObject({ name: 'Ann', mention_count: 3, aliases: [] });
+    expect(all.body.entities[0]).toMatchObject({
+      name: 'Ann',
+      type: 'person',
+      mention_count: 3,
+      aliases: [],
+    });
   });
 
   it('answers a knowledge-update recall with the newest fact first, and the old one as of then', async () => {
