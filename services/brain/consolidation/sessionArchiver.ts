@@ -90,19 +90,34 @@ async function archiveGroup(keeper: MemoryKeeper, docs: MemoryDocument[]): Promi
   keeper.text.remove(subject, ids);
 }
 
-/** The summary takes over its sources' mentions and fact sources, so archiving changes no mention count. */
+/**
+ * The summary takes over its sources' mentions and fact sources, so archiving changes no mention count; every
+ * write is idempotent, so a run resumed after a crash here counts nothing twice.
+ */
 async function handOverGraph(keeper: MemoryKeeper, scope: GraphScope, ids: string[], summaryId: string) {
   const graph = keeper.options.graph;
-  for (const m of await graph.mentions.find({ scope, sourceId: { $in: ids } }).lean()) {
-    await graph.mentions.updateOne(
-      { _id: `${m.entityId}@${summaryId}` },
-      {
-        $setOnInsert: { scope, entityId: m.entityId, sourceId: summaryId, documentId: m.documentId },
-        $inc: { count: m.count },
-      },
-      { upsert: true },
+  const mentions = await graph.mentions.find({ scope, sourceId: { $in: ids } }).lean();
+  if (mentions.length > 0) {
+    // One row per (entity, summary, original memory), written with $set: a resumed run rewrites the same rows.
+    await graph.mentions.bulkWrite(
+      mentions.map((m) => ({
+        updateOne: {
+          filter: { _id: `${m.entityId}@${summaryId}/${m.sourceId}` },
+          update: {
+            $set: {
+              scope,
+              entityId: m.entityId,
+              sourceId: summaryId,
+              documentId: m.documentId,
+              count: m.count,
+            },
+          },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
     );
-    await graph.mentions.deleteOne({ _id: m._id });
+    await graph.mentions.deleteMany({ _id: { $in: mentions.map((m) => m._id) } });
   }
   await graph.facts.updateMany(
     { scope, source_memory_ids: { $in: ids } },
