@@ -100,6 +100,8 @@ const QUESTIONS: [string, string, Check | 'abstain', string?][] = [
   ['abstention', 'What is the capital of Mongolia?', 'abstain'],
   ['abstention', 'How does quantum chromodynamics explain confinement?', 'abstain'],
   ['abstention', 'Which programming language compiles to WebAssembly fastest?', 'abstain'],
+  ['abstention', 'Does Ann own a car?', 'abstain'],
+  ['abstention', 'What is the name of Tom dog?', 'abstain'],
 ];
 
 async function main(): Promise<void> {
@@ -115,7 +117,7 @@ async function main(): Promise<void> {
         });
       }
     }
-    const results = new Map<string, { right: number; total: number }>();
+    const results = new Map<string, { right: number; total: number; baseline: number }>();
     for (const [ability, query, check, asOf] of QUESTIONS) {
       const { hits } = await bench.memory.recall({
         subject: SUBJECT,
@@ -125,23 +127,34 @@ async function main(): Promise<void> {
       });
       const contents = hits.map((hit) => hit.memory.content);
       const right = check === 'abstain' ? hits.length === 0 : check(contents);
-      const tally = results.get(ability) ?? { right: 0, total: 0 };
-      results.set(ability, { right: tally.right + (right ? 1 : 0), total: tally.total + 1 });
+      // Baseline: plain BM25 over the same memories (no vectors, facts, recency, threshold or as_of).
+      const plain = bench.memory.text
+        .search(SUBJECT, query, ['episodic'], 10)
+        .map((hit) => bench.memory.text.get(SUBJECT, hit.id)!.content);
+      const baselineRight = check === 'abstain' ? plain.length === 0 : check(plain);
+      const tally = results.get(ability) ?? { right: 0, total: 0, baseline: 0 };
+      results.set(ability, {
+        right: tally.right + (right ? 1 : 0),
+        total: tally.total + 1,
+        baseline: tally.baseline + (baselineRight ? 1 : 0),
+      });
       if (!right)
         console.log(
           `  miss [${ability}] ${query}${asOf ? ` (as of ${asOf})` : ''} -> ${contents.slice(0, 3).join(' | ') || '(nothing)'}`,
         );
     }
     let right = 0;
+    let baseline = 0;
+    const line = (label: string, r: number, b: number, total: number) =>
+      console.log(
+        `${label.padEnd(26)} ${r}/${total}  ${((100 * r) / total).toFixed(0).padStart(3)}%   (BM25 baseline ${b}/${total})`,
+      );
     for (const [ability, tally] of results) {
       right += tally.right;
-      console.log(
-        `${ability.padEnd(26)} ${tally.right}/${tally.total}  ${((100 * tally.right) / tally.total).toFixed(0)}%`,
-      );
+      baseline += tally.baseline;
+      line(ability, tally.right, tally.baseline, tally.total);
     }
-    console.log(
-      `${'overall'.padEnd(26)} ${right}/${QUESTIONS.length}  ${((100 * right) / QUESTIONS.length).toFixed(0)}%`,
-    );
+    line('overall', right, baseline, QUESTIONS.length);
   } finally {
     await bench.shutdown();
   }

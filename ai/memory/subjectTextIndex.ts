@@ -1,5 +1,5 @@
 import { Bm25Index } from '../fulltext/bm25Index';
-import { queryTerms } from '../text/terms';
+import { analyze, queryTerms } from '../text/terms';
 
 /** What the index keeps of a memory besides its terms: enough to filter by tier without a store round trip. */
 export interface IndexedMemory {
@@ -18,7 +18,13 @@ export interface IndexedMemory {
 export class SubjectTextIndex {
   private readonly subjects = new Map<
     string,
-    { bm25: Bm25Index; memories: Map<string, IndexedMemory>; byHash: Map<string, string> }
+    {
+      bm25: Bm25Index;
+      memories: Map<string, IndexedMemory>;
+      byHash: Map<string, string>;
+      /** Memories holding each term (for IDF-weighted query coverage). */
+      df: Map<string, number>;
+    }
   >();
 
   /** Whether the subject's memories are loaded. */
@@ -28,7 +34,12 @@ export class SubjectTextIndex {
 
   /** Replaces the subject's index with these memories. */
   load(subject: string, memories: Iterable<IndexedMemory>): void {
-    this.subjects.set(subject, { bm25: new Bm25Index(), memories: new Map(), byHash: new Map() });
+    this.subjects.set(subject, {
+      bm25: new Bm25Index(),
+      memories: new Map(),
+      byHash: new Map(),
+      df: new Map(),
+    });
     for (const memory of memories) this.add(subject, memory);
   }
 
@@ -36,8 +47,8 @@ export class SubjectTextIndex {
   add(subject: string, memory: IndexedMemory): void {
     const entry = this.subjects.get(subject);
     if (!entry) return;
-    const previous = entry.memories.get(memory.id);
-    if (previous) entry.byHash.delete(`${previous.tier}|${previous.hash}`);
+    if (entry.memories.has(memory.id)) this.remove(subject, [memory.id]);
+    for (const term of new Set(analyze(memory.content))) entry.df.set(term, (entry.df.get(term) ?? 0) + 1);
     entry.bm25.add(memory.id, [{ text: memory.content, boost: 1 }]);
     entry.memories.set(memory.id, memory);
     entry.byHash.set(`${memory.tier}|${memory.hash}`, memory.id);
@@ -52,6 +63,11 @@ export class SubjectTextIndex {
       if (!memory) continue;
       entry.bm25.remove(id);
       entry.memories.delete(id);
+      for (const term of new Set(analyze(memory.content))) {
+        const left = (entry.df.get(term) ?? 1) - 1;
+        if (left > 0) entry.df.set(term, left);
+        else entry.df.delete(term);
+      }
       if (entry.byHash.get(`${memory.tier}|${memory.hash}`) === id)
         entry.byHash.delete(`${memory.tier}|${memory.hash}`);
     }
@@ -75,6 +91,17 @@ export class SubjectTextIndex {
     return entry.bm25.search([...queryTerms(query)], limit, (id) =>
       allowed.has(entry.memories.get(id)?.tier ?? ''),
     );
+  }
+
+  /**
+   * Inverse document frequency of a term among the subject's memories, BM25's ln(1 + (N − df + 0.5) / (df + 0.5)):
+   * a name in every memory weighs little, a word no memory holds weighs most.
+   */
+  idf(subject: string, term: string): number {
+    const entry = this.subjects.get(subject);
+    const count = entry?.memories.size ?? 0;
+    const df = entry?.df.get(term) ?? 0;
+    return Math.log(1 + (count - df + 0.5) / (df + 0.5));
   }
 
   /** The indexed memory with this id. */

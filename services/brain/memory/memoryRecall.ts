@@ -38,11 +38,12 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
   const terms = queryTerms(input.query);
   const queryVector = keeper.local.embedOne(input.query);
   const limit = input.limit ?? 10;
+  const idf = (term: string) => keeper.text.idf(input.subject, term);
   const hits: RecallHit[] = [];
   const consider = (memory: MemoryRecord, scoreFrom: string, weight = 1) => {
     const relevance = relevanceOf(
       cosine(queryVector, keeper.local.embedOne(scoreFrom)),
-      termCoverage(terms, scoreFrom),
+      termCoverage(terms, scoreFrom, idf),
     );
     if (relevance < DEFAULT_RECALL_SCORING.minRelevance) return;
     const age = Math.max(0, (asOf.getTime() - memory.occurred_at.getTime()) / 1000);

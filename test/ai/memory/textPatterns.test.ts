@@ -75,6 +75,9 @@ describe('offline memory text patterns', () => {
     expect(relevanceOf(1, 1)).toBe(1);
     expect(recallScore(1, 0, 1)).toBeCloseTo(1);
     expect(recallScore(1, 30 * 86_400, 0)).toBeCloseTo(0.725);
+    expect(termCoverage(queryTerms('ann car'), 'Ann lives here', (term) => (term === 'ann' ? 1 : 3))).toBe(
+      0.25,
+    );
   });
 });
 
