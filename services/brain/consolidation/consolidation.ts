@@ -60,6 +60,9 @@ export class Consolidation {
   readonly runs: Model<ConsolidationRunDocument>;
   private active = new Set<Promise<unknown>>();
   private stopping = false;
+  private signalStop!: () => void;
+  /** Resolves when shutdown begins: a run still waiting for the backup gate gives up then. */
+  private readonly stopped = new Promise<void>((resolve) => (this.signalStop = resolve));
 
   constructor(private readonly options: ConsolidationOptions) {
     this.runs = consolidationRunModel(options.mongo);
@@ -83,7 +86,8 @@ export class Consolidation {
     const { clock, logger } = this.options;
     const started = clock.now();
     try {
-      await this.options.backupGate?.waitForIdle();
+      if (this.options.backupGate) await Promise.race([this.options.backupGate.waitForIdle(), this.stopped]);
+      if (this.stopping) throw new Error('stopped for shutdown before the backup finished');
       const ctx = this.stepContext(run);
       for (const step of CONSOLIDATION_STEPS) {
         if (run.steps_done.includes(step)) continue;
@@ -159,6 +163,7 @@ export class Consolidation {
   /** Shutdown: running steps stop at their next batch (the run is resumed at the next start), then waits. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.signalStop();
     await this.idle();
   }
 
