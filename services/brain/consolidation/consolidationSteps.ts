@@ -40,31 +40,29 @@ const unconsolidated = (ctx: StepContext) => ({
 /** Step 1: decisions stated in memories not consolidated yet (offline patterns). */
 async function extractDecisionsStep(ctx: StepContext): Promise<number> {
   let created = 0;
-  let after = '';
-  for (;;) {
-    const batch = await ctx.memory.memories
-      .find({ ...unconsolidated(ctx), _id: { $gt: after } }, { content: 1 })
-      .sort({ _id: 1 })
-      .limit(BATCH)
-      .lean();
-    if (batch.length === 0) return created;
-    for (const doc of batch) {
-      for (const found of extractDecisions(doc.content)) {
-        const decision = await ctx.decisions.create({
-          id: extractedId(doc._id, found.sentence),
-          title: found.title,
-          category: found.category,
-          rationale: found.rationale,
-          context: found.sentence,
-          actor: 'consolidation',
-          sourceMemoryId: doc._id,
-        });
-        if (decision) created++;
-      }
+  let read = 0;
+  // One query streamed in batches: re-querying per batch would sort the whole remainder each time.
+  const cursor = ctx.memory.memories
+    .find(unconsolidated(ctx), { content: 1 })
+    .batchSize(BATCH)
+    .lean()
+    .cursor();
+  for await (const doc of cursor) {
+    for (const found of extractDecisions(doc.content)) {
+      const decision = await ctx.decisions.create({
+        id: extractedId(doc._id, found.sentence),
+        title: found.title,
+        category: found.category,
+        rationale: found.rationale,
+        context: found.sentence,
+        actor: 'consolidation',
+        sourceMemoryId: doc._id,
+      });
+      if (decision) created++;
     }
-    after = batch[batch.length - 1]._id;
-    await ctx.pause();
+    if (++read % BATCH === 0) await ctx.pause();
   }
+  return created;
 }
 
 /** Step 2: per subject with new memories, mention counts recounted and near-equal entities merged; then marked. */
@@ -79,10 +77,18 @@ async function entitiesStep(
     totals.merged += result.merged;
     await ctx.pause();
   }
-  const marked = await ctx.memory.memories.updateMany(unconsolidated(ctx), {
-    $set: { consolidated_at: ctx.now },
-  });
-  totals.memories = marked.modifiedCount;
+  // Marked 500 at a time: one update of every memory would hold an in-process engine's event loop for seconds.
+  for (;;) {
+    const batch = await ctx.memory.memories.find(unconsolidated(ctx), { _id: 1 }).limit(BATCH).lean();
+    if (batch.length === 0) break;
+    const ids = batch.map((doc) => doc._id);
+    const marked = await ctx.memory.memories.updateMany(
+      { _id: { $in: ids } },
+      { $set: { consolidated_at: ctx.now } },
+    );
+    totals.memories += marked.modifiedCount;
+    await ctx.pause();
+  }
   return totals;
 }
 

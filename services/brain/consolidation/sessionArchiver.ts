@@ -4,7 +4,7 @@ import type { MemoryDocument } from '../../../models/Memory';
 import type { GraphScope } from '../../../models/GraphEntity';
 import { contentHash, type MemoryKeeper } from '../memory/memoryKeeper';
 
-/** Episodic memories read per batch. */
+/** Episodic memories read per batch, and most memories folded into a summary at once. */
 const BATCH = 500;
 
 /** A stable UUID for the archival summary of one (subject, session or day). */
@@ -26,25 +26,32 @@ const groupOf = (doc: MemoryDocument) =>
 export async function archiveOldSessions(keeper: MemoryKeeper, before: Date, pause: () => Promise<void>) {
   let archived = 0;
   let summaries = 0;
-  for (;;) {
-    const batch = await keeper.memories
-      .find({ tier: 'episodic', occurred_at: { $lt: before } })
-      .sort({ _id: 1 })
-      .limit(BATCH)
-      .lean();
-    if (batch.length === 0) return { archived, summaries };
-    const groups = new Map<string, MemoryDocument[]>();
-    for (const doc of batch) {
-      const key = `${doc.subject}\n${groupOf(doc)}`;
-      groups.set(key, [...(groups.get(key) ?? []), doc]);
-    }
-    for (const docs of groups.values()) {
-      await archiveGroup(keeper, docs);
-      archived += docs.length;
-      summaries++;
-    }
+  let group: MemoryDocument[] = [];
+  let groupKey = '';
+  const flush = async () => {
+    if (group.length === 0) return;
+    await archiveGroup(keeper, group);
+    archived += group.length;
+    summaries++;
+    group = [];
     await pause();
+  };
+  // One query sorted by subject and session, streamed: each group arrives together (a day's loose memories may
+  // come in several parts, which fold into the same summary).
+  const cursor = keeper.memories
+    .find({ tier: 'episodic', occurred_at: { $lt: before } })
+    .sort({ subject: 1, session_id: 1, _id: 1 })
+    .batchSize(BATCH)
+    .lean()
+    .cursor();
+  for await (const doc of cursor) {
+    const key = `${doc.subject}\n${groupOf(doc)}`;
+    if (key !== groupKey || group.length >= BATCH) await flush();
+    groupKey = key;
+    group.push(doc);
   }
+  await flush();
+  return { archived, summaries };
 }
 
 async function archiveGroup(keeper: MemoryKeeper, docs: MemoryDocument[]): Promise<void> {
