@@ -43,6 +43,16 @@ const optionalUrl = (protocols: string[]) =>
     })
     .optional();
 
+/** True for a time zone name `Intl` knows (IANA names, `UTC`). */
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const secret = z.string().min(16, { error: 'expected a secret of at least 16 characters' }).optional();
 
 /** A comma-separated list, trimmed and lowercased, each item checked by `item`; unset is the empty list. */
@@ -178,7 +188,16 @@ export const envSchema = z.object({
   BRAIN_WORKING_MEMORY_MAX_TOKENS: int(128_000, 1_000),
   BRAIN_EPISODIC_RETENTION_DAYS: int(7, 1),
   BRAIN_ARCHIVAL_AGE_DAYS: int(90, 1),
-  BRAIN_CONSOLIDATION_CRON: z.string().min(9).default('30 3 * * *'),
+  BRAIN_CONSOLIDATION_AT: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'expected a time of day HH:MM' })
+    .default('03:30'),
+  BRAIN_CONSOLIDATION_TIMEZONE: z
+    .string()
+    .refine(isTimeZone, { error: 'expected an IANA time zone such as UTC or Europe/Paris' })
+    .default('UTC'),
+  BRAIN_MEMORY_DUPLICATE_SIMILARITY: decimal(0.9, 0.5, 1),
+  BRAIN_MEMORY_REDACT_SECRETS: flag('0'),
 
   // Gateway and signer limits (SPEC 1, 5, 8)
   GATEWAY_RATE_LIMIT_PER_SECOND: int(50, 1),

@@ -29,9 +29,14 @@ export {
 } from './schemas';
 import { PROJECT_ROOT } from '../../platform/projectRoot';
 import { seedEmptyBrain } from './seed';
+import { openBrainMemory, type BrainMemoryOptions } from './memory/memoryArea';
+import { decisionPublisherFor } from './decisions/decisionPublisher';
+import type { MemoryService } from './memory/memoryService';
+
+export type { MemoryService } from './memory/memoryService';
 
 /** Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers). */
-export interface BrainAreaOptions {
+export interface BrainAreaOptions extends BrainMemoryOptions {
   sleep?: Sleep;
 }
 
@@ -59,6 +64,8 @@ export interface BrainService {
 /** The brain's parts, plus its service interface when this process serves the brain (api role). */
 export interface BrainArea extends ProductParts {
   service?: BrainService;
+  /** Subjects' memories in four tiers (NPCs, companions, the social graph call it); see memory/README.md. */
+  memory?: MemoryService;
 }
 
 /** The service interface over an opened core; ingests wait their turn in `queue` (shared with the route). */
@@ -109,10 +116,17 @@ export async function createBrainArea(
     concurrency: context.config.BRAIN_INGEST_CONCURRENCY,
     maxWaiting: context.config.BRAIN_INGEST_QUEUE,
   });
+  const memory = await openBrainMemory(context, core.embeddings, auth, {
+    decisionPublisher: decisionPublisherFor(core.ingestor, context.logger),
+    ...options,
+  });
   return {
     service: brainService(core, queue),
+    memory: memory.memory,
+    jobs: memory.jobs,
     close: async () => {
       await seeding;
+      await memory.close();
       await core.close();
     },
     services: [
@@ -124,6 +138,7 @@ export async function createBrainArea(
           queue,
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
         }),
+      ...memory.services,
     ],
   };
 }

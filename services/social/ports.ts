@@ -1,6 +1,6 @@
 import type { MemoryService } from '../brain/memory/memoryService';
 
-/** One audited action, in the shape of the platform's `audit_events` (services/mcp/auditSink.ts `AuditEvent`). */
+/** One audited action, in the shape of the platform's `audit_events` (`models/AuditEvent.ts`). */
 export interface SocialAuditEvent {
   at: Date;
   actor: string;

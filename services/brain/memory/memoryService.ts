@@ -61,7 +61,7 @@ export interface RecallInput {
   tags?: string[];
   /** Default 10. */
   limit?: number;
-  /** Only what was known at that time (memories created by then, facts valid then). */
+  /** Only what was known at that time (memories that had occurred by then, facts valid then). */
   as_of?: Date;
 }
 

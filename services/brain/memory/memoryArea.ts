@@ -1,0 +1,113 @@
+import type { Agenda } from 'agenda';
+import { tiktokenCounter } from '../../../ai/chunking/tokenCounter';
+import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import type { PlatformContext } from '../../../platform/platform';
+import type { ServiceRegistrar } from '../../../platform/app';
+import type { AuthService } from '../../auth';
+import { SubjectGraph } from '../graph/subjectGraph';
+import { registerGraphRoutes } from '../graph/router';
+import { DecisionLog, type DecisionPublisher } from '../decisions/decisionLog';
+import { registerDecisionRoutes } from '../decisions/router';
+import { Consolidation, type BackupGate } from '../consolidation/consolidation';
+import { registerConsolidationRoutes } from '../consolidation/router';
+import { registerSecurityRoutes } from '../security/router';
+import { SubjectEraser } from '../security/subjectEraser';
+import { MemoryAuditLog, type AuditPort } from './memoryAuditLog';
+import { MemoryKeeper } from './memoryKeeper';
+import { MemoryVectors } from './memoryVectors';
+import { registerMemoryRoutes } from './router';
+import { InProcessWorkingMemory, RedisWorkingMemory } from './workingMemory';
+
+/** Options of the memory part of the brain (all optional; defaults in brackets). */
+export interface BrainMemoryOptions {
+  /** Consolidation waits for a running backup (issue 23) [nothing to wait for]. */
+  backupGate?: BackupGate;
+  /** The platform audit log (issue 21) for forget, erase and security actions [none: memory audit records only]. */
+  audit?: AuditPort;
+  /** Where decision changes are published to be searchable in the brain (the corpus ingestor) [nowhere]. */
+  decisionPublisher?: DecisionPublisher;
+}
+
+/** The memory part of the brain: its services for other areas, routes and jobs. */
+export interface BrainMemory {
+  memory: MemoryKeeper;
+  decisions: DecisionLog;
+  consolidation: Consolidation;
+  audit: MemoryAuditLog;
+  services: ServiceRegistrar[];
+  jobs: ((agenda: Agenda) => Promise<void>)[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the memory service (four tiers), the decision log, the subject graph, consolidation and the security
+ * routes on the platform's stores. Vectors use the brain's embedding chain in `<BRAIN_QDRANT_COLLECTION>_memories`;
+ * working memory lives in Redis under `<BRAIN_CACHE_KEY_PREFIX>memory:` when REDIS_URL is set.
+ */
+export async function openBrainMemory(
+  context: PlatformContext,
+  embeddings: EmbeddingChain,
+  auth: Pick<AuthService, 'guard'>,
+  options: BrainMemoryOptions = {},
+): Promise<BrainMemory> {
+  const { config, stores, clock } = context;
+  if (!stores.mongo) throw new Error('Brain memory needs MongoDB');
+  const logger = context.logger.child({ component: 'brain-memory' });
+  const vectors = new MemoryVectors(stores.qdrant, `${config.BRAIN_QDRANT_COLLECTION}_memories`);
+  await vectors.open(embeddings.spaces());
+  const graph = new SubjectGraph(stores.mongo, clock);
+  await graph.init();
+  const retentionSeconds = config.BRAIN_EPISODIC_RETENTION_DAYS * 86_400;
+  const working = stores.redis
+    ? new RedisWorkingMemory(stores.redis, `${config.BRAIN_CACHE_KEY_PREFIX}memory:`, retentionSeconds)
+    : new InProcessWorkingMemory();
+  const memory = new MemoryKeeper({
+    mongo: stores.mongo,
+    vectors,
+    embeddings,
+    working,
+    graph,
+    tokens: tiktokenCounter,
+    clock,
+    logger,
+    workingBudget: config.BRAIN_WORKING_MEMORY_MAX_TOKENS,
+    duplicateSimilarity: config.BRAIN_MEMORY_DUPLICATE_SIMILARITY,
+    redactSecrets: config.BRAIN_MEMORY_REDACT_SECRETS,
+  });
+  await memory.init();
+  const audit = new MemoryAuditLog(stores.mongo, clock, logger, options.audit);
+  await audit.init();
+  const decisions = new DecisionLog(stores.mongo, clock, options.decisionPublisher);
+  await decisions.init();
+  const consolidation = new Consolidation({
+    mongo: stores.mongo,
+    memory,
+    decisions,
+    graph,
+    clock,
+    logger,
+    config,
+    backupGate: options.backupGate,
+  });
+  await consolidation.init();
+  const eraser = new SubjectEraser(memory, graph, working, vectors);
+  const guard = auth.guard;
+  return {
+    memory,
+    decisions,
+    consolidation,
+    audit,
+    services: [
+      (routes) => registerMemoryRoutes(routes, { memory, audit, requireBrainAuth: guard.requireBrainAuth }),
+      (routes) => registerGraphRoutes(routes, { graph, clock, requireBrainAuth: guard.requireBrainAuth }),
+      (routes) => registerDecisionRoutes(routes, { decisions, guard }),
+      (routes) => registerConsolidationRoutes(routes, { consolidation, guard }),
+      (routes) => registerSecurityRoutes(routes, { memory, audit, eraser, guard, mongo: stores.mongo! }),
+    ],
+    jobs: [(agenda) => consolidation.registerJob(agenda)],
+    close: async () => {
+      await consolidation.stop();
+      await audit.flush();
+    },
+  };
+}

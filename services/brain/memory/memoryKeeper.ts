@@ -1,0 +1,272 @@
+import { createHash } from 'node:crypto';
+import type { Connection, Model } from 'mongoose';
+import type { Logger } from 'pino';
+import type { TokenCounter } from '../../../ai/chunking/tokenCounter';
+import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
+import { cosine } from '../../../ai/memory/recallScoring';
+import { BLOCKING_SECRET_KINDS, redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
+import { SubjectTextIndex } from '../../../ai/memory/subjectTextIndex';
+import { timeOrderedId } from '../../../ai/memory/timeOrderedId';
+import { memoryModel, type MemoryDocument, type StoredMemoryTier } from '../../../models/Memory';
+import type { Clock } from '../../../platform/clock';
+import { memoryOperations } from '../../../platform/metrics';
+import type { SubjectGraph } from '../graph/subjectGraph';
+import { memoryError } from './errors';
+import { forgetMemories, type MemoryForgetting } from './memoryForgetting';
+import { recallMemories } from './memoryRecall';
+import type {
+  ForgetTarget,
+  ListInput,
+  MemoryRecord,
+  MemoryService,
+  RecallInput,
+  RecallResult,
+  RememberInput,
+  RememberResult,
+} from './memoryService';
+import type { MemoryVectors } from './memoryVectors';
+import type { WorkingMemoryStore } from './workingMemory';
+
+/** What the memory service is built from. */
+export interface MemoryKeeperOptions {
+  mongo: Connection;
+  vectors: MemoryVectors;
+  embeddings: Pick<EmbeddingChain, 'embed' | 'embedQuery'>;
+  working: WorkingMemoryStore;
+  graph: SubjectGraph;
+  tokens: TokenCounter;
+  clock: Clock;
+  logger: Logger;
+  /** Working-tier budget per session in tokens (BRAIN_WORKING_MEMORY_MAX_TOKENS, 128,000). */
+  workingBudget: number;
+  /** Local-embedding cosine at or above which a text merges into an existing memory (0.9). */
+  duplicateSimilarity: number;
+  /** Redact private keys and mnemonics instead of refusing them (BRAIN_MEMORY_REDACT_SECRETS, off). */
+  redactSecrets: boolean;
+}
+
+/** The stored form as every reader sees it. */
+export function recordOf(doc: MemoryDocument): MemoryRecord {
+  return {
+    id: doc._id,
+    subject: doc.subject,
+    tier: doc.tier,
+    content: doc.content,
+    session_id: doc.session_id,
+    kind: doc.kind,
+    tags: doc.tags,
+    importance: doc.importance,
+    occurred_at: doc.occurred_at,
+    created_at: doc.created_at,
+    last_seen: doc.last_seen,
+    seen_count: doc.seen_count,
+  };
+}
+
+/** sha256 of the text with case and whitespace normalised: exact repeats in one indexed lookup. */
+export function contentHash(text: string): string {
+  return createHash('sha256')
+    .update(text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim())
+    .digest('hex');
+}
+
+/**
+ * The memory service (SPEC 2.9) on MongoDB (records), Qdrant (vectors), the in-process BM25 per subject, Redis or
+ * the process (working tier) and the knowledge graph (semantic facts). See services/brain/memory/README.md.
+ */
+export class MemoryKeeper implements MemoryService {
+  readonly memories: Model<MemoryDocument>;
+  readonly text = new SubjectTextIndex();
+  readonly local = new LocalHashEmbedder();
+  private readonly loading = new Map<string, Promise<void>>();
+
+  constructor(readonly options: MemoryKeeperOptions) {
+    this.memories = memoryModel(options.mongo);
+  }
+
+  async init(): Promise<void> {
+    await this.memories.init();
+  }
+
+  async remember(input: RememberInput): Promise<RememberResult> {
+    const content = this.screen(input.content);
+    const tier = input.tier ?? 'episodic';
+    memoryOperations.inc({ operation: 'remember', tier });
+    const now = new Date(this.options.clock.now());
+    const record: MemoryRecord = {
+      id: timeOrderedId(now.getTime()),
+      subject: input.subject,
+      tier,
+      content,
+      session_id: input.session_id ?? null,
+      kind: input.kind ?? null,
+      tags: [...new Set(input.tags ?? [])],
+      importance: input.importance ?? 0.5,
+      occurred_at: input.occurred_at ?? now,
+      created_at: now,
+      last_seen: now,
+      seen_count: 1,
+    };
+    if (tier === 'working') {
+      if (!record.session_id)
+        throw memoryError('MEMORY_SESSION_REQUIRED', 'Working memory needs a session_id');
+      await this.appendWorking(record);
+      return { memory: record, merged: false };
+    }
+    return this.store(record, tier);
+  }
+
+  /** Stores a record in MongoDB, or merges it into an exact or near duplicate of the same subject and tier. */
+  async store(record: MemoryRecord, tier: StoredMemoryTier): Promise<RememberResult> {
+    const hash = contentHash(record.content);
+    const duplicate = await this.findDuplicate(record, tier, hash);
+    if (duplicate) {
+      const merged = await this.memories
+        .findOneAndUpdate(
+          { _id: duplicate },
+          { $inc: { seen_count: 1 }, $max: { last_seen: record.created_at, importance: record.importance } },
+          { returnDocument: 'after' },
+        )
+        .lean();
+      if (merged) return { memory: recordOf(merged), merged: true };
+    }
+    const { model, vectors } = await this.options.embeddings.embed([record.content]);
+    const doc: MemoryDocument = {
+      ...record,
+      _id: record.id,
+      tier,
+      content_hash: hash,
+      vector_model: model,
+      consolidated_at: null,
+      summarizes: [],
+    };
+    await this.memories.create(doc);
+    this.text.add(doc.subject, { id: doc._id, tier, content: doc.content, hash });
+    const scope = doc.subject as `${string}:${string}`;
+    await Promise.all([
+      this.options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier, vector: vectors[0] }]),
+      this.options.graph.recordMemory(scope, doc._id, doc.session_id, doc.content, doc.occurred_at),
+    ]);
+    return { memory: recordOf(doc), merged: false };
+  }
+
+  async recall(input: RecallInput): Promise<RecallResult> {
+    for (const tier of input.tiers ?? ['all']) memoryOperations.inc({ operation: 'recall', tier });
+    await this.ensureLoaded(input.subject);
+    return recallMemories(this, input);
+  }
+
+  async forget(subject: string, target: ForgetTarget): Promise<string[]> {
+    await this.ensureLoaded(subject);
+    const ids = await forgetMemories(this as MemoryForgetting, subject, target);
+    memoryOperations.inc({ operation: 'forget', tier: 'any' }, ids.length);
+    return ids;
+  }
+
+  async get(subject: string, id: string): Promise<MemoryRecord | null> {
+    const doc = await this.memories.findOne({ _id: id, subject }).lean();
+    return doc ? recordOf(doc) : null;
+  }
+
+  async list(input: ListInput): Promise<{ memories: MemoryRecord[]; next_cursor: string | null }> {
+    const limit = input.limit ?? 50;
+    const filter: Record<string, unknown> = { subject: input.subject };
+    if (input.tier) filter.tier = input.tier;
+    if (input.session_id) filter.session_id = input.session_id;
+    if (input.tags?.length) filter.tags = { $all: input.tags };
+    if (input.cursor) filter._id = { $lt: input.cursor };
+    const docs = await this.memories
+      .find(filter)
+      .sort({ _id: -1 })
+      .limit(limit + 1)
+      .lean();
+    const page = docs.slice(0, limit);
+    return {
+      memories: page.map(recordOf),
+      next_cursor: docs.length > limit ? page[page.length - 1]._id : null,
+    };
+  }
+
+  /** The session's working memory, oldest first. */
+  working(subject: string, sessionId: string): Promise<MemoryRecord[]> {
+    return this.options.working.list(subject, sessionId);
+  }
+
+  /** Loads a subject's stored memories into the in-process fulltext index once (concurrent callers share it). */
+  async ensureLoaded(subject: string): Promise<void> {
+    if (this.text.has(subject)) return;
+    let loading = this.loading.get(subject);
+    if (!loading) {
+      loading = (async () => {
+        const docs = await this.memories.find({ subject }, { tier: 1, content: 1, content_hash: 1 }).lean();
+        this.text.load(
+          subject,
+          docs.map((doc) => ({ id: doc._id, tier: doc.tier, content: doc.content, hash: doc.content_hash })),
+        );
+      })().finally(() => this.loading.delete(subject));
+      this.loading.set(subject, loading);
+    }
+    await loading;
+  }
+
+  /** Refuses (or redacts) private keys and mnemonics. */
+  private screen(content: string): string {
+    const blocking = scanForSecrets(content).filter((finding) =>
+      BLOCKING_SECRET_KINDS.includes(finding.kind),
+    );
+    if (blocking.length === 0) return content;
+    if (this.options.redactSecrets) return redactSecrets(content, blocking);
+    throw memoryError(
+      'BRAIN_SECRET_DETECTED',
+      `The content holds ${[...new Set(blocking.map((finding) => finding.kind))].join(' and ')} material; it was not stored`,
+      {
+        errors: blocking.map((finding) => ({
+          path: 'body.content',
+          message: `${finding.kind} at line ${finding.line}`,
+        })),
+      },
+    );
+  }
+
+  /**
+   * An exact repeat (same normalised-content hash) or the nearest of the 5 best BM25 matches whose offline-embedding
+   * cosine reaches `duplicateSimilarity`, in the same subject and tier, read from the in-process index (the subject
+   * is loaded from MongoDB first).
+   */
+  private async findDuplicate(
+    record: MemoryRecord,
+    tier: StoredMemoryTier,
+    hash: string,
+  ): Promise<string | null> {
+    await this.ensureLoaded(record.subject);
+    const exact = this.text.findByHash(record.subject, tier, hash);
+    if (exact) return exact;
+    const candidates = this.text.search(record.subject, record.content, [tier], 5);
+    if (candidates.length === 0) return null;
+    const vector = this.local.embedOne(record.content);
+    let best: { id: string; similarity: number } | null = null;
+    for (const candidate of candidates) {
+      const content = this.text.get(record.subject, candidate.id)?.content;
+      if (content === undefined) continue;
+      const similarity = cosine(vector, this.local.embedOne(content));
+      if (similarity >= this.options.duplicateSimilarity && (!best || similarity > best.similarity))
+        best = { id: candidate.id, similarity };
+    }
+    return best?.id ?? null;
+  }
+
+  /** Adds a turn; while the session is over budget, its oldest turns move to the episodic tier. */
+  private async appendWorking(record: MemoryRecord): Promise<void> {
+    const { working, tokens, workingBudget } = this.options;
+    let total = await working.append({ record, tokens: tokens.count(record.content) });
+    while (total > workingBudget) {
+      const oldest = await working.shift(record.subject, record.session_id!);
+      if (!oldest) break;
+      total -= oldest.tokens;
+      if (oldest.record.id === record.id) continue;
+      memoryOperations.inc({ operation: 'overflow', tier: 'working' });
+      await this.store({ ...oldest.record, tier: 'episodic' }, 'episodic');
+    }
+  }
+}

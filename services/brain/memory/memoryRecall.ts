@@ -1,0 +1,160 @@
+import {
+  DEFAULT_RECALL_SCORING,
+  cosine,
+  recallScore,
+  relevanceOf,
+  termCoverage,
+} from '../../../ai/memory/recallScoring';
+import { queryTerms } from '../../../ai/text/terms';
+import type { MemoryDocument } from '../../../models/Memory';
+import type { MemoryKeeper } from './memoryKeeper';
+import { recordOf } from './memoryKeeper';
+import {
+  MEMORY_TIERS,
+  type MemoryRecord,
+  type RecallHit,
+  type RecallInput,
+  type RecallResult,
+} from './memoryService';
+
+/** Candidates taken from each side (fulltext, vectors) before scoring; more when tags filter them afterwards. */
+const CANDIDATES = 50;
+const TAGGED_CANDIDATES = 400;
+/** Weight of a memory whose stated facts were all replaced by newer ones by `as_of` (a knowledge update). */
+const OUTDATED_WEIGHT = 0.5;
+/** Most facts of a subject considered for one recall. */
+const MAX_FACTS = 2000;
+
+/**
+ * Recall across tiers: in the stored tiers, the union of the subject's best BM25 matches and nearest vectors,
+ * re-read from MongoDB (so anything forgotten meanwhile is gone), and, for the semantic tier, the graph facts valid
+ * at `as_of`. Each candidate is scored by `recallScore` (relevance × recency and importance); candidates below the
+ * minimum relevance are dropped, so an unrelated query finds nothing. The working tier is returned whole.
+ */
+export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): Promise<RecallResult> {
+  const tiers = input.tiers?.length ? input.tiers : [...MEMORY_TIERS];
+  const now = keeper.options.clock.now();
+  const asOf = input.as_of ?? new Date(now);
+  const terms = queryTerms(input.query);
+  const queryVector = keeper.local.embedOne(input.query);
+  const limit = input.limit ?? 10;
+  const idf = (term: string) => keeper.text.idf(input.subject, term);
+  const hits: RecallHit[] = [];
+  const consider = (memory: MemoryRecord, scoreFrom: string, weight = 1) => {
+    const relevance = relevanceOf(
+      cosine(queryVector, keeper.local.embedOne(scoreFrom)),
+      termCoverage(terms, scoreFrom, idf),
+    );
+    if (relevance < DEFAULT_RECALL_SCORING.minRelevance) return;
+    const age = Math.max(0, (asOf.getTime() - memory.occurred_at.getTime()) / 1000);
+    hits.push({
+      memory,
+      score: weight * recallScore(relevance, age, memory.importance),
+      age_seconds: Math.round(age),
+    });
+  };
+
+  const stored = tiers.filter((tier) => tier !== 'working');
+  const withFacts = tiers.includes('semantic') && !input.tags?.length;
+  const [docs, facts] = await Promise.all([
+    storedCandidates(keeper, input, stored, asOf),
+    withFacts ? factRecords(keeper, input.subject, asOf) : [],
+  ]);
+  const outdated = await outdatedSources(
+    keeper,
+    input.subject,
+    docs.map((doc) => doc._id),
+    asOf,
+  );
+  for (const doc of docs) consider(recordOf(doc), doc.content, outdated.has(doc._id) ? OUTDATED_WEIGHT : 1);
+  for (const fact of facts) consider(fact, fact.content);
+  hits.sort((a, b) => b.score - a.score);
+  const result: RecallResult = { hits: hits.slice(0, limit) };
+  if (input.session_id) result.working = await keeper.working(input.subject, input.session_id);
+  return result;
+}
+
+async function storedCandidates(
+  keeper: MemoryKeeper,
+  input: RecallInput,
+  tiers: string[],
+  asOf: Date,
+): Promise<MemoryDocument[]> {
+  if (tiers.length === 0) return [];
+  const width = input.tags?.length ? TAGGED_CANDIDATES : CANDIDATES;
+  const ids = new Set(keeper.text.search(input.subject, input.query, tiers, width).map((hit) => hit.id));
+  const models = keeper.options.vectors.models();
+  if (models.length > 0) {
+    const query = await keeper.options.embeddings.embedQuery(input.query, models);
+    const near = await keeper.options.vectors.search(
+      query.model,
+      query.vector,
+      { subject: input.subject, tiers },
+      width,
+    );
+    for (const hit of near) ids.add(hit.id);
+  }
+  if (ids.size === 0) return [];
+  const filter: Record<string, unknown> = {
+    _id: { $in: [...ids] },
+    subject: input.subject,
+    tier: { $in: tiers },
+    occurred_at: { $lte: asOf },
+  };
+  if (input.tags?.length) filter.tags = { $all: input.tags };
+  return keeper.memories.find(filter).lean();
+}
+
+/**
+ * Memories whose facts had all ended by `asOf` ("Ann lives in Riverside" once she moved): still recalled, ranked
+ * below what is true now, so a knowledge update answers with the newest fact.
+ */
+async function outdatedSources(
+  keeper: MemoryKeeper,
+  subject: string,
+  ids: string[],
+  asOf: Date,
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const facts = await keeper.options.graph.facts
+    .find(
+      {
+        scope: subject as `${string}:${string}`,
+        source_memory_ids: { $in: ids },
+        valid_from: { $lte: asOf },
+      },
+      { source_memory_ids: 1, valid_to: 1 },
+    )
+    .lean();
+  const ended = new Set<string>();
+  const current = new Set<string>();
+  for (const fact of facts) {
+    const target = fact.valid_to !== null && fact.valid_to <= asOf ? ended : current;
+    for (const id of fact.source_memory_ids) target.add(id);
+  }
+  return new Set([...ended].filter((id) => !current.has(id)));
+}
+
+/** The subject's facts valid at `asOf`, as semantic-tier memory records ("Ann lives in Hilltown"). */
+async function factRecords(keeper: MemoryKeeper, subject: string, asOf: Date): Promise<MemoryRecord[]> {
+  const graph = keeper.options.graph;
+  const facts = await graph.validFacts(subject as `${string}:${string}`, asOf, MAX_FACTS);
+  if (facts.length === 0) return [];
+  const names = await graph.namesOf(
+    facts.flatMap((f) => (f.object_is_entity ? [f.subject, f.object] : [f.subject])),
+  );
+  return facts.map((fact) => ({
+    id: fact._id,
+    subject,
+    tier: 'semantic',
+    content: `${names.get(fact.subject)} ${fact.predicate.replace(/_/g, ' ')} ${fact.object_is_entity ? names.get(fact.object) : fact.object}`,
+    session_id: null,
+    kind: 'fact',
+    tags: [],
+    importance: 0.7,
+    occurred_at: fact.valid_from,
+    created_at: fact.recorded_at,
+    last_seen: fact.recorded_at,
+    seen_count: fact.source_memory_ids.length,
+  }));
+}

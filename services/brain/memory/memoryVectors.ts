@@ -1,0 +1,158 @@
+import type { QdrantClient } from '@qdrant/js-client-rest';
+import type { VectorSpace } from '../../../ai/retrieval/vectorIndex';
+
+const PAYLOAD_FIELDS = ['subject', 'tier', 'model'] as const;
+
+const matchValue = (key: string, value: string) => ({ key, match: { value } });
+const matchAny = (key: string, values: readonly string[]) => ({ key, match: { any: [...values] } });
+
+/**
+ * Memory vectors in Qdrant (collection `<BRAIN_QDRANT_COLLECTION>_memories`): one point per memory, its id the
+ * memory's id, a named Cosine vector per embedding model, payload `{subject, tier, model}` keyword-indexed so every
+ * search is filtered to one subject.
+ */
+/** One vector waiting for the next batch, and whoever awaits its write. */
+interface PendingPoint {
+  point: { id: string; vector: Record<string, number[]>; payload: Record<string, string> };
+  done: (error?: unknown) => void;
+}
+
+/** Most points per batched upsert. */
+const MAX_BATCH = 256;
+
+export class MemoryVectors {
+  private spaces = new Set<string>();
+  private pending: PendingPoint[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly client: QdrantClient,
+    readonly collection: string,
+  ) {}
+
+  /** Creates the collection (or adds missing spaces' named vectors by recreating nothing: new models are ignored). */
+  async open(spaces: readonly VectorSpace[]): Promise<void> {
+    const { exists } = await this.client.collectionExists(this.collection);
+    if (!exists) {
+      const vectors = Object.fromEntries(
+        spaces.map((space) => [space.model, { size: space.dimensions, distance: 'Cosine' as const }]),
+      );
+      await this.client.createCollection(this.collection, { vectors });
+      for (const field of PAYLOAD_FIELDS) {
+        await this.client.createPayloadIndex(this.collection, {
+          field_name: field,
+          field_schema: 'keyword',
+          wait: true,
+        });
+      }
+    }
+    const info = await this.client.getCollection(this.collection);
+    this.spaces = new Set(Object.keys((info.config.params.vectors ?? {}) as Record<string, unknown>));
+  }
+
+  /** Models the collection has a space for. */
+  models(): string[] {
+    return [...this.spaces];
+  }
+
+  /**
+   * Stores memory vectors of one model (ignored for a model the collection has no space for). Concurrent calls are
+   * batched: points queued while a write is in flight go out together in the next one (at most 256 a request), and
+   * each call resolves once its points are written.
+   */
+  async upsert(
+    model: string,
+    points: readonly { id: string; subject: string; tier: string; vector: number[] }[],
+  ): Promise<void> {
+    if (!this.spaces.has(model) || points.length === 0) return;
+    await Promise.all(
+      points.map(
+        (p) =>
+          new Promise<void>((resolve, reject) => {
+            this.pending.push({
+              point: {
+                id: p.id,
+                vector: { [model]: p.vector },
+                payload: { subject: p.subject, tier: p.tier, model },
+              },
+              done: (error) => (error === undefined ? resolve() : reject(error)),
+            });
+            void this.flush();
+          }),
+      ),
+    );
+  }
+
+  /** Writes queued points batch by batch until none are left (one writer at a time). */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        try {
+          await this.upsertWithRetry(batch.map((item) => item.point));
+          for (const item of batch) item.done();
+        } catch (error) {
+          for (const item of batch) item.done(error ?? new Error('vector upsert failed'));
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /**
+   * One upsert, retried twice at once when the connection failed before an answer (a reset keep-alive connection:
+   * `fetch failed`); an upsert of the same points is idempotent. Answers from Qdrant (4xx, 5xx) are not retried.
+   */
+  private async upsertWithRetry(points: PendingPoint['point'][]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.upsert(this.collection, { wait: true, points });
+        return;
+      } catch (error) {
+        const connectionFailed = error instanceof TypeError && error.message === 'fetch failed';
+        if (!connectionFailed || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  /** The subject's nearest memories in the given tiers, best first (cosine). */
+  async search(
+    model: string,
+    vector: number[],
+    filter: { subject: string; tiers: readonly string[] },
+    limit: number,
+  ): Promise<{ id: string; score: number }[]> {
+    if (!this.spaces.has(model) || limit <= 0) return [];
+    const result = await this.client.query(this.collection, {
+      query: vector,
+      using: model,
+      filter: { must: [matchValue('subject', filter.subject), matchAny('tier', filter.tiers)] },
+      limit,
+      with_payload: false,
+    });
+    return result.points.map((p) => ({ id: String(p.id), score: p.score }));
+  }
+
+  /** Changes the tier recorded with memories' vectors. */
+  async setTier(ids: readonly string[], tier: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.client.setPayload(this.collection, { wait: true, points: [...ids], payload: { tier } });
+  }
+
+  /** Removes memories' vectors. */
+  async delete(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.client.delete(this.collection, { wait: true, points: [...ids] });
+  }
+
+  /** Removes every vector of a subject; answers how many there were. */
+  async deleteSubject(subject: string): Promise<number> {
+    const filter = { must: [matchValue('subject', subject)] };
+    const { count } = await this.client.count(this.collection, { filter, exact: true });
+    if (count > 0) await this.client.delete(this.collection, { wait: true, filter });
+    return count;
+  }
+}

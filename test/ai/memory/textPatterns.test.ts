@@ -1,0 +1,116 @@
+import { extractDecisions } from '../../../ai/memory/decisionPatterns';
+import { extractiveSummary } from '../../../ai/memory/extractiveSummary';
+import { extractEntityNames, extractFacts } from '../../../ai/memory/factPatterns';
+import { redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
+import { recallScore, relevanceOf, termCoverage } from '../../../ai/memory/recallScoring';
+import { queryTerms } from '../../../ai/text/terms';
+import { screenIngestDocuments } from '../../../services/brain/security/ingestSecretGuard';
+
+describe('offline memory text patterns', () => {
+  it('extracts single- and multi-valued facts, with I/my as the entity me', () => {
+    expect(
+      extractFacts('Ann moved to Hilltown. I work at the Harbour Guild, and my favourite colour is blue.'),
+    ).toEqual([
+      { subject: 'Ann', predicate: 'lives_in', object: 'Hilltown', singleValued: true },
+      { subject: 'me', predicate: 'works_at', object: 'Harbour Guild', singleValued: true },
+      { subject: 'me', predicate: 'favorite_colour', object: 'blue', singleValued: true },
+    ]);
+    expect(extractFacts('Tom likes honey cakes')).toEqual([
+      { subject: 'Tom', predicate: 'likes', object: 'honey cakes', singleValued: false },
+    ]);
+    expect(extractEntityNames('Yesterday Ann Smith met Tom at the Copper Mine.')).toEqual([
+      'Ann Smith',
+      'Tom',
+      'Copper Mine',
+    ]);
+  });
+
+  it('extracts decisions with rationale and category', () => {
+    expect(
+      extractDecisions(
+        "We decided to use Redis for sessions because it is shared. Let's go with weekly quests.",
+      ),
+    ).toEqual([
+      {
+        title: 'use Redis for sessions',
+        category: 'architecture',
+        rationale: 'it is shared',
+        sentence: 'We decided to use Redis for sessions because it is shared.',
+      },
+      {
+        title: 'weekly quests',
+        category: 'feature',
+        rationale: "Let's go with weekly quests",
+        sentence: "Let's go with weekly quests.",
+      },
+    ]);
+    expect(extractDecisions('The weather was nice.')).toEqual([]);
+  });
+
+  it('summarises extractively within the length, in the original order', () => {
+    const summary = extractiveSummary(
+      ['Mara sells swords. Mara sells shields.', 'The sky is blue.', 'Mara sells swords.'],
+      40,
+    );
+    expect(summary).toBe('Mara sells swords. Mara sells shields.');
+  });
+
+  it('finds secrets by kind and place, and redacts them', () => {
+    const text = `key:\n0x${'1f'.repeat(32)}\nmail bob@example.com`;
+    const findings = scanForSecrets(text);
+    expect(findings.map((f) => [f.kind, f.line])).toEqual([
+      ['private_key', 2],
+      ['email', 3],
+    ]);
+    expect(redactSecrets(text)).toBe('key:\n[redacted:private_key]\nmail [redacted:email]');
+    const pem = '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----';
+    expect(scanForSecrets(pem).map((f) => f.kind)).toEqual(['private_key']);
+    expect(
+      scanForSecrets('abandon ability able about above absent absorb abstract absurd abuse access').length,
+    ).toBe(0);
+  });
+
+  it('scores relevance, recency and importance', () => {
+    expect(termCoverage(queryTerms('where does Ann live'), 'Ann lives in Riverside')).toBe(1);
+    expect(relevanceOf(1, 1)).toBe(1);
+    expect(recallScore(1, 0, 1)).toBeCloseTo(1);
+    expect(recallScore(1, 30 * 86_400, 0)).toBeCloseTo(0.725);
+    expect(termCoverage(queryTerms('ann car'), 'Ann lives here', (term) => (term === 'ann' ? 1 : 3))).toBe(
+      0.25,
+    );
+  });
+});
+
+describe('ingestion secret screen', () => {
+  const key = `-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----`;
+
+  it('refuses a batch holding key material, naming the document and line', () => {
+    expect(() => screenIngestDocuments([{ text: 'fine' }, { text: `notes\n${key}` }], false)).toThrow(
+      expect.objectContaining({
+        status: 400,
+        code: 'BRAIN_SECRET_DETECTED',
+        errors: [{ path: 'body.documents.1.text', message: 'private_key at line 2' }],
+      }),
+    );
+  });
+
+  it('redacts instead when configured', () => {
+    expect(screenIngestDocuments([{ text: `a ${key} b` }], true)).toEqual([
+      { text: 'a [redacted:private_key] b' },
+    ]);
+  });
+});
+
+describe('patterns on hostile input', () => {
+  // Quadratic backtracking took 28 s on 20,000 capitals; linear patterns finish well inside the test timeout.
+  it.each([
+    ['capitals', 'A'.repeat(20_000), ['A'.repeat(40)]],
+    ['short names', 'A A '.repeat(5_000), []],
+    ['e-mail local parts', 'a.'.repeat(10_000), []],
+  ])('handles %s (20,000 characters) without backtracking', (_name, text, firstNames) => {
+    expect(extractFacts(text)).toEqual([]);
+    expect(extractEntityNames(text).slice(0, firstNames.length)).toEqual(firstNames);
+    expect(extractDecisions(text)).toEqual([]);
+    expect(scanForSecrets(text)).toEqual([]);
+  });
+});
