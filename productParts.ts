@@ -1,10 +1,11 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
-import { createEconomyArea } from './services/economy';
+import { createEconomyArea, loggedMoneyEvents } from './services/economy';
 import { createHealthService } from './services/health';
 import { createMarketplaceArea } from './services/marketplace';
 import { createMcpArea } from './services/mcp';
+import { createNotificationsArea, notifyingMoneyEvents } from './services/notifications';
 import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
 import { createWebClientArea } from './services/web';
@@ -24,7 +25,12 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
     // Product areas (each adds one line).
     const brain = await createBrainArea(context, auth);
     areas.push(brain);
-    const { economy, ...economyParts } = await createEconomyArea(context, auth);
+    const notifications = await createNotificationsArea(context, auth);
+    areas.push(notifications);
+    const moneyEvents = loggedMoneyEvents(context.logger);
+    const { economy, ...economyParts } = await createEconomyArea(context, auth, {
+      events: notifyingMoneyEvents(notifications.notify, moneyEvents),
+    });
     areas.push(economyParts);
     const world = await createWorldArea(context, auth, { economy });
     areas.push(world);

@@ -194,6 +194,9 @@ export const envSchema = z.object({
   MUD_IDLE_TIMEOUT_MS: int(300_000, 10_000, 86_400_000),
   MUD_SEED: int(1, 0, 4_294_967_295),
 
+  // Notifications (SPEC 6): at most this many notifications of each noisy kind per user and hour
+  NOTIFICATIONS_NOISY_PER_HOUR: int(20, 1, 100_000),
+
   // Economy (SPEC 1, 8)
   ECONOMY_HARD_CURRENCY_CAP: int(21_000_000, 1),
   ECONOMY_SOFT_DECAY_MONTHLY_PERCENT: decimal(1, 0, 100),
