@@ -1,4 +1,9 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
+import { MindBoard } from './rooms/minds';
+import { InProcessWorldEventBus } from './rooms/worldEvents';
+import type { MemoryService } from './services/brain/memory/memoryService';
+import { createCompanionArea, publishBondLevels } from './services/companions';
+import { createNpcArea } from './services/npc';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
 import { createEconomyArea, loggedMoneyEvents } from './services/economy';
@@ -10,12 +15,24 @@ import { createWorldArea } from './services/mud';
 import { createSignerArea } from './services/signer';
 import { createWebClientArea } from './services/web';
 
+/** What the composition may be handed instead of building it. */
+export interface ProductOptions {
+  /**
+   * The memory service NPCs and companions remember with (issue 18's implementation at merge; tests pass an
+   * in-process one). Without it the NPC and companion brains are not built and the world speaks its fixed lines.
+   */
+  memory?: MemoryService;
+}
+
 /**
  * The composition root of the product: builds the health probes, each service area's routes, the world's room
  * types and the background jobs from the opened stores. Each area contributes one `ProductParts`; identity comes
  * first because every other area authenticates through its guard.
  */
-export async function productParts(context: PlatformContext): Promise<ProductParts> {
+export async function productParts(
+  context: PlatformContext,
+  options: ProductOptions = {},
+): Promise<ProductParts> {
   const auth = createAuthService(context);
   const areas: ProductParts[] = [
     createHealthService(context),
@@ -32,8 +49,20 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
       events: notifyingMoneyEvents(notifications.notify, moneyEvents),
     });
     areas.push(economyParts);
-    const world = await createWorldArea(context, auth, { economy });
+    // One world event bus and one minds board: the world publishes and consults, the brains subscribe and serve.
+    const events = new InProcessWorldEventBus((err, event) =>
+      context.logger.error({ err, eventType: event.type }, 'world event subscriber failed'),
+    );
+    const minds = new MindBoard();
+    const world = await createWorldArea(context, auth, { economy, events, minds });
     areas.push(world);
+    const stopBondLevels = publishBondLevels(world.service.world, events, notifications.notify);
+    areas.push({ close: async () => stopBondLevels() });
+    if (options.memory) {
+      const brains = { events, minds, memory: options.memory };
+      areas.push(createNpcArea(context, auth, { ...brains, world: world.service.world }));
+      areas.push(createCompanionArea(context, auth, { ...brains, world: world.service }));
+    }
     const signer = await createSignerArea(context, auth);
     areas.push(signer);
     areas.push(await createMarketplaceArea(context, auth, economy));

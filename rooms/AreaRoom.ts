@@ -32,8 +32,12 @@ import { type SpawnStatus, SpawnSystem } from './systems/spawns';
 import { regenerate } from './systems/vitals';
 import { NO_WORLD_EVENTS } from './worldEvents';
 import { RoomVisibility } from './visibility';
+import type { MindRequest, Minds } from './minds';
+import type { MudEvent } from './systems/narration';
 
-type Settings = Required<Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events'>> & {
+type Settings = Required<
+  Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events' | 'minds'>
+> & {
   seed: number | string;
 };
 
@@ -62,6 +66,9 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   private stopTicker?: () => void;
   private idCounter = 0;
   private ticks = 0;
+  private minds?: Minds;
+  /** What the running action asked the minds (`SimContext.consult`); answered once the action is done. */
+  private consulted: MindRequest[] = [];
 
   override onCreate(options: AreaRoomOptions): void {
     const area = options.world?.areas.get(options.areaId);
@@ -70,6 +77,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.area = area;
     this.clockSource = options.clock ?? systemClock;
     this.authenticateToken = options.authenticate;
+    this.minds = options.minds;
     this.log = (options.logger ?? this.log).child({ room: 'area', areaId: area.id });
     this.settings = { ...AREA_ROOM_DEFAULTS, ...stripUndefined(options) } as Settings;
     this.roomId = areaRoomId(area.id);
@@ -226,7 +234,9 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   /** Runs one action for a hosted player, capturing their events; completes handoffs and durable saves. */
   private async perform(session: PlayerSession, action: MudAction): Promise<ActionOutcome> {
     const userId = session.identity.userId;
+    this.consulted = [];
     const { result, events } = this.delivery.captured(userId, () => runAction(this.sim, userId, action));
+    events.push(...(await this.answerConsulted(userId, this.consulted.splice(0))));
     const handoff = result ?? undefined;
     if (handoff) await this.handOff(session, handoff);
     else {
@@ -246,6 +256,46 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       player: snapshotOf(session.state),
       ...(handoff ? { handoff } : {}),
     };
+  }
+
+  /**
+   * Asks the minds what the action consulted them about and tells the player their answers (NPC recollections,
+   * a companion's reply), in order. A mind that fails is logged and skipped: the world's own lines stand.
+   */
+  private async answerConsulted(userId: string, requests: MindRequest[]): Promise<MudEvent[]> {
+    const told: MudEvent[] = [];
+    for (const request of this.minds ? requests : []) {
+      let reply;
+      try {
+        reply = await this.minds!.answer(request);
+      } catch (err) {
+        this.log.warn({ err, userId, kind: request.kind }, 'mind did not answer');
+        continue;
+      }
+      if (!reply || !this.players.get(userId)) continue;
+      const to = { userId };
+      const { events } = this.delivery.captured(userId, () =>
+        this.sim.emit(
+          request.kind === 'npc.talk'
+            ? {
+                type: 'npc.recalled',
+                npc: { name: this.world.npcs.get(request.npc)?.name ?? request.npc },
+                text: reply.text,
+                citations: reply.citations,
+                to,
+              }
+            : {
+                type: 'companion.recalled',
+                companion: this.world.companions.get(request.companion)?.name ?? request.companion,
+                text: reply.text,
+                citations: reply.citations,
+                to,
+              },
+        ),
+      );
+      told.push(...events);
+    }
+    return told;
   }
 
   /**
@@ -326,6 +376,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       journal: journals,
       emit: (event) => this.delivery.deliver(event),
       publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),
+      consult: (request) => this.consulted.push(request),
       nextId: (prefix) => `${prefix}${++this.idCounter}`,
       now: () => this.clockSource.now(),
       onCreatureRemoved: (spawnPoint) => this.spawns.creatureRemoved(this.sim, spawnPoint),

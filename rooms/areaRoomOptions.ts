@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock';
 import type { World } from './content/world';
 import type { Authenticate, PlayerStore } from './persistence';
+import type { Minds } from './minds';
 import type { Ticker } from './ticker';
 import type { WorldEventBus } from './worldEvents';
 
@@ -64,6 +65,8 @@ export interface AreaRoomOptions {
   ticker?: Ticker;
   /** Where world events (kills, quests, trades, conversations) are published. Default: nowhere. */
   events?: WorldEventBus;
+  /** The NPC and companion brains `talk` and `ask <companion>` consult. Default: none (fixed lines only). */
+  minds?: Minds;
 }
 
 /** The defaults of every optional tunable. */

@@ -24,8 +24,10 @@ export type AreaRoomDefinition = Omit<AreaRoomOptions, 'areaId'>;
  */
 export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition[] {
   configureEncoder();
-  const complete: Required<Omit<AreaRoomOptions, 'areaId' | 'clock' | 'logger' | 'ticker' | 'events'>> &
-    Pick<AreaRoomOptions, 'clock' | 'logger' | 'ticker' | 'events'> = {
+  const complete: Required<
+    Omit<AreaRoomOptions, 'areaId' | 'clock' | 'logger' | 'ticker' | 'events' | 'minds'>
+  > &
+    Pick<AreaRoomOptions, 'clock' | 'logger' | 'ticker' | 'events' | 'minds'> = {
     seed: options.seed ?? AREA_ROOM_DEFAULTS.seed,
     tickMs: options.tickMs ?? AREA_ROOM_DEFAULTS.tickMs,
     aiEvery: options.aiEvery ?? AREA_ROOM_DEFAULTS.aiEvery,
@@ -42,6 +44,7 @@ export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition
     logger: options.logger,
     ticker: options.ticker,
     events: options.events,
+    minds: options.minds,
   };
   return [...options.world.areas.keys()].map((areaId) => {
     const roomOptions: AreaRoomOptions = { ...complete, areaId };

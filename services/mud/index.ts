@@ -7,6 +7,7 @@ import type { Types } from 'mongoose';
 import { ActionGateway } from '../../rooms/actionGateway';
 import { areaRoomDefinitions } from '../../rooms/areaRooms';
 import { loadWorld } from '../../rooms/content/loader';
+import type { Minds } from '../../rooms/minds';
 import { InProcessWorldEventBus, type WorldEventBus } from '../../rooms/worldEvents';
 import type { AuthService } from '../auth';
 import type { World } from '../../rooms/content/world';
@@ -48,6 +49,8 @@ export interface WorldAreaOptions {
   events?: WorldEventBus;
   /** With it, characters' coins are the soft currency of their owners' economy accounts. */
   economy?: EconomyService;
+  /** The NPC and companion brains `talk` and `ask <companion>` consult (rooms/minds.ts); none by default. */
+  minds?: Minds;
 }
 
 /**
@@ -65,7 +68,7 @@ export async function createWorldArea(
   auth: AuthService,
   options: WorldAreaOptions = {},
 ): Promise<WorldArea> {
-  const { events, economy } = options;
+  const { events, economy, minds } = options;
   const { config, stores, clock, logger } = context;
   if (!stores.mongo) throw new Error('The world needs MongoDB for its characters');
   const log = logger.child({ component: 'mud' });
@@ -118,6 +121,7 @@ export async function createWorldArea(
       saveEveryMs: config.MUD_SAVE_INTERVAL_MS,
       remoteIdleMs: config.MUD_IDLE_TIMEOUT_MS,
       events: bus,
+      minds,
     }),
     upgrades: channels,
     close: async () => {
