@@ -34,6 +34,10 @@ export function termsOf(text: string): string[] {
 export class InProcessMemoryService implements MemoryService {
   private readonly subjects = new Map<string, MemoryRecord[]>();
   private readonly terms = new WeakMap<MemoryRecord, Set<string>>();
+  /** Near-duplicate lookup: subject, kind, tags and normalised content → the memory. */
+  private readonly twins = new Map<string, MemoryRecord>();
+  /** Memories by subject and tag, so a tag filter reads only its own memories. */
+  private readonly tagged = new Map<string, MemoryRecord[]>();
 
   constructor(private readonly clock: Clock = systemClock) {}
 
@@ -44,13 +48,10 @@ export class InProcessMemoryService implements MemoryService {
     const tags = [...new Set(input.tags ?? [])].sort();
     const list = this.subjects.get(input.subject) ?? [];
     this.subjects.set(input.subject, list);
-    const normalised = termsOf(input.content).join(' ');
-    const twin = list.find(
-      (m) =>
-        m.kind === (input.kind ?? null) &&
-        m.tags.join('|') === tags.join('|') &&
-        termsOf(m.content).join(' ') === normalised,
+    const twinKey = [input.subject, input.kind ?? '', tags.join('|'), termsOf(input.content).join(' ')].join(
+      '\n',
     );
+    const twin = this.twins.get(twinKey);
     if (twin) {
       twin.seen_count += 1;
       twin.last_seen = now;
@@ -72,6 +73,13 @@ export class InProcessMemoryService implements MemoryService {
     };
     list.push(memory);
     this.terms.set(memory, new Set(termsOf(memory.content)));
+    this.twins.set(twinKey, memory);
+    for (const tag of tags) {
+      const key = `${input.subject}\n${tag}`;
+      const withTag = this.tagged.get(key) ?? [];
+      withTag.push(memory);
+      this.tagged.set(key, withTag);
+    }
     return { memory: { ...memory }, merged: false };
   }
 
@@ -138,7 +146,10 @@ export class InProcessMemoryService implements MemoryService {
   }
 
   private *matching(subject: string, tags?: string[], tiers?: string[], asOf?: Date): Iterable<MemoryRecord> {
-    for (const memory of this.subjects.get(subject) ?? []) {
+    const candidates = tags?.length
+      ? tags.map((tag) => this.tagged.get(`${subject}\n${tag}`) ?? []).sort((a, b) => a.length - b.length)[0]
+      : (this.subjects.get(subject) ?? []);
+    for (const memory of candidates) {
       if (tiers && !tiers.includes(memory.tier)) continue;
       if (tags && !tags.every((tag) => memory.tags.includes(tag))) continue;
       if (asOf && memory.created_at > asOf) continue;
