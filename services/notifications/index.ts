@@ -17,6 +17,8 @@ export type { NotificationView } from './schemas';
 export interface NotificationsArea extends ProductParts {
   service: NotificationService;
   notify: Notify;
+  /** Live delivery (benches measure it alone). */
+  hub: DeliveryHub;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function createNotificationsArea(
   const api = hasRole(config, 'api');
   return {
     service,
+    hub,
     notify: service.notify,
     services: api ? [(routes) => registerNotificationRoutes(routes, service, auth.guard)] : [],
     upgrades: api ? [new NotificationChannel({ service, hub, authenticate, logger })] : [],
