@@ -1,7 +1,7 @@
 import { Types, type Connection } from 'mongoose';
 import { characterModel, type CharacterRecord } from '../../models/Character';
 import type { CompanionPresence } from '../../rooms/content/schemas';
-import type { CompanionTemplate, World } from '../../rooms/content/world';
+import type { CompanionTemplate } from '../../rooms/content/world';
 import type { MemoryRecord, MemoryService } from '../brain/memory/memoryService';
 import type { WorldService } from '../mud';
 import { companionSubject } from './companionMemoryRecorder';
