@@ -7,6 +7,7 @@ import {
   type User,
   fund,
   listNotifications,
+  listWhen,
   signIn,
   startNotificationsPlatform,
   transfer,
@@ -66,10 +67,43 @@ describe('notifications: GET /notifications, POST /notifications/read, WS /notif
     expect(body).toMatchObject({ next_cursor: null, unread_count: 2 });
   });
 
+  it('tells the seller of a sale and its buyer', async () => {
+    const listing = await request(server.url)
+      .post('/marketplace/listings')
+      .set('Authorization', `Bearer ${bob.token}`)
+      .send({ item: 'content:map-of-thornwick', price: { currency: 'soft', amount: '20' } })
+      .expect(201);
+    await request(server.url)
+      .post(`/marketplace/listings/${listing.body.id}/buy`)
+      .set('Authorization', `Bearer ${ann.token}`)
+      .send({ idempotency_key: `buy-key-${listing.body.id}` })
+      .expect(201);
+    const sold = (await listWhen(server.url, bob, (b) => b.notifications.length > 0)).notifications;
+    expect(sold).toContainEqual(
+      expect.objectContaining({
+        kind: 'marketplace.sale',
+        payload: expect.objectContaining({
+          listing: listing.body.id,
+          buyer: ann.userId,
+          amount: '20',
+          fee: 1,
+        }),
+      }),
+    );
+    const bought = (await listWhen(server.url, ann, (b) => b.notifications.length > 0)).notifications;
+    expect(bought).toContainEqual(
+      expect.objectContaining({
+        kind: 'marketplace.purchase',
+        payload: expect.objectContaining({ listing: listing.body.id, seller: bob.userId, amount: '20' }),
+      }),
+    );
+  });
+
   it('pages with a cursor and marks read only the caller’s own notifications', async () => {
     await transfer(server.url, ann, bob, 1);
     await transfer(server.url, ann, bob, 2);
     await transfer(server.url, ann, bob, 3);
+    await listWhen(server.url, bob, (b) => b.notifications.length === 3);
     const first = (await listNotifications(server.url, bob, '?limit=2').expect(200)).body;
     expect(first.notifications.map((n: { payload: { amount: string } }) => n.payload.amount)).toEqual([
       '3',
@@ -112,7 +146,7 @@ describe('notifications: GET /notifications, POST /notifications/read, WS /notif
 
   it('caps a noisy kind per user and hour (NOTIFICATIONS_NOISY_PER_HOUR)', async () => {
     for (let i = 1; i <= 6; i += 1) await transfer(server.url, ann, bob, i);
-    const { body } = await listNotifications(server.url, bob).expect(200);
+    const body = await listWhen(server.url, bob, (b) => b.notifications.length >= 4);
     expect(body.notifications.map((n: { payload: { amount: string } }) => n.payload.amount)).toEqual([
       '4',
       '3',

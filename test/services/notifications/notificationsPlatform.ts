@@ -80,3 +80,19 @@ export async function transfer(
 export function listNotifications(url: string, user: User, query = '') {
   return request(url).get(`/notifications${query}`).set('Authorization', `Bearer ${user.token}`);
 }
+
+/** Lists `user`'s notifications until `done(body)` (publishing is fire and forget); fails after 5 s. */
+export async function listWhen(
+  url: string,
+  user: User,
+  done: (body: { notifications: Array<{ kind: string; payload: Record<string, unknown> }> }) => boolean,
+  query = '',
+) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const { body } = await listNotifications(url, user, query).expect(200);
+    if (done(body)) return body;
+    if (Date.now() > deadline) throw new Error(`notifications never matched: ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
