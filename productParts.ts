@@ -1,26 +1,44 @@
 import type { PlatformContext, ProductParts } from './platform/platform';
+import { backupGateOf } from './platform/backup';
+import { MindBoard } from './rooms/minds';
+import { InProcessWorldEventBus } from './rooms/worldEvents';
 import { auditedMoneyEvents, createAdminArea, openAuditLog } from './services/admin';
 import { createAuthService } from './services/auth';
 import { createBrainArea } from './services/brain';
+import type { MemoryService } from './services/brain/memory/memoryService';
+import { createCompanionArea, publishBondLevels } from './services/companions';
 import { createEconomyArea } from './services/economy';
 import { createHealthService } from './services/health';
+import { createInfluencerArea } from './services/influencer';
 import { createMarketplaceArea } from './services/marketplace';
 import { createMcpArea } from './services/mcp';
 import { createWorldArea } from './services/mud';
+import { createNotificationsArea, notifyingMoneyEvents } from './services/notifications';
+import { createNpcArea } from './services/npc';
 import { createQuestsArea } from './services/quests';
-import { createInfluencerArea } from './services/influencer';
-import { InProcessWorldEventBus } from './rooms/worldEvents';
 import { createSignerArea } from './services/signer';
 import { createSocialArea } from './services/social';
 import { createWebClientArea } from './services/web';
 
+/** What the composition may be handed instead of building it. */
+export interface ProductOptions {
+  /**
+   * The memory service NPCs, companions and the social graph remember with. Default: the brain's own (api role).
+   * Without one (a process without the api role) the NPC and companion brains are not built and the world speaks
+   * its fixed lines.
+   */
+  memory?: MemoryService;
+}
+
 /**
  * The composition root of the product: builds the health probes, each service area's routes, the world's room
- * types and the background jobs from the opened stores. Each area contributes one `ProductParts`; identity comes
- * first because every other area authenticates through its guard.
+ * types and the background jobs from the opened stores. Each area contributes one `ProductParts`; the audit log
+ * comes first (every area records into it) and identity next (every area authenticates through its guard).
  */
-export async function productParts(context: PlatformContext): Promise<ProductParts> {
-  // The audit log first (and closed last): every area records into it.
+export async function productParts(
+  context: PlatformContext,
+  options: ProductOptions = {},
+): Promise<ProductParts> {
   const audit = await openAuditLog(context);
   const auth = createAuthService(context, { audit });
   const areas: ProductParts[] = [
@@ -30,24 +48,36 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
   ];
   try {
     // Product areas (each adds one line).
-    const brain = await createBrainArea(context, auth);
+    const brain = await createBrainArea(context, auth, { audit, backupGate: backupGateOf(context) });
     areas.push(brain);
+    const memory = options.memory ?? brain.memory;
+    const notifications = await createNotificationsArea(context, auth);
+    areas.push(notifications);
+    const { notify } = notifications;
     const { economy, ...economyParts } = await createEconomyArea(context, auth, {
-      events: auditedMoneyEvents(audit, context.clock),
+      events: notifyingMoneyEvents(notify, auditedMoneyEvents(audit, context.clock)),
     });
     areas.push(economyParts);
-    // One world event bus: the world publishes, the quests brain (and later memory and social) subscribe.
+    // One world event bus and one minds board: the world publishes and consults, the brains subscribe and serve.
     const events = new InProcessWorldEventBus((err, event) =>
       context.logger.error({ err, eventType: event.type }, 'world event subscriber failed'),
     );
-    const world = await createWorldArea(context, auth, { economy, events });
+    const minds = new MindBoard();
+    const world = await createWorldArea(context, auth, { economy, events, minds });
     areas.push(world);
+    const stopBondLevels = publishBondLevels(world.service.world, events, notify);
+    areas.push({ close: async () => stopBondLevels() });
+    if (memory) {
+      const brains = { events, minds, memory };
+      areas.push(createNpcArea(context, auth, { ...brains, world: world.service.world }));
+      areas.push(createCompanionArea(context, auth, { ...brains, world: world.service }));
+    }
     const signer = await createSignerArea(context, auth, { audit });
     areas.push(signer);
     const marketplace = await createMarketplaceArea(context, auth, economy, world.service);
     world.connectMarket(marketplace.worldMarket);
     areas.push(marketplace);
-    areas.push(await createSocialArea(context, auth, { events, audit }));
+    areas.push(await createSocialArea(context, auth, { events, audit, notify, memory }));
     // The MCP gateway after the areas: its workers call them through their service interfaces.
     areas.push(
       await createMcpArea(context, {
@@ -60,7 +90,7 @@ export async function productParts(context: PlatformContext): Promise<ProductPar
         audit,
       }),
     );
-    const quests = await createQuestsArea(context, auth, { world: world.service, events });
+    const quests = await createQuestsArea(context, auth, { world: world.service, events, notify });
     areas.push(quests);
     const influencer = await createInfluencerArea(context, auth, brain.service);
     areas.push(influencer);

@@ -186,10 +186,3 @@ export const backupDuration = new client.Gauge({
   help: 'Duration of the last completed backup, in seconds',
   registers: [registry],
 });
-
-/** Unix time of the last completed memory consolidation (0 until one completes in this process); set by its job. */
-export const consolidationLastSuccess = new client.Gauge({
-  name: 'brain_consolidation_last_success_timestamp_seconds',
-  help: 'Unix time of the last completed memory consolidation (0 until one completes in this process)',
-  registers: [registry],
-});

@@ -8,6 +8,8 @@ import { createApp, type ServiceRegistrar } from './app';
 import { systemClock, type Clock } from './clock';
 import { openStores, type EmbeddedEngines, type Stores } from './stores';
 import { GameServer, type RoomDefinition } from './game/gameServer';
+import { colyseusUpgradeRefusal, noChannelAt } from './game/upgradeRouting';
+import { refuseUpgrade } from './http/upgradeRefusal';
 import { Scheduler, type JobRegistrar } from './jobs/scheduler';
 import { listen } from './listen';
 
@@ -61,9 +63,6 @@ export interface PlatformOptions {
   clock?: Clock;
 }
 
-/** Paths whose WebSocket upgrades belong to the platform's own channels, not to Colyseus. */
-const NON_COLYSEUS_UPGRADE = /^\/mud\/ws\//;
-
 /**
  * One running process: stores → Express app → Colyseus on the same HTTP server → Agenda worker. `stop()` is the
  * graceful shutdown: stop accepting, let in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), dispose rooms,
@@ -113,13 +112,17 @@ export class Platform {
       });
       httpServer.on('request', app);
       const upgrades = upgradeRoutes(config, parts);
+      // Upgrades are routed by path before anything is accepted: an area's channel, else a Colyseus room socket
+      // with a reserved seat; everything else is refused with a problem response (404, or 401 for a bad seat).
+      const routeOf = (req: http.IncomingMessage) =>
+        upgrades.find((candidate) => candidate.path.test(req.url ?? ''));
       const isColyseusUpgrade = (req: http.IncomingMessage) =>
-        !NON_COLYSEUS_UPGRADE.test(req.url ?? '') &&
-        !upgrades.some((route) => route.path.test(req.url ?? ''));
+        !routeOf(req) && colyseusUpgradeRefusal(req) === undefined;
       httpServer.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-        const route = upgrades.find((candidate) => candidate.path.test(req.url ?? ''));
-        if (route) route.handle(req, socket, head);
-        else if (!game || !isColyseusUpgrade(req)) refuseUpgrade(socket);
+        const route = routeOf(req);
+        if (route) return route.handle(req, socket, head);
+        const refusal = game ? colyseusUpgradeRefusal(req) : noChannelAt(req);
+        if (refusal) refuseUpgrade(socket, req, refusal, logger);
       });
       if (hasRole(config, 'game')) {
         game = await GameServer.start({
@@ -176,11 +179,6 @@ export class Platform {
 /** The parts' WebSocket endpoints this process serves (they belong to the api role). */
 function upgradeRoutes(config: Config, parts: ProductParts): UpgradeRoute[] {
   return hasRole(config, 'api') ? (parts.upgrades ?? []) : [];
-}
-
-/** Answers an upgrade nobody in this process serves with 404 and closes the socket. */
-function refuseUpgrade(socket: Duplex): void {
-  socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
 }
 
 /**

@@ -36,9 +36,13 @@ import { regenerate } from './systems/vitals';
 import { NO_WORLD_EVENTS } from './worldEvents';
 import { RoomVisibility } from './visibility';
 import { measuredTick } from './tickMetrics';
+import { logHookFailure } from './hookFailures';
+import { askMinds } from './mindAnswers';
+import type { MindRequest, Minds } from './minds';
+import type { MudEvent } from './systems/narration';
 
 type Settings = Required<
-  Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events' | 'market'>
+  Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events' | 'market' | 'minds'>
 > & {
   seed: number | string;
 };
@@ -70,6 +74,9 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   private market: () => WorldMarket | undefined = () => undefined;
   private idCounter = 0;
   private ticks = 0;
+  private minds?: Minds;
+  /** What the running action asked the minds (`SimContext.consult`); answered once the action is done. */
+  private consulted: MindRequest[] = [];
 
   override onCreate(options: AreaRoomOptions): void {
     const area = options.world?.areas.get(options.areaId);
@@ -78,6 +85,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.area = area;
     this.clockSource = options.clock ?? systemClock;
     this.authenticateToken = options.authenticate;
+    this.minds = options.minds;
     this.log = (options.logger ?? this.log).child({ room: 'area', areaId: area.id });
     if (options.market) this.market = options.market;
     this.settings = { ...AREA_ROOM_DEFAULTS, ...stripUndefined(options) } as Settings;
@@ -157,18 +165,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
 
   /** Logs a failed hook with the player and the message that caused it (for `onMessage` failures). */
   override onUncaughtException(error: RoomException, methodName: RoomMethodName): void {
-    const exception = error as RoomException & { client?: Client; type?: unknown; payload?: unknown };
-    const userId = (exception.client?.userData as { userId?: string } | undefined)?.userId;
-    this.log.error(
-      {
-        err: error,
-        cause: error.cause,
-        method: methodName,
-        ...(userId ? { userId } : {}),
-        ...(exception.type !== undefined ? { messageType: exception.type, payload: exception.payload } : {}),
-      },
-      'area room hook failed',
-    );
+    logHookFailure(this.log, error, methodName);
   }
 
   /**
@@ -255,9 +252,11 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     const action = input.action === 'command' ? parseCommandLine(input.line) : input;
     if (action.action === 'trade') {
       const market = this.market();
-      if (market) return this.performTrade(session, action, (this.desk ??= new MarketDesk(market)));
+      if (market) return this.trade(session, action, (this.desk ??= new MarketDesk(market)));
     }
+    this.consulted = [];
     const { result, events } = this.delivery.captured(userId, () => runAction(this.sim, userId, action));
+    events.push(...(await this.answerConsulted(userId, this.consulted.splice(0))));
     const handoff = result ?? undefined;
     if (handoff) await this.handOff(session, handoff);
     else {
@@ -283,11 +282,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   }
 
   /** `trade` through a broker: the marketplace is awaited, then the player sees its answer and their coins. */
-  private async performTrade(
-    session: PlayerSession,
-    action: TradeInput,
-    desk: MarketDesk,
-  ): Promise<ActionOutcome> {
+  private async trade(session: PlayerSession, action: TradeInput, desk: MarketDesk): Promise<ActionOutcome> {
     const userId = session.identity.userId;
     const body = await desk.trade(this.sim, userId, toTradeAction(action));
     await this.players.syncOutside(session);
@@ -295,6 +290,14 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.delivery.flush(session);
     const { roomRef } = session.state;
     return { userId, areaId: this.area.id, roomRef, events, player: snapshotOf(session.state) };
+  }
+
+  /** The minds' answers to what the action consulted them about, as the player's events (see askMinds). */
+  private async answerConsulted(userId: string, requests: MindRequest[]): Promise<MudEvent[]> {
+    if (!this.minds || requests.length === 0) return [];
+    const deps = { world: this.world, log: this.log, userId, stillHere: () => !!this.players.get(userId) };
+    const answers = await askMinds(this.minds, requests, deps);
+    return this.delivery.captured(userId, () => answers.forEach((event) => this.sim.emit(event))).events;
   }
 
   /**
@@ -375,6 +378,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       journal: journals,
       emit: (event) => this.delivery.deliver(event),
       publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),
+      consult: (request) => this.consulted.push(request),
       nextId: (prefix) => `${prefix}${++this.idCounter}`,
       now: () => this.clockSource.now(),
       onCreatureRemoved: (spawnPoint) => this.spawns.creatureRemoved(this.sim, spawnPoint),

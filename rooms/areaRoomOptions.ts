@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock';
 import type { World } from './content/world';
 import type { Authenticate, PlayerStore } from './persistence';
+import type { Minds } from './minds';
 import type { Ticker } from './ticker';
 import type { WorldEventBus } from './worldEvents';
 import type { WorldMarket } from './systems/marketTrades';
@@ -67,6 +68,8 @@ export interface AreaRoomOptions {
   events?: WorldEventBus;
   /** The platform's marketplace for `trade` through a broker NPC, once connected. Default: closed. */
   market?: () => WorldMarket | undefined;
+  /** The NPC and companion brains `talk` and `ask <companion>` consult. Default: none (fixed lines only). */
+  minds?: Minds;
 }
 
 /** The defaults of every optional tunable. */

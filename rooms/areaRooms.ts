@@ -25,9 +25,9 @@ export type AreaRoomDefinition = Omit<AreaRoomOptions, 'areaId'>;
 export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition[] {
   configureEncoder();
   const complete: Required<
-    Omit<AreaRoomOptions, 'areaId' | 'clock' | 'logger' | 'ticker' | 'events' | 'market'>
+    Omit<AreaRoomOptions, 'areaId' | 'clock' | 'logger' | 'ticker' | 'events' | 'market' | 'minds'>
   > &
-    Pick<AreaRoomOptions, 'clock' | 'logger' | 'ticker' | 'events' | 'market'> = {
+    Pick<AreaRoomOptions, 'clock' | 'logger' | 'ticker' | 'events' | 'market' | 'minds'> = {
     seed: options.seed ?? AREA_ROOM_DEFAULTS.seed,
     tickMs: options.tickMs ?? AREA_ROOM_DEFAULTS.tickMs,
     aiEvery: options.aiEvery ?? AREA_ROOM_DEFAULTS.aiEvery,
@@ -45,6 +45,7 @@ export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition
     ticker: options.ticker,
     events: options.events,
     market: options.market,
+    minds: options.minds,
   };
   return [...options.world.areas.keys()].map((areaId) => {
     const roomOptions: AreaRoomOptions = { ...complete, areaId };

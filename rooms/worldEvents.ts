@@ -20,6 +20,33 @@ export type WorldEvent =
     }
   | { type: 'item.given'; areaId: string; userId: string; to: string; item: string; qty: number }
   | { type: 'npc.conversation'; areaId: string; userId: string; npc: string; disposition: string }
+  | { type: 'quest.accepted'; areaId: string; userId: string; quest: string; giver: string }
+  | {
+      /** An NPC's regard for a player moved (`cause`: gift, likedGift, questCompleted, attackedProtected, dialogue). */
+      type: 'npc.disposition';
+      areaId: string;
+      userId: string;
+      npc: string;
+      cause: string;
+      delta: number;
+      score: number;
+      disposition: string;
+      /** What it was about: the item given, the quest, the creature attacked, the topic. */
+      about?: string;
+    }
+  | {
+      /** Something a player shared with their companion (`moment`: bonded, fight, rest, quest, found). */
+      type: 'companion.moment';
+      areaId: string;
+      userId: string;
+      companion: string;
+      moment: 'bonded' | 'fight' | 'rest' | 'quest' | 'found';
+      /** What happened, from the companion's side: "defeated the cave rat", "found a glowing crystal". */
+      text: string;
+      roomRef: string;
+      bondBefore: number;
+      bond: number;
+    }
   | { type: 'coins.changed'; areaId: string; userId: string; delta: number; reason: string };
 
 export type WorldEventType = WorldEvent['type'];

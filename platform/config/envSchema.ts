@@ -230,6 +230,9 @@ export const envSchema = z.object({
   MUD_IDLE_TIMEOUT_MS: int(300_000, 10_000, 86_400_000),
   MUD_SEED: int(1, 0, 4_294_967_295),
 
+  // Notifications (SPEC 6): at most this many notifications of each noisy kind per user and hour
+  NOTIFICATIONS_NOISY_PER_HOUR: int(20, 1, 100_000),
+
   // Economy (SPEC 1, 8). The hard-currency cap is the spec's constant (21,000,000), fixed when the supply is created.
   ECONOMY_SOFT_DECAY_MONTHLY_PERCENT: decimal(1, 0, 100),
   ECONOMY_CREATOR_FEE_PERCENT: decimal(5, 0, 100),

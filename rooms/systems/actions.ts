@@ -70,8 +70,12 @@ export const MudAction = z.discriminatedUnion('action', [
   }),
   z.strictObject({
     action: z.literal('companion'),
-    op: z.enum(['talk', 'presence', 'swap', 'decline']),
+    op: z.enum(['talk', 'presence', 'swap', 'decline', 'ask']),
     presence: CompanionPresence.optional(),
+    /** With `ask`: what you ask your companion ("where did we find the crystal?"). */
+    question: text.optional(),
+    /** With `ask`: the companion's name as the player typed it ("ask pip ..."); must be their companion. */
+    name: name.optional(),
   }),
   z.strictObject({
     action: z.literal('trade'),
@@ -143,7 +147,7 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   whisper: (ctx, userId, a) => whisper(ctx, userId, a.to, a.text),
   shout: (ctx, userId, a) => shout(ctx, userId, a.text),
   group: (ctx, userId, a) => commandGroup(ctx, userId, a.op, a.player),
-  companion: (ctx, userId, a) => commandCompanion(ctx, userId, a.op, a.presence),
+  companion: (ctx, userId, a) => commandCompanion(ctx, userId, a.op, a),
   // The marketplace needs the platform: rooms given a market run `trade` themselves (AreaRoom, MarketDesk).
   trade: () => {
     throw reject('MARKET_UNAVAILABLE', 'The market ledger is closed in this world.');

@@ -1,7 +1,7 @@
 import type { CreatureState } from '../state/AreaState';
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
 import { type SimContext, creaturesIn, matchByName, requireAlive, requirePlayer } from './context';
-import { BOND_POINTS, addBond, companionSpeaks, companionStrike } from './companions';
+import { BOND_POINTS, companionSpeaks, companionStrike, shareMoment } from './companions';
 import { engage, feel, releaseFrom, roomFeels } from './creatureAi';
 import { adjustDisposition, npcsIn } from './disposition';
 import { isHealthLow } from './emotions';
@@ -56,7 +56,8 @@ export function attack(ctx: SimContext, userId: string, query: string): void {
   });
   feel(ctx, creature, 'ATTACKED', userId);
   for (const npc of npcsIn(ctx, player.roomRef)) {
-    if (npc.protects.includes(creature.ref)) adjustDisposition(ctx, userId, npc, 'attackedProtected');
+    if (npc.protects.includes(creature.ref))
+      adjustDisposition(ctx, userId, npc, 'attackedProtected', undefined, creature.ref);
   }
 }
 
@@ -244,7 +245,7 @@ export function creatureDies(ctx: SimContext, creature: CreatureState, killer: P
     gainXp(ctx, player, template.xp);
     improve(ctx, player, 'combat');
     recordObjective(ctx, userId, 'kill', creature.ref);
-    addBond(ctx, player, BOND_POINTS.victory);
+    shareMoment(ctx, player, 'fight', `defeated ${article(template.name)}`, BOND_POINTS.victory);
   }
   ctx.publish({
     type: 'creature.killed',
@@ -254,4 +255,9 @@ export function creatureDies(ctx: SimContext, creature: CreatureState, killer: P
     userIds: credited,
   });
   roomFeels(ctx, creature.roomRef, 'ALLY_DIED');
+}
+
+/** "the cave rat": a creature's name as a memory tells it. */
+function article(name: string): string {
+  return /^(the|a|an)\s/i.test(name) ? name : `the ${name}`;
 }

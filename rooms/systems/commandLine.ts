@@ -106,10 +106,11 @@ const VERBS: Record<string, VerbParser> = {
   companion: (rest, verb) => {
     const [op = 'talk', ...words] = rest.split(/\s+/).filter(Boolean);
     if (op === 'talk' || op === 'swap' || op === 'decline') return { action: 'companion', op };
+    if (op === 'ask' && words.length > 0) return { action: 'companion', op, question: words.join(' ') };
     const presence = PRESENCES.find((p) => p.toLowerCase() === words.join(' ').toLowerCase());
     if (op === 'presence' && presence) return { action: 'companion', op, presence };
     throw new InvalidActionError(
-      `"${verb} ${rest}": try "companion talk", "companion presence <${PRESENCES.join('|')}>", "companion swap" or "companion decline".`,
+      `"${verb} ${rest}": try "companion talk", "companion ask <question>", "companion presence <${PRESENCES.join('|')}>", "companion swap" or "companion decline".`,
     );
   },
   go: move,
@@ -122,9 +123,16 @@ const VERBS: Record<string, VerbParser> = {
   flee: () => ({ action: 'flee' }),
   rest: () => ({ action: 'rest' }),
   ask: (rest, verb) => {
-    const match = /^(.+?)\s+about\s+(.+)$/i.exec(required(rest, verb, 'npc'));
-    if (!match) throw new InvalidActionError(`Say what to ask about: "ask <npc> about <topic>".`);
-    return { action: 'talk', npc: match[1], topic: match[2] };
+    const line = required(rest, verb, 'npc');
+    const match = /^(.+?)\s+about\s+(.+)$/i.exec(line);
+    if (match) return { action: 'talk', npc: match[1], topic: match[2] };
+    // "ask pip where did we find the crystal?": a question for your companion, named first.
+    const [, question = ''] = /^\S+\s+(.+)$/.exec(line) ?? [];
+    if (!question)
+      throw new InvalidActionError(
+        `Say what to ask: "ask <npc> about <topic>" or "ask <companion> <question>".`,
+      );
+    return { action: 'companion', op: 'ask', question, name: line.split(/\s+/)[0] };
   },
   talk: (rest, verb) => ({ action: 'talk', npc: required(rest.replace(/^(to|with)\s+/i, ''), verb, 'npc') }),
   take: (rest, verb) => ({ action: 'take', ...itemAndQty(required(rest, verb, 'item')) }),

@@ -78,6 +78,37 @@ export function bondCompanion(ctx: SimContext, player: PlayerState, template: Co
     species: template.species,
     to: { userId: player.userId },
   });
+  shareMoment(ctx, player, 'bonded', 'met and bonded');
+}
+
+/** A kind of moment a player shares with their companion (what its memory keeps). */
+export type CompanionMoment = 'bonded' | 'fight' | 'rest' | 'quest' | 'found';
+
+/**
+ * A moment shared with the companion: adds its bond points (announcing a new level) and publishes
+ * `companion.moment` for the companion's memory (`text` says what happened, from the companion's side).
+ */
+export function shareMoment(
+  ctx: SimContext,
+  player: PlayerState,
+  moment: CompanionMoment,
+  text: string,
+  points = 0,
+): void {
+  if (!player.companion.ref) return;
+  const bondBefore = player.companion.bond;
+  if (points > 0) addBond(ctx, player, points);
+  ctx.publish({
+    type: 'companion.moment',
+    areaId: ctx.area.id,
+    userId: player.userId,
+    companion: player.companion.ref,
+    moment,
+    text,
+    roomRef: player.roomRef,
+    bondBefore,
+    bond: player.companion.bond,
+  });
 }
 
 /** Adds bond points from a shared event; announces a new bond level. */
@@ -149,21 +180,35 @@ export function companionStrike(ctx: SimContext, player: PlayerState, targetName
 }
 
 /** The companion operations a player can ask for. */
-export type CompanionOp = 'talk' | 'presence' | 'swap' | 'decline';
+export type CompanionOp = 'talk' | 'presence' | 'swap' | 'decline' | 'ask';
+
+/** The fields of a companion command besides its op. */
+export interface CompanionCommand {
+  presence?: CompanionPresence;
+  /** `ask`: the question. */
+  question?: string;
+  /** `ask`: the name the player addressed ("ask pip ..."). */
+  name?: string;
+}
 
 /**
  * `companion talk` / `companion presence` / `companion swap` (part with the bonded companion and take the
- * one a quest offered) / `companion decline` (refuse that offer).
+ * one a quest offered) / `companion decline` (refuse that offer) / `companion ask <question>` (`ask pip ...`).
  */
 export function commandCompanion(
   ctx: SimContext,
   userId: string,
   op: CompanionOp,
-  presence?: CompanionPresence,
+  command: CompanionCommand = {},
 ): void {
+  const { presence } = command;
   const player = requirePlayer(ctx, userId);
   if (op === 'swap' || op === 'decline') return answerOffer(ctx, player, op);
+  if (op === 'ask' && command.name && !addresses(player, command.name)) {
+    throw reject('NO_SUCH_NPC', `There is nobody called "${command.name}" here.`);
+  }
   if (!player.companion.ref) throw reject('NO_COMPANION', 'You have no companion.');
+  if (op === 'ask') return askCompanion(ctx, player, command.question ?? '');
   if (op === 'presence') {
     if (!presence)
       throw reject(
@@ -177,6 +222,36 @@ export function commandCompanion(
   if (!companionSpeaks(ctx, player, 'asked')) {
     ctx.emit({ type: 'companion.spoke', companion: player.companion.name, text: '...', to: { userId } });
   }
+}
+
+/** Whether `name` addresses the player's companion (its name, or the name's first word: "pip"). */
+function addresses(player: PlayerState, name: string): boolean {
+  const own = normalise(player.companion.name);
+  const q = normalise(name);
+  return !!own && (own === q || own.split(' ')[0] === q);
+}
+
+/**
+ * `ask <companion> <question>`: a companion whose presence lets it speak when asked consults its memory (the
+ * answer follows the action); a Silent one only looks at you.
+ */
+function askCompanion(ctx: SimContext, player: PlayerState, question: string): void {
+  if (!question) throw reject('QUESTION_REQUIRED', `Ask ${player.companion.name} something.`);
+  const reaction = companionReaction(
+    player.companion.presence as CompanionPresence,
+    player.companion.bond,
+    'asked',
+  );
+  if (!reaction.speak) {
+    ctx.emit({
+      type: 'companion.spoke',
+      companion: player.companion.name,
+      text: '...',
+      to: { userId: player.userId },
+    });
+    return;
+  }
+  ctx.consult?.({ kind: 'companion.ask', userId: player.userId, companion: player.companion.ref, question });
 }
 
 function answerOffer(ctx: SimContext, player: PlayerState, op: 'swap' | 'decline'): void {

@@ -3,6 +3,7 @@ import type { AreaDef, World } from '../content/world';
 import type { AreaState, CreatureState } from '../state/AreaState';
 import type { PlayerState } from '../state/PlayerState';
 import type { GameEvent } from './events';
+import type { MindRequest } from '../minds';
 import type { WorldEvent } from '../worldEvents';
 import type { Rng } from './random';
 import { reject } from './errors';
@@ -81,6 +82,8 @@ export interface SimContext {
   emit(event: GameEvent): void;
   /** Publishes a world event (kill, quest completed, trade, conversation) on the world event bus, once. */
   publish(event: WorldEvent): void;
+  /** Asks the NPC / companion brains for a line; the room tells the answer after the action (rooms/minds.ts). */
+  consult?(request: MindRequest): void;
   nextId(prefix: string): string;
   /** The room's clock, ms since the epoch (daily quests). */
   now(): number;

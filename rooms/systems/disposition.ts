@@ -25,7 +25,8 @@ export const DISPOSITION_DELTAS = {
 } as const;
 export type DispositionCause = keyof typeof DISPOSITION_DELTAS;
 
-const START_SCORE: Record<Disposition, number> = { friendly: 3, neutral: 0, wary: -3 };
+/** The score a player starts at with an NPC of each starting disposition. */
+export const START_SCORE: Record<Disposition, number> = { friendly: 3, neutral: 0, wary: -3 };
 
 /** friendly at 3 and above, wary at -3 and below, neutral between. */
 export function dispositionFor(score: number): Disposition {
@@ -44,18 +45,33 @@ export function dispositionOf(ctx: SimContext, userId: string, npc: NpcTemplate)
   return dispositionFor(relationScore(ctx, userId, npc));
 }
 
-/** Moves the score by the cause's delta (clamped to -10..10); tells the player when the level changes. */
+/**
+ * Moves the score by the cause's delta (clamped to -10..10); tells the player when the level changes and publishes
+ * `npc.disposition` with the cause and what it was `about` (item, quest, creature or topic), for the NPC's memory.
+ */
 export function adjustDisposition(
   ctx: SimContext,
   userId: string,
   npc: NpcTemplate,
   cause: DispositionCause,
   delta: number = DISPOSITION_DELTAS[cause],
+  about?: string,
 ): Disposition {
   const before = relationScore(ctx, userId, npc);
   const after = Math.max(-10, Math.min(10, before + delta));
   ctx.journal(userId).relations.set(npc.ref, after);
   const disposition = dispositionFor(after);
+  ctx.publish({
+    type: 'npc.disposition',
+    areaId: ctx.area.id,
+    userId,
+    npc: npc.ref,
+    cause,
+    delta: after - before,
+    score: after,
+    disposition,
+    ...(about ? { about } : {}),
+  });
   if (disposition !== dispositionFor(before)) {
     ctx.emit({ type: 'disposition.changed', npc: { name: npc.name }, disposition, to: { userId } });
   }
@@ -106,7 +122,7 @@ function answer(ctx: SimContext, userId: string, npc: NpcTemplate, query: string
   const journal = ctx.journal(userId);
   if (journal.asked.has(key)) return;
   journal.asked.add(key);
-  if (topic.disposition !== 0) adjustDisposition(ctx, userId, npc, 'dialogue', topic.disposition);
+  if (topic.disposition !== 0) adjustDisposition(ctx, userId, npc, 'dialogue', topic.disposition, found.id);
 }
 
 /**
@@ -120,6 +136,8 @@ export function talk(ctx: SimContext, userId: string, query: string, topic?: str
   requireAlive(player);
   const npc = findNpc(ctx, player.roomRef, query);
   if (topic) return answer(ctx, userId, npc, topic);
+  const quests = ctx.journal(userId).quests;
+  const ofNpc = (status: string) => npc.offers.filter((ref) => quests.get(ref)?.status === status);
   const disposition = dispositionOf(ctx, userId, npc);
   ctx.emit({
     type: 'npc.said',
@@ -146,5 +164,13 @@ export function talk(ctx: SimContext, userId: string, query: string, topic?: str
   startEscorts(ctx, player, npc.ref);
   improve(ctx, player, 'lore');
   ctx.publish({ type: 'npc.conversation', areaId: ctx.area.id, userId, npc: npc.ref, disposition });
+  ctx.consult?.({
+    kind: 'npc.talk',
+    userId,
+    npc: npc.ref,
+    disposition,
+    activeQuests: ofNpc('active'),
+    completedQuests: ofNpc('completed'),
+  });
   companionSpeaks(ctx, player, 'greet');
 }

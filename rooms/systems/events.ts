@@ -59,6 +59,7 @@ export type GameEventBody =
       topics: Array<{ id: string; ask: string }>;
     }
   | { type: 'npc.answered'; npc: Actor; ask: string; text: string }
+  | { type: 'npc.recalled'; npc: Actor; text: string; citations: string[] }
   | { type: 'disposition.changed'; npc: Actor; disposition: Disposition }
   | { type: 'item.taken'; actor: Actor; item: string; qty: number }
   | { type: 'item.dropped'; actor: Actor; item: string; qty: number }
@@ -90,6 +91,7 @@ export type GameEventBody =
   | { type: 'quest.completed'; quest: string; xp: number; soft: number; items: string[]; companion?: string }
   | { type: 'companion.bonded'; companion: string; species: string }
   | { type: 'companion.spoke'; companion: string; text: string }
+  | { type: 'companion.recalled'; companion: string; text: string; citations: string[] }
   | { type: 'companion.acted'; companion: string; target: string; damage: number }
   | { type: 'companion.bond'; companion: string; bond: number }
   | { type: 'companion.presence'; companion: string; presence: string }

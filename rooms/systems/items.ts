@@ -2,7 +2,7 @@ import type { ItemTemplate } from '../content/world';
 import { FloorItemState } from '../state/AreaState';
 import type { PlayerState } from '../state/PlayerState';
 import { type SimContext, matchByName, playersIn, requireAlive, requirePlayer } from './context';
-import { assertNotCompanion } from './companions';
+import { assertNotCompanion, shareMoment } from './companions';
 import { adjustDisposition, findNpc, npcsIn } from './disposition';
 import { reject } from './errors';
 import { addItem, countOf, removeItem } from './inventory';
@@ -61,6 +61,9 @@ export function take(ctx: SimContext, userId: string, query: string, qty?: numbe
     qty: amount,
     to: { roomRef: player.roomRef },
   });
+  const found =
+    amount > 1 ? `${amount} ${item.name}` : `${/^[aeiou]/i.test(item.name) ? 'an' : 'a'} ${item.name}`;
+  shareMoment(ctx, player, 'found', `found ${found}`);
 }
 
 /** `drop`: puts carried items on the floor. */
@@ -117,7 +120,14 @@ export function give(ctx: SimContext, userId: string, query: string, to: string,
     recipient: { name: npc.name },
     to: { roomRef: player.roomRef },
   });
-  adjustDisposition(ctx, userId, npc, npc.likes.includes(item.ref) ? 'likedGift' : 'gift');
+  adjustDisposition(
+    ctx,
+    userId,
+    npc,
+    npc.likes.includes(item.ref) ? 'likedGift' : 'gift',
+    undefined,
+    item.ref,
+  );
   ctx.publish({ type: 'item.given', areaId: ctx.area.id, userId, to: npc.ref, item: item.ref, qty: amount });
 }
 

@@ -124,6 +124,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
         .join('\n'),
   ],
   'npc.answered': ['chat', (e) => `You: "${e.ask}"\n${e.npc.name} says: "${e.text}"`],
+  'npc.recalled': ['chat', (e) => `${e.npc.name} adds: "${e.text}"`],
   'disposition.changed': ['info', (e) => `${e.npc.name} now seems ${e.disposition} towards you.`],
   'item.taken': [
     'room',
@@ -185,6 +186,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ],
   'companion.bonded': ['companion', (e) => `${e.companion} the ${e.species} has bonded with you.`],
   'companion.spoke': ['companion', (e) => e.text],
+  'companion.recalled': ['companion', (e) => `${e.companion}: "${e.text}"`],
   'companion.acted': ['companion', (e) => `${e.companion} strikes the ${e.target} for ${e.damage}.`],
   'companion.bond': ['companion', (e) => `Your bond with ${e.companion} deepens (bond ${e.bond}).`],
   'companion.offered': [

@@ -2,7 +2,7 @@ import type { Objective } from '../content/schemas';
 import type { NpcTemplate, QuestDef, World } from '../content/world';
 import type { PlayerState } from '../state/PlayerState';
 import { type QuestProgress, type SimContext, matchByName, requireAlive, requirePlayer } from './context';
-import { addBond, bondCompanion, companionSpeaks } from './companions';
+import { BOND_POINTS, bondCompanion, companionSpeaks, shareMoment } from './companions';
 import { adjustDisposition, dispositionOf, npcsIn } from './disposition';
 import { reject } from './errors';
 import type { ObjectiveView } from './events';
@@ -135,6 +135,7 @@ export function acceptQuest(ctx: SimContext, userId: string, query: string): voi
   if (rival) throw reject('QUEST_CLOSED', `You chose "${rival.name}"; "${quest.name}" is closed to you.`);
   const progress: QuestProgress = { status: 'active', counts: quest.objectives.map(() => 0) };
   journal.set(quest.ref, progress);
+  ctx.publish({ type: 'quest.accepted', areaId: ctx.area.id, userId, quest: quest.ref, giver: giver.ref });
   ctx.emit({
     type: 'quest.accepted',
     quest: quest.name,
@@ -241,7 +242,7 @@ export function completeQuest(ctx: SimContext, userId: string, query: string): v
   if (rewards.soft > 0) credit(ctx, player, rewards.soft, `quest:${quest.ref}`);
   gainXp(ctx, player, rewards.xp);
   improve(ctx, player, 'lore');
-  adjustDisposition(ctx, userId, giver, 'questCompleted');
+  adjustDisposition(ctx, userId, giver, 'questCompleted', undefined, quest.ref);
   ctx.publish({
     type: 'quest.completed',
     areaId: ctx.area.id,
@@ -252,7 +253,7 @@ export function completeQuest(ctx: SimContext, userId: string, query: string): v
   });
   if (companion) bondCompanion(ctx, player, companion);
   else if (player.companion.ref) {
-    addBond(ctx, player, 3);
+    shareMoment(ctx, player, 'quest', `completed "${quest.name}" for ${giver.name}`, BOND_POINTS.questDone);
     companionSpeaks(ctx, player, 'questDone');
   }
   if (offered && !companion && offered.ref !== player.companion.ref) {

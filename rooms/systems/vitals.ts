@@ -1,7 +1,7 @@
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
 import { type Actor } from './events';
 import { type SimContext, requireAlive, requirePlayer } from './context';
-import { BOND_POINTS, addBond } from './companions';
+import { BOND_POINTS, shareMoment } from './companions';
 import { reject } from './errors';
 import { enterRoom, leaveRoom } from './movement';
 import { forfeit } from './purse';
@@ -79,7 +79,7 @@ export function regenerate(ctx: SimContext): void {
     player.health = Math.min(player.maxHealth, player.health + gain);
     if (player.status === PlayerStatus.resting && player.health >= player.maxHealth) {
       player.status = PlayerStatus.idle;
-      addBond(ctx, player, BOND_POINTS.rest);
+      shareMoment(ctx, player, 'rest', 'rested together', BOND_POINTS.rest);
       ctx.emit({
         type: 'rest.stopped',
         actor: { name: player.name, userId: player.userId },

@@ -41,6 +41,13 @@ function identityChanges(existing: IdentityRecord, proof: IdentityProof, now: Da
   return Object.keys($unset).length > 0 ? { $set, $unset } : { $set };
 }
 
+/** A new identity linked to an account that already existed (a signed-in user proving another wallet or email). */
+export interface LinkedIdentity {
+  userId: Types.ObjectId;
+  kind: IdentityKind;
+  subject: string;
+}
+
 const DUPLICATE_KEY = 11000;
 
 function isDuplicateKey(error: unknown): boolean {
@@ -55,6 +62,7 @@ function isDuplicateKey(error: unknown): boolean {
 export class Accounts {
   private readonly users;
   private readonly identities;
+  private readonly linkListeners = new Set<(linked: LinkedIdentity) => void>();
 
   constructor(
     connection: Connection,
@@ -129,7 +137,24 @@ export class Accounts {
     }
     if (this.isBootstrapAdmin(kind, subject)) await this.grantAdmin(userId);
     await this.refreshTier(userId);
+    if (linkTo) this.announceLink({ userId, kind, subject });
     return userId;
+  }
+
+  /** Calls `listener` whenever a new identity is linked to an existing account (security alerts); returns the unsubscribe. */
+  onIdentityLinked(listener: (linked: LinkedIdentity) => void): () => void {
+    this.linkListeners.add(listener);
+    return () => this.linkListeners.delete(listener);
+  }
+
+  private announceLink(linked: LinkedIdentity): void {
+    for (const listener of this.linkListeners) {
+      try {
+        listener(linked);
+      } catch {
+        // A listener's failure is its own (it logs); signing in goes on.
+      }
+    }
   }
 
   private async ensureUser(userId: Types.ObjectId): Promise<void> {

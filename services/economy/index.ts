@@ -9,7 +9,7 @@ import { EconomyRecovery } from './recovery';
 import { registerEconomyRoutes } from './router';
 
 export { EconomyService } from './economyService';
-export type { MoneyEvent, MoneyEvents } from './moneyEvents';
+export { loggedMoneyEvents, type MoneyEvent, type MoneyEvents } from './moneyEvents';
 
 /** Options of createEconomyArea: where money events go (default: structured log lines, until the audit log). */
 export interface EconomyAreaOptions {

@@ -7,6 +7,7 @@ import type { Types } from 'mongoose';
 import { ActionGateway } from '../../rooms/actionGateway';
 import { areaRoomDefinitions } from '../../rooms/areaRooms';
 import { loadWorld } from '../../rooms/content/loader';
+import type { Minds } from '../../rooms/minds';
 import { InProcessWorldEventBus, type WorldEventBus } from '../../rooms/worldEvents';
 import type { AuthService } from '../auth';
 import type { World } from '../../rooms/content/world';
@@ -63,6 +64,8 @@ export interface WorldAreaOptions {
   events?: WorldEventBus;
   /** With it, characters' coins are the soft currency of their owners' economy accounts. */
   economy?: EconomyService;
+  /** The NPC and companion brains `talk` and `ask <companion>` consult (rooms/minds.ts); none by default. */
+  minds?: Minds;
 }
 
 /**
@@ -80,7 +83,7 @@ export async function createWorldArea(
   auth: AuthService,
   options: WorldAreaOptions = {},
 ): Promise<WorldArea> {
-  const { events, economy } = options;
+  const { events, economy, minds } = options;
   let market: WorldMarket | undefined;
   const { config, stores, clock, logger } = context;
   if (!stores.mongo) throw new Error('The world needs MongoDB for its characters');
@@ -146,6 +149,7 @@ export async function createWorldArea(
       remoteIdleMs: config.MUD_IDLE_TIMEOUT_MS,
       events: bus,
       market: () => market,
+      minds,
     }),
     connectMarket: (connected) => {
       market = connected;

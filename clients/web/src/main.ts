@@ -2,6 +2,7 @@ import type { Room } from '@colyseus/sdk';
 import { api, type Me } from './api';
 import { WorldConnection, type LinkStatus } from './connection';
 import { roomOf, updateQuests } from './events';
+import { NotificationsPanel } from './notifications';
 import { forgetToken, resume, saveToken } from './session';
 import { describe, showSignIn } from './signIn';
 import { GameView, type AreaView } from './view';
@@ -88,7 +89,16 @@ async function play(token: string, me: Me): Promise<void> {
     input.value = history[cursor] ?? '';
   };
 
+  const notifications = new NotificationsPanel(
+    token,
+    byId('notifications'),
+    byId('notifications-unread'),
+    byId<HTMLDetailsElement>('notifications-panel'),
+  );
+  notifications.start().catch(() => view.note('Notifications are unavailable right now.'));
+
   byId('sign-out').onclick = async () => {
+    notifications.close();
     await connection.close();
     await api('POST', '/auth/logout', { token }).catch(() => undefined);
     forgetToken();

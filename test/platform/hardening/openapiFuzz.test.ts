@@ -2,6 +2,7 @@ import { Wallet } from 'ethers';
 import request from 'supertest';
 import { secretsOf } from '../../../platform/redaction';
 import { productParts } from '../../../productParts';
+import { InProcessMemoryService } from '../../helpers/inProcessMemory';
 import { deployContracts, startTestChain, type TestChain } from '../../helpers/evm';
 import { freePort } from '../../helpers/nginx';
 import { OIDC_CLIENT_ID, TestOpenIdProvider } from '../../helpers/oidcProvider';
@@ -59,7 +60,8 @@ describe('OpenAPI-driven fuzzing', () => {
         OIDC_REDIRECT_URI: redirectUri,
         BRAIN_EMBED_RETRY_BASE_MS: '0',
       },
-      productParts,
+      // The in-process memory service builds the NPC and companion brains, so their routes are fuzzed too.
+      (context) => productParts(context, { memory: new InProcessMemoryService() }),
     );
     secrets = [...secretsOf(server.config), SERVICE_TOKEN];
   }, SETUP_TIMEOUT_MS);
