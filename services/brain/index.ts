@@ -137,6 +137,7 @@ export async function createBrainArea(
           requireBrainAuth: auth.guard.requireBrainAuth,
           queue,
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
+          redactSecrets: context.config.BRAIN_MEMORY_REDACT_SECRETS,
         }),
       ...memory.services,
     ],

@@ -4,6 +4,7 @@ import { actorOf } from '../auth/authGuard';
 import type { Principal } from '../auth/principal';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
+import { screenIngestDocuments } from './security/ingestSecretGuard';
 import type { IngestQueue } from './ingestQueue';
 import {
   presentAsk,
@@ -39,6 +40,8 @@ export interface BrainRouteDependencies {
   /** SPEC 5 `require_brain_auth`: a signed-in user or the service token (ask). */
   requireBrainAuth: RequestHandler[];
   maxDocumentsPerIngest: number;
+  /** BRAIN_MEMORY_REDACT_SECRETS: redact private keys and mnemonics in ingested documents instead of refusing. */
+  redactSecrets: boolean;
 }
 
 /** The knowledge service's retrieval routes (SPEC.md 4.2): ingest (protected), search and statistics (public). */
@@ -61,6 +64,7 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
     request: { body: IngestRequestSchema },
     responses: {
       200: { description: 'Per-document outcome and totals', schema: IngestResponseSchema },
+      400: { description: 'BRAIN_SECRET_DETECTED: a document holds a private key or mnemonic' },
       403: { description: 'ROLE_REQUIRED: neither the service token nor an operator or admin' },
       503: {
         description:
@@ -78,9 +82,11 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
           },
         );
       }
+      // A private key or mnemonic never reaches the shared indexes: 400 BRAIN_SECRET_DETECTED, or redacted.
+      const documents = screenIngestDocuments(body.documents, deps.redactSecrets);
       const ingestedBy = ingesterOf(req);
       const results = await deps.queue.run(() =>
-        core.ingestor.ingest(body.documents, 'body.documents', ingestedBy),
+        core.ingestor.ingest(documents, 'body.documents', ingestedBy),
       );
       return { status: 200, body: presentIngest(results) };
     },

@@ -34,6 +34,20 @@ describe('brain ingest: authentication and rejected input', () => {
     expect((await request(brain.url).get('/brain/cache/stats').expect(200)).body.generation).toBe(0);
   }
 
+  it('refuses a document holding a private key with 400 BRAIN_SECRET_DETECTED, writing nothing', async () => {
+    const key = '-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----';
+    const res = await brain.ingest([
+      GOOD,
+      { source: 'docs/keys.md', index: 'docs', text: `# Keys\n\n${key}\n` },
+    ]);
+    expect([res.status, res.body.code, res.body.errors]).toEqual([
+      400,
+      'BRAIN_SECRET_DETECTED',
+      [{ path: 'body.documents.1.text', message: 'private_key at line 3' }],
+    ]);
+    await expectNothingWritten();
+  });
+
   it('answers 401 without a credential', async () => {
     const res = await request(brain.url)
       .post('/brain/ingest')
