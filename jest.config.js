@@ -18,4 +18,8 @@ module.exports = {
   // process would idle for up to 5 minutes after the last suite. Production is unaffected (main.ts exits after a
   // graceful stop); tests close everything they open, and this only ends the wait for Agenda's leftover timers.
   forceExit: true,
+  // Test files run one after another in a worker process that is replaced once it holds more than this after a
+  // file: a single in-band process accumulated every file's module registry (WordNet, the world, the SDKs) and ran
+  // out of its 4 GB heap two thirds of the way through the suite.
+  workerIdleMemoryLimit: '1536MB',
 };
