@@ -41,6 +41,9 @@ export interface NpcAnswer {
  * (recall is always filtered by `player:<userId>`) and the world's lore. No LLM: the words are the NPC's data,
  * its remembered sentences and lore excerpts, joined by templates chosen by disposition.
  */
+/** How much of a player's history with an NPC `talk` looks through for something notable. */
+const RECENT_MEMORIES = 50;
+
 export class NpcVoice {
   constructor(
     private readonly world: World,
@@ -53,18 +56,15 @@ export class NpcVoice {
   async recollect(request: Extract<MindRequest, { kind: 'npc.talk' }>): Promise<MindReply | null> {
     const npc = this.world.npcs.get(request.npc);
     if (!npc) return null;
-    const interests = [
-      ...npc.offers.map((ref) => this.world.quests.get(ref)?.name ?? ''),
-      ...npc.likes.map((ref) => this.world.items.get(ref)?.name ?? ''),
-      'gave brought completed attacked asked kill',
-    ].join(' ');
-    const { hits } = await this.memory.recall({
+    // The player's history with this NPC, newest first: a listing, not a search, so what it remembers never
+    // depends on how well a bag of words scores against it.
+    const { memories } = await this.memory.list({
       subject: npcSubject(npc),
-      query: interests,
       tags: [playerTag(request.userId)],
-      limit: 8,
+      limit: RECENT_MEMORIES,
     });
-    const best = hits.find((hit) => NOTABLE.has(hit.memory.kind ?? ''));
+    const notable = memories.find((memory) => NOTABLE.has(memory.kind ?? ''));
+    const best = notable ? { memory: notable, age_seconds: 0 } : undefined;
     const parts: string[] = [];
     const citations: string[] = [];
     if (best) {
@@ -87,7 +87,7 @@ export class NpcVoice {
     question: string,
   ): Promise<NpcAnswer> {
     const [lore, recalled] = await Promise.all([
-      Promise.resolve(this.lore.search(question, 2)),
+      Promise.resolve(this.lore.search(question, 2, npc.ref)),
       this.memory.recall({ subject: npcSubject(npc), query: question, tags: [playerTag(userId)], limit: 2 }),
     ]);
     const citations: Citation[] = [];

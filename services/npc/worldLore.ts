@@ -14,6 +14,9 @@ export interface LorePassage {
  * every room, creature, item, NPC and quest description, and the NPCs' open dialogue topics (those that need no
  * finished quest). NPCs answer questions from it; it is built once from the loaded world and never changes.
  */
+/** How much more an NPC's own knowledge weighs in its answers (see WorldLore.search). */
+const OWN_KNOWLEDGE_BOOST = 1.5;
+
 export class WorldLore {
   private readonly index = new Bm25Index();
   private readonly passages = new Map<string, LorePassage>();
@@ -38,11 +41,22 @@ export class WorldLore {
     }
   }
 
-  /** The passages best matching `question`, best first. */
-  search(question: string, limit = 3): Array<{ passage: LorePassage; score: number }> {
+  /**
+   * The passages best matching `question`, best first. With `speaker`, what that NPC knows first-hand (its own
+   * topics and description) weighs `OWN_KNOWLEDGE_BOOST` times more: asked about the founder, the elder answers with
+   * her own story before a quest that mentions him.
+   */
+  search(question: string, limit = 3, speaker?: string): Array<{ passage: LorePassage; score: number }> {
+    const own = (ref: string) =>
+      speaker !== undefined && (ref === `npc:${speaker}` || ref.startsWith(`topic:${speaker}#`));
     return this.index
-      .search(analyze(question), limit)
-      .map((hit) => ({ passage: this.passages.get(hit.id)!, score: hit.score }));
+      .search(analyze(question), limit + 10)
+      .map((hit) => ({
+        passage: this.passages.get(hit.id)!,
+        score: hit.score * (own(hit.id) ? OWN_KNOWLEDGE_BOOST : 1),
+      }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
   }
 
   /** One passage by ref. */

@@ -18,9 +18,12 @@ export function memoryForTests(clock?: Clock): MemoryService {
   return new InProcessMemoryService(clock);
 }
 
-/** The product (identity, world with the game role, NPC and companion brains on `memory`), SIWE on, 10 ms ticks. */
+/**
+ * The product (identity, world with the game role, NPC and companion brains on `memory`, or on the brain's own
+ * persistent memory service when `memory` is undefined), SIWE on, 10 ms ticks.
+ */
 export function startBrainPlatform(
-  memory: MemoryService,
+  memory: MemoryService | undefined,
   env: Record<string, string> = {},
   clock?: Clock,
 ): Promise<TestPlatform> {
