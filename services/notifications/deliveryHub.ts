@@ -26,9 +26,15 @@ export class DeliveryHub {
   static async open(logger: Logger, redis?: Redis): Promise<DeliveryHub> {
     const hub = new DeliveryHub(logger, redis);
     if (redis) {
-      const subscriber = redis.duplicate();
+      // The platform's connection fails commands fast while Redis is down (no offline queue); the subscription is
+      // queued instead until the duplicate connects, and ioredis subscribes again after every reconnection, so a
+      // Redis that is down at start or restarts later costs only cross-process delivery while it is away.
+      const subscriber = redis.duplicate({ enableOfflineQueue: true });
       subscriber.on('message', (_channel: string, message: string) => hub.relayed(message));
-      await subscriber.subscribe(RELAY_CHANNEL);
+      subscriber.on('error', (err: unknown) => logger.warn({ err }, 'notification relay connection failed'));
+      void subscriber.subscribe(RELAY_CHANNEL).catch((err: unknown) => {
+        logger.warn({ err }, 'notification relay subscription failed');
+      });
       hub.subscriber = subscriber;
     }
     return hub;
