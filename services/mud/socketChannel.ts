@@ -4,12 +4,12 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Clock } from '../../platform/clock';
 import { AppError, UnauthorizedError, decodePathSegment } from '../../platform/errors';
-import { PROBLEM_CONTENT_TYPE, problemType, toAppError } from '../../platform/http/problem';
 import type { UpgradeRoute } from '../../platform/platform';
 import type { PlayerIdentity } from '../../rooms/persistence';
 import { MudError } from './errors';
 import { PlayerSocket } from './playerSocket';
 import type { WorldAccess } from './worldAccess';
+import { refuseUpgrade } from '../../platform/http/upgradeRefusal';
 
 /** The subprotocol the channel speaks; browsers offer it together with `bearer.<token>`. */
 export const CHANNEL_PROTOCOL = 'mud.v1';
@@ -54,7 +54,7 @@ export class SocketChannel implements UpgradeRoute {
   handle(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.admit(req).then(
       (identity) => this.server.handleUpgrade(req, socket, head, (ws) => this.connected(ws, identity)),
-      (error: unknown) => refuse(socket, req, error, this.options.logger),
+      (error: unknown) => refuseUpgrade(socket, req, error, this.options.logger),
     );
   }
 
@@ -140,26 +140,4 @@ function presentedToken(req: IncomingMessage): string | undefined {
   const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
   const offered = protocols.find((p) => p.startsWith(BEARER_PROTOCOL));
   return offered ? offered.slice(BEARER_PROTOCOL.length) || undefined : undefined;
-}
-
-/** Answers a refused handshake with a problem response and closes the socket. */
-function refuse(socket: Duplex, req: IncomingMessage, error: unknown, logger: Logger): void {
-  const { appError, internal } = toAppError(error);
-  if (internal) logger.error({ err: error }, 'world channel handshake failed');
-  const body = JSON.stringify({
-    type: problemType(appError.code),
-    title: appError.title,
-    status: appError.status,
-    detail: appError.detail,
-    instance: (req.url ?? '').split('?')[0],
-    code: appError.code,
-  });
-  const headers = [
-    `HTTP/1.1 ${appError.status} ${appError.title}`,
-    `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(appError.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
-    'Connection: close',
-  ];
-  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
 }
