@@ -31,7 +31,7 @@ export class FullTextFollower {
 
   constructor(
     private readonly store: ChunkStore,
-    private readonly fullText: Pick<FullTextIndex, 'rebuild' | 'replaceDocument' | 'chunkIdsOf'>,
+    private readonly fullText: Pick<FullTextIndex, 'rebuild' | 'replaceDocumentInSlices' | 'chunkIdsOf'>,
     options: Partial<FullTextFollowerOptions> = {},
   ) {
     this.options = { skewMs: 5 * 60_000, logger: pino({ level: 'silent' }), ...options };
@@ -64,7 +64,7 @@ export class FullTextFollower {
       if (doc.ingestedAt && doc.ingestedAt > this.watermark) this.watermark = doc.ingestedAt;
       if (sameIds(this.fullText.chunkIdsOf(doc.id), doc.chunkIds)) continue;
       const chunks = await this.store.getChunks(doc.chunkIds);
-      this.fullText.replaceDocument(
+      await this.fullText.replaceDocumentInSlices(
         doc.id,
         doc.chunkIds.flatMap((id) => (chunks.has(id) ? [chunks.get(id)!] : [])),
       );

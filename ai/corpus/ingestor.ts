@@ -30,7 +30,7 @@ import type { ChunkStore } from './chunkStore';
 export interface IngestorDeps {
   store: ChunkStore;
   vectors: VectorIndex;
-  fullText: Pick<FullTextIndex, 'replaceDocument'>;
+  fullText: Pick<FullTextIndex, 'replaceDocumentInSlices'>;
   embeddings: Pick<EmbeddingChain, 'embed'>;
   cache?: Pick<SearchCache, 'invalidate'>;
   clock?: Clock;
@@ -161,7 +161,7 @@ export class Ingestor {
       removedChunkIds: plan.removedIds,
     });
     if (plan.removedIds.length > 0) await this.deps.vectors.deleteChunks(plan.removedIds);
-    this.deps.fullText.replaceDocument(document.id, chunks);
+    await this.deps.fullText.replaceDocumentInSlices(document.id, chunks);
 
     const status = previous ? 'updated' : 'created';
     this.logger.info(

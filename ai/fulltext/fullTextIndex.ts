@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { chunkDisplayTitle, INDEX_NAMES, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
 import { hitFromChunk, type ChunkLookup } from '../retrieval/chunkLookup';
 import { DEFAULT_SEARCH_LIMIT, type Hit, type SearchOptions } from '../retrieval/hit';
@@ -91,6 +92,24 @@ export class FullTextIndex implements ChunkLookup {
   replaceDocument(documentId: string, chunks: readonly ChunkRecord[]): void {
     this.remove([...(this.byDocument.get(documentId) ?? [])]);
     this.add(chunks);
+    this.notify(documentId, chunks);
+  }
+
+  /**
+   * `replaceDocument` that yields to the event loop every `sliceChunks` chunks (default 100): the BM25 update of a
+   * large document (1,400 chunks took 70-330 ms in one call) no longer holds every other request. Searches during
+   * the slices see the document partly indexed, as they would see another process's ingest arrive.
+   */
+  async replaceDocumentInSlices(
+    documentId: string,
+    chunks: readonly ChunkRecord[],
+    sliceChunks = 100,
+  ): Promise<void> {
+    this.remove([...(this.byDocument.get(documentId) ?? [])]);
+    for (let at = 0; at < chunks.length; at += sliceChunks) {
+      if (at > 0) await yieldToLoop();
+      this.add(chunks.slice(at, at + sliceChunks));
+    }
     this.notify(documentId, chunks);
   }
 

@@ -39,12 +39,24 @@ export class CorpusGraph {
 
   /** Replaces a document's chunks (an empty list removes the document). */
   replaceDocument(documentId: string, chunks: readonly ChunkRecord[]): void {
-    this.removeDocument(documentId);
-    if (chunks.length === 0) return;
-    this.documentChunks.set(
+    this.startDocument(
       documentId,
       chunks.map((c) => c.id),
     );
+    this.addChunks(documentId, chunks);
+  }
+
+  /**
+   * The first step of a replace done in slices: removes the document's old chunks and records its new chunk ids;
+   * `addChunks` then adds the chunks a slice at a time.
+   */
+  startDocument(documentId: string, chunkIds: readonly string[]): void {
+    this.removeDocument(documentId);
+    if (chunkIds.length > 0) this.documentChunks.set(documentId, [...chunkIds]);
+  }
+
+  /** Adds chunks of a document begun with `startDocument`. */
+  addChunks(documentId: string, chunks: readonly ChunkRecord[]): void {
     for (const chunk of chunks) this.addChunk(documentId, chunk);
   }
 

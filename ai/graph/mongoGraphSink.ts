@@ -138,7 +138,7 @@ export class MongoGraphSink implements GraphSink {
  * embedded MongoDB engine (in this process) applied them in one synchronous step that held the event loop for
  * seconds. Batches keep each step short and let requests in between.
  */
-const WRITE_BATCH = 100;
+const WRITE_BATCH = 50;
 
 /** Runs `write` over `ops` in batches of WRITE_BATCH, one after another. */
 async function inBatches<T>(ops: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {

@@ -50,22 +50,31 @@ function bip39Words(): Set<string> {
   return bip39;
 }
 
-/** Runs of 12 or more consecutive BIP-39 words (a wallet seed phrase is 12-24 of them). */
+/**
+ * Runs of 12 or more consecutive BIP-39 words (a wallet seed phrase is 12-24 of them): lower-case words of 3-8
+ * letters (the list's lengths) standing alone, separated by white space only. One pass of one regular
+ * expression over the text, with no match object kept for words outside a run.
+ */
 function mnemonicFindings(text: string): { start: number; length: number }[] {
   const words = bip39Words();
   const found: { start: number; length: number }[] = [];
-  let run: RegExpMatchArray[] = [];
+  const word = /(?<![A-Za-z])[a-z]{3,8}(?![A-Za-z])/g;
+  let runStart = -1;
+  let runEnd = -1;
+  let runLength = 0;
   const close = () => {
-    if (run.length >= 12) {
-      const first = run[0].index!;
-      const last = run[run.length - 1];
-      found.push({ start: first, length: last.index! + last[0].length - first });
-    }
-    run = [];
+    if (runLength >= 12) found.push({ start: runStart, length: runEnd - runStart });
+    runLength = 0;
   };
-  for (const match of text.matchAll(/[A-Za-z]+|[^A-Za-z\s]+/g)) {
-    if (words.has(match[0].toLowerCase()) && match[0] === match[0].toLowerCase()) run.push(match);
-    else close();
+  for (let match = word.exec(text); match !== null; match = word.exec(text)) {
+    if (!words.has(match[0])) {
+      close();
+      continue;
+    }
+    if (runLength > 0 && !/^\s+$/.test(text.slice(runEnd, match.index))) close();
+    if (runLength === 0) runStart = match.index;
+    runEnd = match.index + match[0].length;
+    runLength++;
   }
   close();
   return found;
@@ -80,15 +89,22 @@ function lineAt(text: string, offset: number): number {
 /**
  * Finds secrets and personal data in a text: PEM private keys and 64-hex-digit keys, BIP-39 seed phrases (12+
  * consecutive lower-case list words), API tokens of the common providers and `api_key=…` assignments, e-mail
- * addresses. Overlapping findings keep the first (a PEM block is not also reported as tokens).
+ * addresses. Overlapping findings keep the first (a PEM block is not also reported as tokens). `kinds` limits the
+ * scan to those kinds (the refusing callers look for BLOCKING_SECRET_KINDS only).
  */
-export function scanForSecrets(text: string): SecretFinding[] {
+export function scanForSecrets(
+  text: string,
+  kinds: readonly SecretKind[] = ['private_key', 'mnemonic', 'api_token', 'email'],
+): SecretFinding[] {
   const raw: Omit<SecretFinding, 'line'>[] = [];
   for (const { kind, pattern } of PATTERNS) {
+    if (!kinds.includes(kind)) continue;
     for (const match of text.matchAll(pattern))
       raw.push({ kind, start: match.index!, length: match[0].length });
   }
-  for (const found of mnemonicFindings(text)) raw.push({ kind: 'mnemonic', ...found });
+  if (kinds.includes('mnemonic')) {
+    for (const found of mnemonicFindings(text)) raw.push({ kind: 'mnemonic', ...found });
+  }
   raw.sort((a, b) => a.start - b.start || b.length - a.length);
   const kept: SecretFinding[] = [];
   let end = -1;

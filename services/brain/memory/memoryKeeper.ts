@@ -212,9 +212,7 @@ export class MemoryKeeper implements MemoryService {
 
   /** Refuses (or redacts) private keys and mnemonics. */
   private screen(content: string): string {
-    const blocking = scanForSecrets(content).filter((finding) =>
-      BLOCKING_SECRET_KINDS.includes(finding.kind),
-    );
+    const blocking = scanForSecrets(content, BLOCKING_SECRET_KINDS);
     if (blocking.length === 0) return content;
     if (this.options.redactSecrets) return redactSecrets(content, blocking);
     throw memoryError(

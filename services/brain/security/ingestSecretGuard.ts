@@ -13,7 +13,7 @@ export function screenIngestDocuments<D extends { text: string }>(
 ): D[] {
   const errors: { path: string; message: string }[] = [];
   const screened = documents.map((document, index) => {
-    const blocking = scanForSecrets(document.text).filter((f) => BLOCKING_SECRET_KINDS.includes(f.kind));
+    const blocking = scanForSecrets(document.text, BLOCKING_SECRET_KINDS);
     if (blocking.length === 0) return document;
     if (redact) return { ...document, text: redactSecrets(document.text, blocking) };
     for (const finding of blocking) {

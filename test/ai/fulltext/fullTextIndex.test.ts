@@ -70,6 +70,26 @@ describe('FullTextIndex', () => {
     expect(index.countsByIndex()).toEqual({ docs: 1, code: 1, tests: 1 });
   });
 
+  it('replaces a large document in slices, yielding to the event loop between them', async () => {
+    const { index, breaker } = buildIndex();
+    const chunks = Array.from({ length: 25 }, (_, i) =>
+      buildChunk({ source: 'docs/SPEC.md', text: `Breaker rule ${i} trips after ${i} failures.` }),
+    );
+    const changes: number[] = [];
+    index.onDocumentChange((_id, changed) => changes.push(changed.length));
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    const replacing = index.replaceDocumentInSlices(breaker.documentId, chunks, 10);
+    // The first slice is in before the first turn; the rest follow turns of the loop.
+    expect(index.chunkIdsOf(breaker.documentId)).toHaveLength(10);
+    await replacing;
+    clearInterval(ticker);
+    expect(turns).toBeGreaterThan(0);
+    expect(index.chunkIdsOf(breaker.documentId)).toHaveLength(25);
+    expect(index.search('breaker rule 17', { indexes: ['docs'] })[0].chunkId).toBe(chunks[17].id);
+    expect(changes).toEqual([25]);
+  });
+
   it('removes chunks by id and rebuilds from records', async () => {
     const { index, code, test, breaker } = buildIndex();
 

@@ -70,6 +70,26 @@ describe('offline memory text patterns', () => {
     ).toBe(0);
   });
 
+  it('finds a seed phrase of 12 or more list words separated by white space only, and scans only the kinds asked', () => {
+    const seed = 'abandon ability able about above absent absorb abstract absurd abuse access accident';
+    const text = `intro line\nseed:  ${seed.replace(' able ', '\n  able ')}.\nend`;
+    const [finding] = scanForSecrets(text, ['mnemonic']);
+    expect(finding).toMatchObject({ kind: 'mnemonic', line: 2 });
+    expect(text.slice(finding.start, finding.start + finding.length)).toBe(
+      seed.replace(' able ', '\n  able '),
+    );
+    // A capitalised word, punctuation or a word off the list breaks the run.
+    for (const broken of [
+      seed.replace('able', 'Able'),
+      seed.replace(' able', ', able'),
+      seed.replace('able', 'zebras'),
+    ])
+      expect(scanForSecrets(broken, ['mnemonic'])).toEqual([]);
+    expect(scanForSecrets(`${seed} bob@example.com`, ['private_key', 'mnemonic']).map((f) => f.kind)).toEqual(
+      ['mnemonic'],
+    );
+  });
+
   it('scores relevance, recency and importance', () => {
     expect(termCoverage(queryTerms('where does Ann live'), 'Ann lives in Riverside')).toBe(1);
     expect(relevanceOf(1, 1)).toBe(1);
