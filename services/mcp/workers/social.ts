@@ -214,7 +214,9 @@ export function socialWorker(social: SocialService): Worker {
             description: 'What happened or was said (≤ 2000 characters)',
           }),
           sentiment: SentimentSchema.optional(),
-          occurred_at: z.iso.datetime({ offset: true }).optional().meta({ description: 'Default now' }),
+          occurred_at: z.iso.datetime({ offset: true }).meta({
+            description: 'When it happened (ISO 8601); part of the request a retry must repeat exactly',
+          }),
           idempotency_key: IdempotencyKeySchema.meta({
             description: 'Required. A new key per interaction; a retry with the same key records it once',
           }),
@@ -239,7 +241,7 @@ export function socialWorker(social: SocialService): Worker {
             kind: input.kind,
             content: input.content,
             sentiment: input.sentiment,
-            occurredAt: input.occurred_at ? new Date(input.occurred_at) : new Date(),
+            occurredAt: new Date(input.occurred_at),
           });
           return { ...presentInteraction(interaction), replayed };
         },
