@@ -93,6 +93,30 @@ describe('MCP gateway: memory, decisions, social, quests, influencer and admin t
     expect((after.structuredContent as { memories: unknown[] }).memories).toEqual([]);
   });
 
+  it('reads the caller’s own graph: entities and bi-temporal facts from their memories, none of another’s', async () => {
+    const remember = (content: string, occurred_at: string) =>
+      call(asBob, 'memory_remember', { content, occurred_at });
+    await remember('Mira lives in Riverside.', '2026-01-10T00:00:00.000Z');
+    await remember('Mira moved to Hilltown.', '2026-06-01T00:00:00.000Z');
+    const found = await call(asBob, 'graph_entities', { scope: 'mine', q: 'hill' });
+    expect(found.structuredContent).toMatchObject({ entities: [{ name: 'Hilltown', type: 'place' }] });
+    const march = await call(asBob, 'graph_entity', {
+      name: 'Mira',
+      scope: 'mine',
+      as_of: '2026-03-01T00:00:00.000Z',
+    });
+    expect(march.isError).toBeUndefined();
+    const facts = (march.structuredContent as { facts: Array<{ predicate: string; object: string }> }).facts;
+    expect(facts.map((fact) => [fact.predicate, fact.object])).toEqual([['lives_in', 'Riverside']]);
+    expect(textOf(march)).toMatch(/^Mira \(person\): 2 mentions, /);
+    // Ann's graph and the corpus hold no Mira.
+    const annMira = await call(asAnn, 'graph_entity', { name: 'Mira', scope: 'mine' });
+    expect(textOf(annMira)).toBe('GRAPH_ENTITY_NOT_FOUND: No entity named Mira');
+    const corpus = await call(asBob, 'graph_entities', { q: 'Mira' });
+    expect(corpus.structuredContent).toEqual({ entities: [] });
+    await call(asBob, 'memory_forget', { query: 'Mira', confirm: true });
+  });
+
   it('answers bad arguments with a schema error naming each path', async () => {
     const missing = await call(asAnn, 'memory_remember', { text: 'wrong key' });
     expect(missing.isError).toBe(true);
