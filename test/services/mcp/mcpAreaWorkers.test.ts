@@ -242,6 +242,18 @@ describe('MCP gateway: memory, decisions, social, quests, influencer and admin t
     expect(textOf(refused)).toBe('TOOL_FORBIDDEN: You may not call admin_health: it needs the admin role.');
     expect(refused._meta).toEqual({ 'forge/error': { code: 'TOOL_FORBIDDEN' } });
 
+    // Every tool an admin sees is described for a model, with object input and output schemas.
+    const { tools } = await asAdmin.listTools();
+    for (const tool of tools) {
+      expect([tool.name, tool.inputSchema.type, tool.outputSchema?.type]).toEqual([
+        tool.name,
+        'object',
+        'object',
+      ]);
+      expect(tool.title).toBeTruthy();
+      expect(tool.description?.length).toBeGreaterThan(30);
+    }
+
     const health = await call(asAdmin, 'admin_health');
     expect(health.isError).toBeUndefined();
     const { health: score } = health.structuredContent as { health: { score: number; factors: unknown[] } };
@@ -309,6 +321,10 @@ describe('MCP gateway: memory, decisions, social, quests, influencer and admin t
     });
     expect(granted.isError).toBeUndefined();
     const asCreator = await connect(server.url, bob.token);
+    const { tools } = await asCreator.listTools();
+    const influencerTools = tools.filter((tool) => tool.name.startsWith('influencer_'));
+    expect(influencerTools).toHaveLength(7);
+    for (const tool of influencerTools) expect(tool.outputSchema?.type).toBe('object');
     const post = await call(asCreator, 'influencer_record_post', {
       platform: 'x',
       text: 'Wolves are back in the northern forest: bring a torch and a friend.',
