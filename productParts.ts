@@ -77,26 +77,43 @@ export async function productParts(
     const marketplace = await createMarketplaceArea(context, auth, economy, world.service);
     world.connectMarket(marketplace.worldMarket);
     areas.push(marketplace);
-    areas.push(await createSocialArea(context, auth, { events, audit, notify, memory }));
-    // The MCP gateway after the areas: its workers call them through their service interfaces.
-    areas.push(
-      await createMcpArea(context, {
-        auth,
-        brain: brain.service,
-        world: world.service,
-        signer,
-        economy,
-        marketplace: marketplace.service,
-        audit,
-      }),
-    );
+    const { social, ...socialParts } = await createSocialArea(context, auth, {
+      events,
+      audit,
+      notify,
+      memory,
+    });
+    areas.push(socialParts);
     const quests = await createQuestsArea(context, auth, { world: world.service, events, notify });
     areas.push(quests);
     const influencer = await createInfluencerArea(context, auth, brain.service);
     areas.push(influencer);
     const statuses = [quests.status, ...(influencer.status ? [influencer.status] : [])];
+    const admin = createAdminArea(context, auth, {
+      audit,
+      brain: brain.service,
+      world: world.service,
+      areas: statuses,
+    });
+    areas.push(admin);
+    // The MCP gateway after every area it offers: its workers call them through their service interfaces.
     areas.push(
-      createAdminArea(context, auth, { audit, brain: brain.service, world: world.service, areas: statuses }),
+      await createMcpArea(context, {
+        auth,
+        brain: brain.service,
+        memory,
+        decisions: brain.decisions,
+        graph: brain.graph,
+        world: world.service,
+        signer,
+        economy,
+        marketplace: marketplace.service,
+        social,
+        quests: quests.service,
+        influencer: influencer.service,
+        admin: admin.service,
+        audit,
+      }),
     );
     // The web client last: it serves the page at / and its assets.
     areas.push(createWebClientArea(context));

@@ -6,6 +6,7 @@ import type { BrainService } from '../brain';
 import { embeddingProvidersFrom } from '../brain/embeddingProviders';
 import type { WorldService } from '../mud';
 import { AdminBrain } from './adminBrain';
+import { adminService, type AdminService } from './adminService';
 import { knowledgeStatus, type BrainStatusSource } from './areaStatus';
 import { AuditLog } from './audit/auditLog';
 import { AuditRetention } from './audit/auditRetention';
@@ -16,6 +17,7 @@ export type { AuditEvent, AuditRecorder } from '../../models/AuditEvent';
 export type { AuditLog } from './audit/auditLog';
 export type { BrainAreaStatus, BrainStatusSource } from './areaStatus';
 export { auditedMoneyEvents } from './audit/moneyAudit';
+export type { AdminService } from './adminService';
 
 /**
  * Opens the platform's audit log on the stores (every role records: api routes, game rooms, worker jobs): the
@@ -60,6 +62,11 @@ export interface AdminAreaSources {
   areas?: BrainStatusSource[];
 }
 
+/** The admin area's parts and its service interface (the MCP gateway's admin tools). */
+export interface AdminArea extends ProductParts {
+  service: AdminService;
+}
+
 /**
  * The admin area (SPEC 4.9): the admin brain's routes over the platform's audit log (api role) and the audit
  * retention job (AUDIT_RETENTION_DAYS; workers). The audit log itself is opened first by the composition
@@ -69,7 +76,7 @@ export function createAdminArea(
   context: PlatformContext,
   auth: Pick<AuthService, 'guard'>,
   sources: AdminAreaSources,
-): ProductParts {
+): AdminArea {
   const { config, stores, clock } = context;
   if (!stores.mongo) throw new Error('The admin area needs MongoDB');
   const retention = new AuditRetention(sources.audit.stores, config.AUDIT_RETENTION_DAYS);
@@ -91,6 +98,7 @@ export function createAdminArea(
       : undefined,
   });
   return {
+    service: adminService(brain),
     services: hasRole(config, 'api') ? [(routes) => registerAdminRoutes(routes, brain)] : [],
     jobs: [(agenda) => retention.registerJob(agenda)],
   };

@@ -32,8 +32,12 @@ import { seedEmptyBrain } from './seed';
 import { openBrainMemory, type BrainMemoryOptions } from './memory/memoryArea';
 import { decisionPublisherFor } from './decisions/decisionPublisher';
 import type { MemoryService } from './memory/memoryService';
+import type { DecisionService } from './decisions/decisionService';
+import type { GraphService } from './graph/graphService';
 
 export type { MemoryService } from './memory/memoryService';
+export type { DecisionService } from './decisions/decisionService';
+export type { GraphService } from './graph/graphService';
 
 /** Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers). */
 export interface BrainAreaOptions extends BrainMemoryOptions {
@@ -66,6 +70,10 @@ export interface BrainArea extends ProductParts {
   service?: BrainService;
   /** Subjects' memories in four tiers (NPCs, companions, the social graph call it); see memory/README.md. */
   memory?: MemoryService;
+  /** The decision log (SPEC 2.9, 3.3) as other areas call it. */
+  decisions?: DecisionService;
+  /** The knowledge graph's entity reads as other areas call them. */
+  graph?: GraphService;
 }
 
 /** The service interface over an opened core; ingests wait their turn in `queue` (shared with the route). */
@@ -123,6 +131,8 @@ export async function createBrainArea(
   return {
     service: brainService(core, queue),
     memory: memory.memory,
+    decisions: memory.decisionService,
+    graph: memory.graphService,
     jobs: memory.jobs,
     close: async () => {
       await seeding;

@@ -8,11 +8,15 @@ import { embeddingProvidersFrom } from '../brain/embeddingProviders';
 import { CreatorPosts } from './creatorPosts';
 import { Engagements } from './engagement';
 import { InfluencerBrain } from './influencerBrain';
+import { influencerService, type InfluencerService } from './influencerService';
 import { registerInfluencerRoutes } from './router';
 
-/** The influencer area's parts and its status for the admin brain. */
+export type { InfluencerService } from './influencerService';
+
+/** The influencer area's parts, its status for the admin brain and its service interface (api role only). */
 export interface InfluencerArea extends ProductParts {
   status?: BrainStatusSource;
+  service?: InfluencerService;
 }
 
 /**
@@ -38,6 +42,7 @@ export async function createInfluencerArea(
     knowledge,
   });
   return {
+    service: influencerService(brain),
     services: [(routes) => registerInfluencerRoutes(routes, brain, auth.guard)],
     status: {
       name: 'influencer',

@@ -127,6 +127,8 @@ export const ACCESS = {
   operator: { user: { role: 'operator' }, service: true },
   /** Admins only. */
   admin: { user: { role: 'admin' } },
+  /** Users holding the `creator` grant (orthogonal to the ranked roles: an admin without it is refused). */
+  creator: { user: { role: 'creator' } },
 } as const satisfies Record<string, ToolAccess>;
 
 /** Annotation presets. */

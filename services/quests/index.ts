@@ -10,9 +10,11 @@ import { QuestBrain, type Notify } from './questBrain';
 import { QuestCatalogue } from './questCatalogue';
 import { QuestSignals } from './questSignals';
 import { QuestTexts } from './questTexts';
+import { questsService, type QuestsService } from './questsService';
 import { registerQuestRoutes } from './router';
 
 export type { Notify } from './questBrain';
+export type { QuestsService } from './questsService';
 
 /** What the quests brain is built from: the world's service, and optionally its event bus and notifications. */
 export interface QuestsAreaSources {
@@ -23,9 +25,10 @@ export interface QuestsAreaSources {
   notify?: Notify;
 }
 
-/** The quests area's parts and its status for the admin brain. */
+/** The quests area's parts, its status for the admin brain and its service interface (the MCP gateway). */
 export interface QuestsArea extends ProductParts {
   status: BrainStatusSource;
+  service: QuestsService;
 }
 
 /**
@@ -75,6 +78,7 @@ export async function createQuestsArea(
     : undefined;
   const unsubscribe = sources.events ? signals.subscribe(sources.events, logger, onCompleted) : undefined;
   return {
+    service: questsService(brain),
     services: hasRole(config, 'api') ? [(routes) => registerQuestRoutes(routes, brain, auth.guard)] : [],
     status: {
       name: 'quests',

@@ -6,7 +6,9 @@ import type { ServiceRegistrar } from '../../../platform/app';
 import type { AuthService } from '../../auth';
 import { SubjectGraph } from '../graph/subjectGraph';
 import { registerGraphRoutes } from '../graph/router';
+import { graphService, type GraphService } from '../graph/graphService';
 import { DecisionLog, type DecisionPublisher } from '../decisions/decisionLog';
+import { decisionService, type DecisionService } from '../decisions/decisionService';
 import { registerDecisionRoutes } from '../decisions/router';
 import { Consolidation, type BackupGate } from '../consolidation/consolidation';
 import { registerConsolidationRoutes } from '../consolidation/router';
@@ -34,6 +36,9 @@ export interface BrainMemory {
   decisions: DecisionLog;
   consolidation: Consolidation;
   audit: MemoryAuditLog;
+  /** The decision log and the graph as other areas call them (the MCP gateway). */
+  decisionService: DecisionService;
+  graphService: GraphService;
   services: ServiceRegistrar[];
   jobs: ((agenda: Agenda) => Promise<void>)[];
   close(): Promise<void>;
@@ -97,6 +102,8 @@ export async function openBrainMemory(
     decisions,
     consolidation,
     audit,
+    decisionService: decisionService(decisions),
+    graphService: graphService(graph, clock),
     services: [
       (routes) => registerMemoryRoutes(routes, { memory, audit, requireBrainAuth: guard.requireBrainAuth }),
       (routes) => registerGraphRoutes(routes, { graph, clock, requireBrainAuth: guard.requireBrainAuth }),

@@ -23,9 +23,27 @@ const INITIALIZE = {
 const ACCEPT = 'application/json, text/event-stream';
 
 /** Tools only some callers see. */
-const ADMIN_ONLY = ['identity_user', 'identity_set_roles', 'gateway_audit_recent'];
+const ADMIN_ONLY = [
+  'identity_user',
+  'identity_set_roles',
+  'gateway_audit_recent',
+  'admin_status',
+  'admin_health',
+  'admin_search_audit',
+  'admin_detect_patterns',
+  'admin_query_operations',
+  'admin_user_activity',
+];
 /** Tools moving the caller's coins or items out: identity tier 1 and above. */
 const MOVES_COINS = ['economy_transfer', 'marketplace_list_item', 'marketplace_buy'];
+/** The caller's own memories: identity tier 1 and above, users only (as /brain/memory). */
+const MEMORY = ['memory_remember', 'memory_recall', 'memory_list', 'memory_forget'];
+/** Reads of the decision log and the graph: identity tier 1 and above, and the service token. */
+const BRAIN_READS = ['decisions_list', 'decision_get', 'graph_entities', 'graph_entity'];
+/** Writes of the decision log: operators, admins and the service token. */
+const DECISION_WRITES = ['decision_record', 'decision_supersede', 'decision_revert'];
+/** Social reads anyone may call (the service token names whose). */
+const SOCIAL_READS = ['social_profile', 'social_relationships', 'social_search', 'social_stats'];
 
 describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () => {
   const clock = new ManualClock(Date.now());
@@ -136,22 +154,46 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         names(admin.token),
         names(SERVICE_TOKEN),
       ]);
-      expect(asAdmin).toHaveLength(49);
-      // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), does not
-      // ingest (operators) and runs no operator or admin tools.
+      expect(asGuest).toHaveLength(53);
+      expect(asPlayer).toHaveLength(64);
+      expect(asAdmin).toHaveLength(78);
+      expect(asService).toHaveLength(28);
+      // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), keeps no
+      // memories and reads no decisions or graph (tier 1), does not ingest (operators) and runs no operator or admin
+      // tools.
       expect(asAdmin.filter((name) => !asGuest.includes(name)).sort()).toEqual(
-        [...MOVES_COINS, 'brain_ingest', 'gateway_health', ...ADMIN_ONLY].sort(),
+        [
+          ...MOVES_COINS,
+          ...MEMORY,
+          ...BRAIN_READS,
+          ...DECISION_WRITES,
+          'brain_ingest',
+          'gateway_health',
+          ...ADMIN_ONLY,
+        ].sort(),
       );
       expect(asGuest).toEqual(
-        expect.arrayContaining(['economy_wallet', 'economy_ledger', 'marketplace_cancel']),
+        expect.arrayContaining([
+          'economy_wallet',
+          'economy_ledger',
+          'marketplace_cancel',
+          'quests_recommendations',
+          'social_friends',
+          'social_mark',
+        ]),
       );
-      // A wallet player (tier 2) trades, but is no operator: the shared indexes are not its to write either.
-      expect(asPlayer.filter((name) => !asGuest.includes(name)).sort()).toEqual([...MOVES_COINS].sort());
+      // A wallet player (tier 2) trades and keeps memories, but is no operator: the shared indexes and the decision
+      // log are not its to write either.
+      expect(asPlayer.filter((name) => !asGuest.includes(name)).sort()).toEqual(
+        [...MOVES_COINS, ...MEMORY, ...BRAIN_READS].sort(),
+      );
       expect(asAdmin.filter((name) => !asPlayer.includes(name)).sort()).toEqual(
-        ['brain_ingest', 'gateway_health', ...ADMIN_ONLY].sort(),
+        ['brain_ingest', 'gateway_health', ...DECISION_WRITES, ...ADMIN_ONLY].sort(),
       );
-      // The service token is no user: no world actions, no identity, wallet or trading tools; it reads, ingests,
-      // searches the marketplace and sees health.
+      // Influencer tools need the creator grant, which none of these callers holds (an admin included).
+      expect(asAdmin.filter((name) => name.startsWith('influencer_'))).toEqual([]);
+      // The service token is no user: no world actions, no identity, wallet, trading, memory, quest or social
+      // writes; it reads, ingests, records decisions, searches the marketplace and the social graph, sees health.
       expect(asService.sort()).toEqual(
         [
           'brain_search_fulltext',
@@ -160,10 +202,13 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
           'brain_stats',
           'brain_cache_stats',
           'brain_ingest',
+          ...BRAIN_READS,
+          ...DECISION_WRITES,
           'world_spawn_status',
           'world_areas',
           'world_recipes',
           'world_quests',
+          ...SOCIAL_READS,
           'marketplace_search',
           'marketplace_listing',
           'marketplace_similar',

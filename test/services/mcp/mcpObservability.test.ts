@@ -101,7 +101,11 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
       expect(workersText).toContain('- `world_look`: Look around');
       expect(workersText).not.toContain('identity_set_roles');
       const { prompts } = await client.listPrompts();
-      expect(prompts.map((entry) => entry.name)).toEqual(['research_question', 'explore_world']);
+      expect(prompts.map((entry) => entry.name)).toEqual([
+        'research_question',
+        'summarise_memories',
+        'explore_world',
+      ]);
       const research = await client
         .getPrompt({ name: 'research_question', arguments: {} })
         .catch((error) => error);
@@ -126,9 +130,16 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
         workers: [
           { name: 'identity', state: 'up' },
           { name: 'brain', state: 'up' },
+          { name: 'memory', state: 'up' },
+          { name: 'decisions', state: 'up' },
+          { name: 'graph', state: 'up' },
           { name: 'world', state: 'up' },
+          { name: 'social', state: 'up' },
           { name: 'economy', state: 'up' },
           { name: 'marketplace', state: 'up' },
+          { name: 'quests', state: 'up' },
+          { name: 'influencer', state: 'up' },
+          { name: 'admin', state: 'up' },
           { name: 'signer', state: 'down' },
           { name: 'gateway', state: 'up' },
         ],
@@ -151,7 +162,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
         .expect(200);
       expect(res.body).toMatchObject({
         status: 'degraded',
-        tools: 49,
+        tools: 85,
         sessions: { max: 1000, idle_timeout_seconds: 1800 },
       });
       const byName = Object.fromEntries(
