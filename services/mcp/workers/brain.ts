@@ -10,6 +10,7 @@ import {
   type BrainService,
 } from '../../brain';
 import { callerKey } from '../toolAccess';
+import { brainRetrievalTools } from './brainRetrieval';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 
 /** What the brain worker is built from. */
@@ -53,7 +54,7 @@ function summariseSearch(output: SearchOutput): string {
   return `${output.hits.length} hits for "${output.query}" (${output.strategy}${output.degraded ? ', degraded' : ''}):\n${lines.join('\n')}${more}`;
 }
 
-/** The brain worker: search (three strategies), statistics, cache statistics and ingestion. */
+/** The brain worker: routed search and ask, search by one strategy, statistics, cache statistics and ingestion. */
 export function brainWorker(options: BrainWorkerOptions): Worker {
   const { brain } = options;
   const searchTools = (['fulltext', 'semantic', 'hybrid'] as const).map((strategy) =>
@@ -73,7 +74,8 @@ export function brainWorker(options: BrainWorkerOptions): Worker {
   );
   return {
     name: 'brain',
-    description: 'The knowledge base: search (fulltext, semantic, hybrid), statistics and ingestion.',
+    description:
+      'The knowledge base: routed search and answers with citations, single-strategy search, statistics and ingestion.',
     stores: ['mongo', 'qdrant'],
     probe: () => {
       const states = brain.providerStates();
@@ -91,12 +93,14 @@ export function brainWorker(options: BrainWorkerOptions): Worker {
         access: ACCESS.anyone,
         render: ({ question }) =>
           `Answer this question from the Forge Platform knowledge base: ${question}\n` +
-          'Search with brain_search_hybrid first; use brain_search_fulltext for exact names, codes or paths. ' +
+          'Try brain_ask first; if it abstains or you need more, search with brain_search, and use ' +
+          'brain_search_fulltext for exact names, codes or paths. ' +
           'Answer only from the hits, cite each claim as source:start_line-end_line, and say plainly when the ' +
           'hits do not answer the question.',
       },
     ],
     tools: [
+      ...brainRetrievalTools(brain),
       ...searchTools,
       defineTool({
         name: 'brain_stats',

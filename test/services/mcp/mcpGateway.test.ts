@@ -154,10 +154,10 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         names(admin.token),
         names(SERVICE_TOKEN),
       ]);
-      expect(asGuest).toHaveLength(53);
-      expect(asPlayer).toHaveLength(64);
-      expect(asAdmin).toHaveLength(78);
-      expect(asService).toHaveLength(28);
+      expect(asGuest).toHaveLength(55);
+      expect(asPlayer).toHaveLength(66);
+      expect(asAdmin).toHaveLength(80);
+      expect(asService).toHaveLength(30);
       // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), keeps no
       // memories and reads no decisions or graph (tier 1), does not ingest (operators) and runs no operator or admin
       // tools.
@@ -196,6 +196,8 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       // writes; it reads, ingests, records decisions, searches the marketplace and the social graph, sees health.
       expect(asService.sort()).toEqual(
         [
+          'brain_search',
+          'brain_ask',
           'brain_search_fulltext',
           'brain_search_semantic',
           'brain_search_hybrid',
@@ -285,6 +287,21 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         hits: [expect.objectContaining({ source: 'docs/mcp-test.md', found_by: ['fulltext'] })],
       });
       expect(textOf(found)).toMatch(/^1 hits for "quillwick" \(fulltext\):\n1\. Lanterns/);
+      const routed = await call(client, 'brain_search', { query: 'quillwick lanterns' });
+      expect(routed.structuredContent).toMatchObject({
+        route: { class: 'SIMPLE' },
+        hits: [expect.objectContaining({ source: 'docs/mcp-test.md' })],
+      });
+      const answered = await call(client, 'brain_ask', {
+        question: 'When does the lamplighter trim the lanterns?',
+      });
+      const answer = answered.structuredContent as { answer: string; grounded: boolean; citations: object[] };
+      expect(answer).toMatchObject({
+        grounded: true,
+        citations: [expect.objectContaining({ n: 1, source: 'docs/mcp-test.md' })],
+      });
+      expect(answer.answer).toMatch(/dusk.*\[1\]/);
+      expect(textOf(answered)).toContain('[1] docs/mcp-test.md:');
       await client.close();
     });
 
