@@ -11,6 +11,7 @@ import type { SearchStrategy } from '../ai/retrieval/hit';
 import { InMemoryVectorIndex } from '../ai/retrieval/memoryVectorIndex';
 import { buildRetrievalSuite } from '../ai/router/retrievalSuite';
 import { GraphIndex } from '../ai/graph/graphIndex';
+import { RaptorIndex } from '../ai/raptor/raptorIndex';
 
 const ROOT = join(__dirname, '..');
 /**
@@ -34,7 +35,10 @@ export function buildInMemoryBrain(
   const ingestor = new Ingestor({ store, vectors, fullText, embeddings });
   const graph = new GraphIndex({ chunkText: (id) => fullText.get(id)?.text });
   fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
-  const suite = buildRetrievalSuite({ fullText, embeddings, vectors, graph });
+  // The tree's own space: the offline semantic embedder, as the brain's core does.
+  const raptor = new RaptorIndex({ embedder: new LocalSemanticEmbedder(), idf: (t) => fullText.idf(t) });
+  fullText.onDocumentChange((documentId, chunks) => raptor.enqueue(documentId, chunks));
+  const suite = buildRetrievalSuite({ fullText, embeddings, vectors, graph, raptor });
   const strategies = suite.strategies as Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> &
     typeof suite.strategies;
   return {
@@ -44,6 +48,7 @@ export function buildInMemoryBrain(
     vectors,
     ingestor,
     graph,
+    raptor,
     strategies,
     router: suite.router,
     reranker: suite.reranker,
@@ -65,6 +70,7 @@ export async function ingestRepository(
     files += report.results.length;
   }
   await brain.graph.whenIdle();
+  await brain.raptor.whenIdle();
   return { chunks, files };
 }
 

@@ -52,6 +52,10 @@ async function main(): Promise<void> {
   console.log(
     `  graph: ${graph.entities} entities, ${graph.relations} relations, communities per level ${graph.communitiesPerLevel.join('/')}`,
   );
+  const raptor = brain.raptor.stats();
+  console.log(
+    `  raptor: nodes per level ${raptor.nodesPerLevel.join('/')}, ${raptor.summariesWritten} summaries written`,
+  );
 
   // The baseline embedder, over the same chunks, for the before/after of the semantic strategy.
   const hashVectors = new InMemoryVectorIndex();
