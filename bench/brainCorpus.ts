@@ -22,10 +22,11 @@ export const CORPUS_PATHS = ['README.md', 'docs', 'ai', 'platform', 'services', 
 
 /**
  * An in-memory brain: store, indexes, a local embedder (`semantic`, the default, or the older `hash`),
- * ingestor, the strategies and the router of ai/router/retrievalSuite; exact vectors by default.
+ * ingestor, the strategies and the router of ai/router/retrievalSuite; exact vectors by default; the RAPTOR
+ * trees unless `raptor: false` (the before/after of the router's plans).
  */
 export function buildInMemoryBrain(
-  options: { approximateVectors?: boolean; embedder?: 'semantic' | 'hash' } = {},
+  options: { approximateVectors?: boolean; embedder?: 'semantic' | 'hash'; raptor?: boolean } = {},
 ) {
   const store = new InMemoryChunkStore();
   const local = options.embedder === 'hash' ? new LocalHashEmbedder() : new LocalSemanticEmbedder();
@@ -37,8 +38,15 @@ export function buildInMemoryBrain(
   fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
   // The tree's own space: the offline semantic embedder, as the brain's core does.
   const raptor = new RaptorIndex({ embedder: new LocalSemanticEmbedder(), idf: (t) => fullText.idf(t) });
-  fullText.onDocumentChange((documentId, chunks) => raptor.enqueue(documentId, chunks));
-  const suite = buildRetrievalSuite({ fullText, embeddings, vectors, graph, raptor });
+  if (options.raptor !== false)
+    fullText.onDocumentChange((documentId, chunks) => raptor.enqueue(documentId, chunks));
+  const suite = buildRetrievalSuite({
+    fullText,
+    embeddings,
+    vectors,
+    graph,
+    ...(options.raptor !== false ? { raptor } : {}),
+  });
   const strategies = suite.strategies as Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> &
     typeof suite.strategies;
   return {
