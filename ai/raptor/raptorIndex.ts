@@ -41,7 +41,7 @@ export interface RaptorStats {
  * The RAPTOR strategy's trees (one per index) and their upkeep, off the request path like the graph's:
  * document changes from the fulltext index's change feed are queued and coalesced per document, then applied
  * in the background, one batch per round. The work yields to the event loop throughout: the embedder embeds
- * in slices, k-means yields every 64 rows, and each summary is its own step. A failed round is logged and
+ * in time slices, and k-means and the summaries take a turn of the loop after every 8 ms of work. A failed round is logged and
  * leaves the state `stale`; the next change retries.
  */
 export class RaptorIndex {

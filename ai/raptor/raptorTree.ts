@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import {
   chunkDisplayTitle,
   embeddingTextOf,
@@ -26,6 +28,9 @@ export interface RaptorTreeDeps {
   summarize: ClusterSummarizer;
   newId: (index: IndexName, level: number) => string;
 }
+
+/** Longest stretch of summarising between two turns of the event loop. */
+const SLICE_MS = 8;
 
 const DEFAULTS: RaptorTreeOptions = { branching: 8, maxChildren: 16, maxLevels: 5, rebuildShare: 1 / 3 };
 
@@ -154,8 +159,11 @@ export class RaptorTree {
     const parents = [...this.levels[up]].map((id) => this.nodes.get(id)!);
     for (const node of added) {
       let best = parents[0];
-      for (const parent of parents)
-        if (cosine(node.vector, parent.centroid) > cosine(node.vector, best.centroid)) best = parent;
+      let bestScore = -Infinity;
+      for (const parent of parents) {
+        const score = cosine(node.vector, parent.centroid);
+        if (score > bestScore) [best, bestScore] = [parent, score];
+      }
       best.children.add(node.id);
       node.parent = best.id;
       dirty.add(best.id);
@@ -225,10 +233,16 @@ export class RaptorTree {
     return parents;
   }
 
-  /** (Re-)writes nodes' summaries, vectors and centroids from their children. */
+  /** (Re-)writes nodes' summaries, vectors and centroids from their children, yielding every `SLICE_MS`. */
   private async summarise(nodes: RaptorNode[]): Promise<void> {
     if (nodes.length === 0) return;
+    let sliceStarted = performance.now();
     for (const node of nodes) {
+      // The offline summariser is synchronous under its promise: without a real turn, a level is one long step.
+      if (performance.now() - sliceStarted >= SLICE_MS) {
+        await yieldToLoop();
+        sliceStarted = performance.now();
+      }
       const children = [...node.children].map((id) => this.nodes.get(id)!);
       node.text = await this.deps.summarize(
         children.map((child) => ({ title: child.title, text: child.text })),
