@@ -11,6 +11,7 @@ import type { SearchStrategy } from '../ai/retrieval/hit';
 import { InMemoryVectorIndex } from '../ai/retrieval/memoryVectorIndex';
 import { buildRetrievalSuite } from '../ai/router/retrievalSuite';
 import { GraphIndex } from '../ai/graph/graphIndex';
+import { RaptorIndex } from '../ai/raptor/raptorIndex';
 
 const ROOT = join(__dirname, '..');
 /**
@@ -21,10 +22,11 @@ export const CORPUS_PATHS = ['README.md', 'docs', 'ai', 'platform', 'services', 
 
 /**
  * An in-memory brain: store, indexes, a local embedder (`semantic`, the default, or the older `hash`),
- * ingestor, the strategies and the router of ai/router/retrievalSuite; exact vectors by default.
+ * ingestor, the strategies and the router of ai/router/retrievalSuite; exact vectors by default; the RAPTOR
+ * trees unless `raptor: false` (the before/after of the router's plans).
  */
 export function buildInMemoryBrain(
-  options: { approximateVectors?: boolean; embedder?: 'semantic' | 'hash' } = {},
+  options: { approximateVectors?: boolean; embedder?: 'semantic' | 'hash'; raptor?: boolean } = {},
 ) {
   const store = new InMemoryChunkStore();
   const local = options.embedder === 'hash' ? new LocalHashEmbedder() : new LocalSemanticEmbedder();
@@ -34,7 +36,17 @@ export function buildInMemoryBrain(
   const ingestor = new Ingestor({ store, vectors, fullText, embeddings });
   const graph = new GraphIndex({ chunkText: (id) => fullText.get(id)?.text });
   fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
-  const suite = buildRetrievalSuite({ fullText, embeddings, vectors, graph });
+  // The tree's own space: the offline semantic embedder, as the brain's core does.
+  const raptor = new RaptorIndex({ embedder: new LocalSemanticEmbedder(), idf: (t) => fullText.idf(t) });
+  if (options.raptor !== false)
+    fullText.onDocumentChange((documentId, chunks) => raptor.enqueue(documentId, chunks));
+  const suite = buildRetrievalSuite({
+    fullText,
+    embeddings,
+    vectors,
+    graph,
+    ...(options.raptor !== false ? { raptor } : {}),
+  });
   const strategies = suite.strategies as Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> &
     typeof suite.strategies;
   return {
@@ -44,6 +56,7 @@ export function buildInMemoryBrain(
     vectors,
     ingestor,
     graph,
+    raptor,
     strategies,
     router: suite.router,
     reranker: suite.reranker,
@@ -65,6 +78,7 @@ export async function ingestRepository(
     files += report.results.length;
   }
   await brain.graph.whenIdle();
+  await brain.raptor.whenIdle();
   return { chunks, files };
 }
 

@@ -6,7 +6,8 @@
  * A hit is relevant when its source is the question's file and its text contains the question's anchor,
  * or it matches one of the question's `also` pairs (the same fact stated in another file). The repository
  * changes, so the script first checks that every anchor is still in its file and stops (exit 1) naming
- * the stale questions otherwise. `--verbose` lists auto's misses; `--only=<strategy>` runs one row.
+ * the stale questions otherwise. `--verbose` lists auto's misses; `--only=<strategy>` runs one row;
+ * `--no-raptor` leaves the RAPTOR trees out (auto without them, for the router's before/after).
  * Run: npx tsx bench/brainEval.ts [--verbose]
  */
 import { performance } from 'node:perf_hooks';
@@ -37,8 +38,10 @@ async function main(): Promise<void> {
     console.error(`stale questions, update bench/brainEval/questions.json:\n  ${stale.join('\n  ')}`);
     process.exit(1);
   }
-  const brain = buildInMemoryBrain();
+  const brain = buildInMemoryBrain({ raptor: !process.argv.includes('--no-raptor') });
+  const ingestStarted = performance.now();
   const corpus = await ingestRepository(brain);
+  const ingestMs = performance.now() - ingestStarted;
   const count = (key: (q: Question) => string) =>
     Object.entries(
       questions.reduce<Record<string, number>>((n, q) => ({ ...n, [key(q)]: (n[key(q)] ?? 0) + 1 }), {}),
@@ -48,9 +51,14 @@ async function main(): Promise<void> {
   console.log(`corpus: ${corpus.files} files, ${corpus.chunks} chunks; ${questions.length} questions`);
   console.log(`  by index: ${count((q) => q.index)}; by class: ${count((q) => q.class)}`);
   console.log(`  paraphrases: ${questions.filter((q) => q.paraphrase).length}`);
+  console.log(`  ingest with graph and trees kept up: ${(ingestMs / 1000).toFixed(1)} s`);
   const graph = brain.graph.stats();
   console.log(
     `  graph: ${graph.entities} entities, ${graph.relations} relations, communities per level ${graph.communitiesPerLevel.join('/')}`,
+  );
+  const raptor = brain.raptor.stats();
+  console.log(
+    `  raptor: nodes per level ${raptor.nodesPerLevel.join('/')}, ${raptor.summariesWritten} summaries written`,
   );
 
   // The baseline embedder, over the same chunks, for the before/after of the semantic strategy.

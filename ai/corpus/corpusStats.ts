@@ -7,6 +7,7 @@ import type { GenerationChain } from '../llm/generationChain';
 import type { RoutedSearchService } from '../router/routedSearchService';
 import type { QueryClass } from '../router/queryClassifier';
 import type { GraphIndex, GraphStats } from '../graph/graphIndex';
+import type { RaptorIndex, RaptorStats } from '../raptor/raptorIndex';
 import type { ChunkStore } from './chunkStore';
 
 /** The body of GET /brain/stats. */
@@ -28,6 +29,8 @@ export interface BrainStats {
   generationProviders?: { provider: string; model: string; state: CircuitState }[];
   /** The knowledge graph: entities, relations, communities per level and upkeep state. */
   graph?: GraphStats;
+  /** The RAPTOR trees: build state and nodes per level. */
+  raptor?: RaptorStats;
 }
 
 /** Gathers corpus, vector, query and provider figures for GET /brain/stats. */
@@ -39,6 +42,7 @@ export async function collectBrainStats(deps: {
   routedSearch?: Pick<RoutedSearchService, 'classCounts'>;
   generation?: Pick<GenerationChain, 'breakerStates'>;
   graph?: Pick<GraphIndex, 'stats'>;
+  raptor?: Pick<RaptorIndex, 'stats'>;
 }): Promise<BrainStats> {
   const [counts, vectors] = await Promise.all([deps.store.counts(), deps.vectors.spaces()]);
   return {
@@ -54,5 +58,6 @@ export async function collectBrainStats(deps: {
     routes: deps.routedSearch?.classCounts(),
     generationProviders: deps.generation?.breakerStates(),
     graph: deps.graph?.stats(),
+    raptor: deps.raptor?.stats(),
   };
 }

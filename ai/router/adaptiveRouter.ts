@@ -17,8 +17,11 @@ import { classifyQuery, type QueryClass } from './queryClassifier';
 export const V2_STRATEGIES = ['auto', 'fulltext', 'semantic', 'graph', 'raptor', 'hyde', 'hybrid'] as const;
 export type V2Strategy = (typeof V2_STRATEGIES)[number];
 
-/** The five strategies COMPLEX fuses (SPEC.md 1). */
-const ALL_FIVE: StrategyName[] = ['fulltext', 'semantic', 'graph', 'raptor', 'hyde'];
+/**
+ * What COMPLEX fuses: SPEC.md 1's five strategies less RAPTOR, which made `auto` worse on bench/brainEval
+ * (COMPLEX recall@5 0.75 → 0.67, MRR 0.30 → 0.25; figures in ai/README.md). A named `raptor` search still runs it.
+ */
+const COMPLEX_STRATEGIES: StrategyName[] = ['fulltext', 'semantic', 'graph', 'hyde'];
 // SIMPLE reranks only 20 candidates: the direct lookup must stay fast (SPEC 8: p95 under 50 ms, 100+ q/s).
 
 /** Which strategies each class runs (SPEC.md 1), and whether its list is reranked. */
@@ -35,13 +38,13 @@ export interface ClassPlan {
  * Which strategies each class runs and whether its list is reranked, chosen on bench/brainEval (figures in
  * ai/README.md). SIMPLE: fulltext. FACTUAL: HYDE — the semantic search of a hypothetical answer document
  * (offline: RM3 + WordNet) fused with its BM25 — reranked; plain SEMANTIC over the question ranked lower.
- * EXPLORATORY: graph plus community search fused with fulltext, reranked. COMPLEX: all five, RRF.
+ * EXPLORATORY: graph plus community search fused with fulltext, reranked. COMPLEX: all five but RAPTOR, RRF.
  */
 export const CLASS_PLANS: Record<QueryClass, ClassPlan> = {
   SIMPLE: { strategies: ['fulltext'], rerank: true, depth: 20 },
   FACTUAL: { strategies: ['hyde'], rerank: true },
   EXPLORATORY: { strategies: ['fulltext', 'graph'], rerank: true, weights: { graph: 0.5 } },
-  COMPLEX: { strategies: ALL_FIVE, rerank: true },
+  COMPLEX: { strategies: COMPLEX_STRATEGIES, rerank: true },
 };
 
 /** The route a search took: the class (for `auto`; `null` when a strategy was named), strategies and why. */

@@ -4,6 +4,8 @@ import type { FullTextIndex } from '../fulltext/fullTextIndex';
 import type { GraphIndex } from '../graph/graphIndex';
 import { createGraphStrategy } from '../graph/graphStrategy';
 import { createHydeStrategy, type HypothesisWriter } from '../hyde/hydeStrategy';
+import type { RaptorIndex } from '../raptor/raptorIndex';
+import { createRaptorStrategy } from '../raptor/raptorStrategy';
 import { createOfflineReranker, type Reranker } from '../rerank/offlineReranker';
 import type { SearchStrategy, StrategyName } from '../retrieval/hit';
 import {
@@ -26,7 +28,8 @@ export interface RetrievalSuiteDeps {
   reranker?: Reranker;
   /** The knowledge graph; with it the GRAPH strategy joins. */
   graph?: GraphIndex;
-  raptor?: SearchStrategy;
+  /** The RAPTOR trees; with them the RAPTOR strategy (collapsed-tree search) joins. */
+  raptor?: RaptorIndex;
   router?: Partial<AdaptiveRouterOptions>;
 }
 
@@ -65,7 +68,7 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
           }),
         }
       : {}),
-    ...(deps.raptor ? { raptor: deps.raptor } : {}),
+    ...(deps.raptor ? { raptor: createRaptorStrategy({ index: deps.raptor, chunks: fullText }) } : {}),
   };
   const reranker = deps.reranker ?? createOfflineReranker({ idf: (term) => fullText.idf(term) });
   const router = new AdaptiveRouter(strategies, reranker, { ...deps.router, ...(logger ? { logger } : {}) });

@@ -18,6 +18,8 @@ import { buildRetrievalSuite } from '../../ai/router/retrievalSuite';
 import { GraphIndex } from '../../ai/graph/graphIndex';
 import { workerLouvain } from '../../ai/graph/louvainRunner';
 import { MongoGraphSink } from '../../ai/graph/mongoGraphSink';
+import { MongoRaptorSink } from '../../ai/raptor/mongoRaptorSink';
+import { RaptorIndex } from '../../ai/raptor/raptorIndex';
 import { RoutedSearchService } from '../../ai/router/routedSearchService';
 import type { Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
@@ -50,8 +52,10 @@ export interface BrainCore {
   store: MongoChunkStore;
   /** The documents' knowledge graph (GRAPH strategy), kept up in the background. */
   graph: GraphIndex;
+  /** The RAPTOR trees (one per index), kept up in the background. */
+  raptor: RaptorIndex;
   stats(): Promise<BrainStats>;
-  /** Waits for the graph upkeep in flight, ends the Louvain worker and the chunking threads (stores are the platform's to close). */
+  /** Waits for the graph and RAPTOR upkeep in flight, ends the Louvain worker and the chunking threads (stores are the platform's to close). */
   close(): Promise<void>;
 }
 
@@ -76,8 +80,11 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     recoveryTimeoutMs: config.BRAIN_BREAKER_RECOVERY_SECONDS * 1000,
     halfOpenTrials: config.BRAIN_BREAKER_HALF_OPEN_CALLS,
   };
+  const providers = embeddingProvidersFrom(config);
+  // The local embedder, always last: the RAPTOR trees' space (offline, so a tree never waits on the network).
+  const localEmbedder = providers[providers.length - 1];
   const embeddings = new EmbeddingChain({
-    providers: embeddingProvidersFrom(config),
+    providers,
     clock,
     logger,
     retry,
@@ -113,8 +120,23 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       return `${community.title}. ${summary}`.slice(0, 1000);
     },
   });
-  // Subscribed before the rebuild, so the start-up rebuild feeds the graph too.
+  // Summary vectors in a collection of their own, so chunk searches never meet them.
+  const raptorVectors = new QdrantVectorIndex(stores.qdrant, {
+    collectionPrefix: `${config.BRAIN_QDRANT_COLLECTION}_raptor`,
+    batchSize: 32,
+    clock,
+    logger,
+  });
+  await raptorVectors.open([{ model: localEmbedder.model, dimensions: localEmbedder.dimensions }]);
+  const raptor = new RaptorIndex({
+    embedder: localEmbedder,
+    idf,
+    sink: new MongoRaptorSink(stores.mongo, raptorVectors, clock),
+    logger,
+  });
+  // Subscribed before the rebuild, so the start-up rebuild feeds the graph and the trees too.
   fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
+  fullText.onDocumentChange((documentId, chunks) => raptor.enqueue(documentId, chunks));
   const follower = new FullTextFollower(store, fullText, { logger });
   const chunkCount = await follower.rebuild();
   logger.info({ chunks: chunkCount, collection: vectors.collectionName }, 'brain fulltext index rebuilt');
@@ -146,6 +168,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     logger,
     hypothesisWriter: llmHypothesisWriter(generation),
     graph,
+    raptor,
     router: { rrfK: config.BRAIN_RRF_K },
   });
   const { fulltext, semantic, hybrid } = suite.strategies as Required<typeof suite.strategies>;
@@ -180,9 +203,12 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     vectors,
     store,
     graph,
-    stats: () => collectBrainStats({ store, vectors, search, embeddings, routedSearch, generation, graph }),
+    raptor,
+    stats: () =>
+      collectBrainStats({ store, vectors, search, embeddings, routedSearch, generation, graph, raptor }),
     close: async () => {
       await graph.whenIdle();
+      await raptor.whenIdle();
       await louvain.close();
       await chunking.close();
     },

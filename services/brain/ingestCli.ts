@@ -65,7 +65,7 @@ export async function runIngestCli(
       print(summarise(target, report));
       for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
     }
-    // The knowledge graph is kept up in the background: let it reach MongoDB before the stores close.
+    // The knowledge graph and RAPTOR trees are kept up in the background: let them reach the stores before they close.
     await core.close();
     return 0;
   } catch (error) {

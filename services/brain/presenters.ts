@@ -150,7 +150,12 @@ export function presentStats(stats: BrainStats): z.infer<typeof BrainStatsSchema
       communities_per_level: stats.graph?.communitiesPerLevel ?? [],
       pending_documents: stats.graph?.pendingDocuments ?? 0,
     },
-    raptor: { state: 'not_built', nodes_per_level: [] },
+    raptor: {
+      state: stats.raptor?.state ?? 'empty',
+      nodes_per_level: stats.raptor?.nodesPerLevel ?? [],
+      pending_documents: stats.raptor?.pendingDocuments ?? 0,
+      summaries_written: stats.raptor?.summariesWritten ?? 0,
+    },
   };
 }
 

@@ -279,8 +279,21 @@ export const BrainStatsSchema = z
       })
       .meta({ description: 'The documents knowledge graph of this process (GRAPH strategy)' }),
     raptor: z
-      .object({ state: z.enum(['not_built']), nodes_per_level: z.array(z.number().int()) })
-      .meta({ description: 'The RAPTOR tree: not built in this version (the strategy answers 503)' }),
+      .object({
+        state: z.enum(['empty', 'building', 'stale', 'ready']).meta({
+          description:
+            'building: the first trees are being built; stale: queued changes are not in them yet (or the last upkeep failed)',
+        }),
+        nodes_per_level: z
+          .array(z.number().int())
+          .meta({ description: 'Over all indexes; index 0 counts the leaves (chunks), 1-4 the summaries' }),
+        pending_documents: z.number().int(),
+        summaries_written: z
+          .number()
+          .int()
+          .meta({ description: 'Summaries created or rewritten since start-up' }),
+      })
+      .meta({ description: 'The RAPTOR trees of this process (one per index)' }),
   })
   .meta({ id: 'BrainStats' });
 

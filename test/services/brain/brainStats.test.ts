@@ -26,7 +26,7 @@ describe('GET /brain/stats', () => {
       generation_providers: [{ provider: 'extractive', model: 'extractive-textrank-v1', state: 'CLOSED' }],
       routes: { SIMPLE: 0, FACTUAL: 0, EXPLORATORY: 0, COMPLEX: 0, named: 0 },
       graph: { state: 'empty', entities: 0, relations: 0, communities_per_level: [], pending_documents: 0 },
-      raptor: { state: 'not_built', nodes_per_level: [] },
+      raptor: { state: 'empty', nodes_per_level: [], pending_documents: 0, summaries_written: 0 },
     });
   });
 

@@ -2,6 +2,15 @@ import request from 'supertest';
 import { startBrainPlatform, type BrainTestPlatform } from './brainPlatform';
 import { V2_CORPUS } from './v2Corpus';
 
+/** Waits (at most 5 s) for the RAPTOR upkeep to leave `building`/`stale`. */
+async function waitForRaptor(brain: BrainTestPlatform): Promise<void> {
+  for (let tries = 0; tries < 50; tries++) {
+    if ((((await brain.stats()).raptor as { state: string }).state ?? '') === 'ready') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the RAPTOR trees did not become ready within 5 s');
+}
+
 describe('POST /brain/search/v2', () => {
   let brain: BrainTestPlatform;
   const search = (body: object) => request(brain.url).post('/brain/search/v2').send(body);
@@ -76,19 +85,21 @@ describe('POST /brain/search/v2', () => {
     expect(res.body.hits.map((h: { source: string }) => h.source)).toEqual(['test/lookup.test.ts']);
   });
 
-  it('answers a strategy whose index is not built (RAPTOR) from fulltext, marked degraded and not cached', async () => {
-    const first = await search({ query: 'breaker', strategy: 'raptor' }).expect(200);
-    const again = await search({ query: 'breaker', strategy: 'raptor' }).expect(200);
+  it('answers a named RAPTOR search from the trees (collapsed tree, hits with their level), cached like the rest', async () => {
+    await waitForRaptor(brain);
+    const first = await search({ query: 'breaker', strategy: 'raptor', rerank: false }).expect(200);
+    const again = await search({ query: 'breaker', strategy: 'raptor', rerank: false }).expect(200);
 
     expect(first.body.route).toEqual({
       class: null,
-      strategies: ['fulltext'],
-      reason: 'strategy named by the request; raptor is not available, fulltext answered',
-      reranked: true,
+      strategies: ['raptor'],
+      reason: 'strategy named by the request',
+      reranked: false,
     });
-    expect(first.body).toMatchObject({ degraded: true, cached: false });
-    expect(first.body.hits[0].source).toBe('docs/breaker.md');
-    expect(again.body.cached).toBe(false);
+    expect(first.body).toMatchObject({ degraded: false, cached: false });
+    // Four documents make trees of leaves only (a level is clustered from 9 nodes up): every hit is a chunk.
+    expect(first.body.hits[0]).toMatchObject({ source: 'docs/breaker.md', strategy: 'raptor', level: 0 });
+    expect(again.body.cached).toBe(true);
   });
 
   it.each([
@@ -111,7 +122,7 @@ describe('POST /brain/search/v2', () => {
     }
     expect(stats.graph).toMatchObject({ state: 'ready', pending_documents: 0 });
     expect((stats.graph as { entities: number }).entities).toBeGreaterThan(5);
-    expect(stats.raptor).toEqual({ state: 'not_built', nodes_per_level: [] });
+    expect(stats.raptor).toMatchObject({ state: 'ready', nodes_per_level: [stats.total_chunks] });
 
     const res = await search({ query: 'breaker recovery', strategy: 'graph', rerank: false }).expect(200);
 

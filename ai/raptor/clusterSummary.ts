@@ -1,0 +1,91 @@
+import { looksLikeCode, splitSentences } from '../text/sentences';
+import { analyze } from '../text/terms';
+
+/** One child of a cluster as the summariser sees it: a display title and its text (chunk or summary). */
+export interface ClusterMember {
+  title: string;
+  text: string;
+}
+
+/** Writes a tree node's summary from its children (the offline extractive one, or an LLM's). */
+export type ClusterSummarizer = (members: readonly ClusterMember[], level: number) => Promise<string>;
+
+/** Extractive summary settings. Defaults: at most 600 characters, 4 sentences, 3 titles. */
+export interface ExtractiveSummaryOptions {
+  /** Inverse document frequency of an index term (the BM25 index's); 1 for every term without it. */
+  idf: (term: string) => number;
+  maxChars: number;
+  maxSentences: number;
+  maxTitles: number;
+}
+
+interface Candidate {
+  member: number;
+  sentence: string;
+  weights: Map<string, number>;
+  norm: number;
+  score: number;
+}
+
+/**
+ * The offline summary of a cluster: its children's distinct titles (at most `maxTitles`), then the cluster's
+ * most central sentences — each sentence a tf-idf vector, scored by its cosine with the sum of the cluster's
+ * sentence vectors (code-like lines count half) — picked greedily, at most one per child until every child
+ * had its turn, skipping near-repeats (term Jaccard over 0.6), until `maxSentences` or `maxChars`.
+ * Deterministic and cheap (linear in the cluster's terms), so a tree of thousands of nodes is summarised in
+ * well under a second.
+ */
+export function extractiveClusterSummary(
+  members: readonly ClusterMember[],
+  options: Partial<ExtractiveSummaryOptions> = {},
+): string {
+  const { idf = () => 1, maxChars = 600, maxSentences = 4, maxTitles = 3 } = options;
+  const titles = [...new Set(members.map((m) => m.title.trim()).filter(Boolean))].slice(0, maxTitles);
+  const head = titles.length > 0 ? `${titles.join('; ')}.` : '';
+  const candidates: Candidate[] = [];
+  const total = new Map<string, number>();
+  members.forEach((member, index) => {
+    for (const sentence of splitSentences(member.text)) {
+      const weights = new Map<string, number>();
+      for (const term of analyze(sentence)) weights.set(term, (weights.get(term) ?? 0) + idf(term));
+      if (weights.size === 0) continue;
+      let norm = 0;
+      for (const [term, w] of weights) {
+        norm += w * w;
+        total.set(term, (total.get(term) ?? 0) + w);
+      }
+      candidates.push({ member: index, sentence, weights, norm: Math.sqrt(norm), score: 0 });
+    }
+  });
+  let totalNorm = 0;
+  for (const w of total.values()) totalNorm += w * w;
+  totalNorm = Math.sqrt(totalNorm) || 1;
+  for (const c of candidates) {
+    let product = 0;
+    for (const [term, w] of c.weights) product += w * total.get(term)!;
+    c.score = (product / (c.norm * totalNorm)) * (looksLikeCode(c.sentence) ? 0.5 : 1);
+  }
+  candidates.sort((a, b) => b.score - a.score || a.member - b.member);
+
+  const chosen: Candidate[] = [];
+  const served = new Set<number>();
+  let length = head.length;
+  for (let pass = 0; pass < 2 && chosen.length < maxSentences; pass++) {
+    for (const c of candidates) {
+      if (chosen.length >= maxSentences) break;
+      if (chosen.includes(c) || (pass === 0 && served.has(c.member))) continue;
+      if (length + c.sentence.length + 1 > maxChars) continue;
+      if (chosen.some((other) => jaccard(other.weights, c.weights) > 0.6)) continue;
+      chosen.push(c);
+      served.add(c.member);
+      length += c.sentence.length + 1;
+    }
+  }
+  return [head, ...chosen.map((c) => c.sentence)].filter(Boolean).join(' ').slice(0, maxChars);
+}
+
+function jaccard(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  let shared = 0;
+  for (const term of a.keys()) if (b.has(term)) shared++;
+  return shared / (a.size + b.size - shared || 1);
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+import { INDEX_NAMES, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
+import type { EmbeddingProvider } from '../embeddings/provider';
+import { extractiveClusterSummary, type ClusterSummarizer } from './clusterSummary';
+import type { TreeUpdate } from './raptorNode';
+import { RaptorTree, type RaptorTreeOptions } from './raptorTree';
+
+/** Persists a tree's summary nodes (MongoDB and Qdrant in production); called after each upkeep round. */
+export interface RaptorSink {
+  sync(tree: RaptorTree, update: TreeUpdate, model: string): Promise<void>;
+}
+
+/** RAPTOR upkeep settings. Default summariser: the extractive one with the BM25 index's idf. */
+export interface RaptorIndexOptions {
+  /** The tree's vector space: the offline local embedder in the brain, so a tree never needs the network. */
+  embedder: Pick<EmbeddingProvider, 'model' | 'embed'>;
+  summarize?: ClusterSummarizer;
+  /** Term idf for the default extractive summariser. */
+  idf?: (term: string) => number;
+  sink?: RaptorSink;
+  tree?: Partial<RaptorTreeOptions>;
+  logger?: Logger;
+}
+
+/**
+ * Build state for /brain/stats: `empty` (no chunks), `building` (the first tree is being built, searches
+ * see none yet), `stale` (a tree answers but queued changes are not in it yet, or the last upkeep failed),
+ * `ready`.
+ */
+export interface RaptorStats {
+  state: 'empty' | 'building' | 'stale' | 'ready';
+  /** Nodes per level over every index's tree; index 0 counts the leaves (chunks). */
+  nodesPerLevel: number[];
+  pendingDocuments: number;
+  /** Summaries written (created or re-summarised) since start-up. */
+  summariesWritten: number;
+}
+
+/**
+ * The RAPTOR strategy's trees (one per index) and their upkeep, off the request path like the graph's:
+ * document changes from the fulltext index's change feed are queued and coalesced per document, then applied
+ * in the background, one batch per round. The work yields to the event loop throughout: the embedder embeds
+ * in time slices, and k-means and the summaries take a turn of the loop after every 8 ms of work. A failed round is logged and
+ * leaves the state `stale`; the next change retries.
+ */
+export class RaptorIndex {
+  readonly trees = new Map<IndexName, RaptorTree>();
+  private readonly queue = new Map<string, readonly ChunkRecord[]>();
+  private running?: Promise<void>;
+  private built = false;
+  private failed = false;
+  private summaries = 0;
+  private readonly logger: Logger;
+  private readonly prefix = randomBytes(3).toString('hex');
+  private nextId = 1;
+
+  constructor(private readonly options: RaptorIndexOptions) {
+    this.logger = options.logger ?? pino({ level: 'silent' });
+    const summarize: ClusterSummarizer =
+      options.summarize ?? (async (members) => extractiveClusterSummary(members, { idf: options.idf }));
+    for (const index of INDEX_NAMES) {
+      this.trees.set(
+        index,
+        new RaptorTree(
+          index,
+          {
+            embed: async (texts) => (await options.embedder.embed(texts)).map((v) => Float32Array.from(v)),
+            summarize,
+            newId: (idx, level) => `${idx}:${level}:${this.prefix}${(this.nextId++).toString(36)}`,
+          },
+          options.tree,
+        ),
+      );
+    }
+  }
+
+  /** The tree's vector space (the embedder's model). */
+  get model(): string {
+    return this.options.embedder.model;
+  }
+
+  /** Embeds a query in the trees' space. */
+  async embedQuery(query: string): Promise<Float32Array> {
+    const [vector] = await this.options.embedder.embed([query]);
+    return Float32Array.from(vector);
+  }
+
+  /** Queues a document change (an empty list removes it) and starts the upkeep if idle. */
+  enqueue(documentId: string, chunks: readonly ChunkRecord[]): void {
+    this.queue.set(documentId, chunks);
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+      if (this.queue.size > 0) this.enqueue(...this.queue.entries().next().value!);
+    });
+  }
+
+  /** Resolves once the queue is empty and the trees are up to date (tests, benches, shutdown). */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  stats(): RaptorStats {
+    const nodesPerLevel: number[] = [];
+    for (const tree of this.trees.values())
+      tree.nodesPerLevel().forEach((n, level) => (nodesPerLevel[level] = (nodesPerLevel[level] ?? 0) + n));
+    const busy = this.running !== undefined || this.queue.size > 0;
+    const leaves = nodesPerLevel[0] ?? 0;
+    const state =
+      !this.built && busy ? 'building' : busy || this.failed ? 'stale' : leaves === 0 ? 'empty' : 'ready';
+    return {
+      state,
+      nodesPerLevel: leaves === 0 ? [] : nodesPerLevel,
+      pendingDocuments: this.queue.size,
+      summariesWritten: this.summaries,
+    };
+  }
+
+  private async drain(): Promise<void> {
+    const batch = [...this.queue.entries()];
+    this.queue.clear();
+    const byIndex = new Map<IndexName, Array<{ documentId: string; chunks: readonly ChunkRecord[] }>>();
+    for (const [documentId, chunks] of batch) {
+      const index =
+        chunks[0]?.index ?? [...this.trees.values()].find((tree) => tree.hasDocument(documentId))?.index;
+      if (!index) continue;
+      byIndex.set(index, [...(byIndex.get(index) ?? []), { documentId, chunks }]);
+    }
+    try {
+      for (const [index, changes] of byIndex) {
+        const tree = this.trees.get(index)!;
+        const update = await tree.apply(changes);
+        this.summaries += update.written.length;
+        if (update.written.length + update.removed.length > 0)
+          await this.options.sink?.sync(tree, update, this.model);
+      }
+      this.failed = false;
+    } catch (error) {
+      this.failed = true;
+      this.logger.error({ err: error }, 'raptor upkeep failed; the next change retries');
+    }
+    this.built = true;
+  }
+}
