@@ -19,6 +19,8 @@ export interface PlayerSession {
   lastRemoteAt: number;
   inbox: MudEvent[];
   saving: Promise<void>;
+  /** The last saved record (without its time) as JSON: autosave skips a player whose record has not changed. */
+  savedAs?: string;
 }
 
 /** The Colyseus message carrying a batch of events to a client: `room.onMessage(EVENTS_MESSAGE, (events) => ...)`. */

@@ -6,8 +6,11 @@ import { type GameServer, joinArea, startGameServer, waitForState } from '../hel
 /** An in-memory store that lets a test wait for the next save matching a predicate. */
 class WatchedStore extends InMemoryPlayerStore {
   private waiters: Array<{ match: (r: CharacterRecord) => boolean; resolve: () => void }> = [];
+  /** Every save, in order. */
+  readonly saveLog: CharacterRecord[] = [];
 
   override async save(record: CharacterRecord): Promise<void> {
+    this.saveLog.push(record);
     await super.save(record);
     this.waiters = this.waiters.filter((w) => (w.match(record) ? (w.resolve(), false) : true));
   }
@@ -29,6 +32,28 @@ describe('area room lifecycle: autosave, idle gateway players, untrusted join op
     await room.request('take', { item: 'stick' });
     await saved;
     expect((await store.load('ann'))?.inventory).toEqual({ 'village:stick': 2 });
+  });
+
+  it('autosaves only the players whose record changed since their last save', async () => {
+    const store = new WatchedStore();
+    game = await startGameServer({ store, durableActions: false, saveEveryMs: 30 });
+    const { room } = await joinArea(game, 'ann');
+    const saves = () => store.saveLog.filter((r) => r.userId === 'ann').length;
+    const severalAutosaves = () => new Promise((resolve) => setTimeout(resolve, 200));
+    // A new character is saved by the first autosave, then skipped while nothing changes.
+    await store.nextSave((r) => r.userId === 'ann');
+    await severalAutosaves();
+    const first = saves();
+    expect(first).toBe(1);
+    // Looking changes nothing; taking a stick does, and that is saved once.
+    await room.request('look', {});
+    await severalAutosaves();
+    expect(saves()).toBe(first);
+    const saved = store.nextSave((r) => r.userId === 'ann' && r.inventory['village:stick'] === 2);
+    await room.request('take', { item: 'stick' });
+    await saved;
+    await severalAutosaves();
+    expect(saves()).toBe(first + 1);
   });
 
   it('lets an idle gateway player go after remoteIdleMs, unless their channel touches them', async () => {
