@@ -18,11 +18,11 @@ const REDIS_DB = 12;
 const roomHosts = () => roomHostsIn(REDIS_DB);
 
 /**
- * The gateway limit per client and second, low so that a burst shows it; the tests' own traffic (a few sequential
- * requests a second from 127.0.0.1) stays well below it. Bursts come from addresses of their own through
- * `X-Forwarded-For`, trusted from loopback (TRUST_PROXY) as it would be behind a proxy.
+ * The gateway limit per client and second: the default, where the cluster helper otherwise lifts it. The tests' own
+ * traffic (some 20 requests a second at most, from 127.0.0.1) stays below it; the bursts come from addresses of
+ * their own through `X-Forwarded-For`, trusted from loopback (TRUST_PROXY) as it would be behind a proxy.
  */
-const GATEWAY_LIMIT = 20;
+const GATEWAY_LIMIT = 50;
 const CLUSTER_ENV = {
   GATEWAY_RATE_LIMIT_PER_SECOND: String(GATEWAY_LIMIT),
   TRUST_PROXY: 'loopback',
@@ -83,28 +83,33 @@ describe('the platform split into processes connected by URL', () => {
   });
 
   it('counts one client on both api processes against one gateway budget (Redis)', async () => {
-    const half = 15; // each half alone is within the limit, the two together are not
-    const burst = (client: string, urls: string[]) =>
-      Promise.all(
+    const half = 40; // each half alone is within the limit, the two together are not
+    const burst = async (client: string, urls: string[]) => {
+      const started = Date.now();
+      const responses = await Promise.all(
         urls.flatMap((url) =>
           Array.from({ length: half }, () =>
             request(url).get('/scale-out/no-such-route').set('X-Forwarded-For', client),
           ),
         ),
       );
+      return { responses, withinOneWindow: Date.now() - started < 1000 };
+    };
     const refusedIn = (responses: request.Response[]) => responses.filter((res) => res.status === 429);
-    expect(refusedIn(await burst('203.0.113.1', [api]))).toHaveLength(0);
-    expect(refusedIn(await burst('203.0.113.2', [api2]))).toHaveLength(0);
-    const started = Date.now();
-    const split = await burst('203.0.113.3', [api, api2]);
-    const took = Date.now() - started;
-    const refused = refusedIn(split);
-    // 2 × 15 requests inside one 1-second window: 20 answered (404, no such route), 10 refused.
-    expect({ allowed: split.length - refused.length, refused: refused.length, within: took < 1000 }).toEqual({
-      allowed: GATEWAY_LIMIT,
-      refused: 2 * half - GATEWAY_LIMIT,
-      within: true,
-    });
+    expect(refusedIn((await burst('203.0.113.1', [api])).responses)).toHaveLength(0);
+    expect(refusedIn((await burst('203.0.113.2', [api2])).responses)).toHaveLength(0);
+    // The split burst must fit one 1-second window to be counted exactly; one slowed by the machine's load is
+    // sent again, from a fresh address.
+    let split = await burst('203.0.113.3', [api, api2]);
+    for (let retry = 4; !split.withinOneWindow && retry < 7; retry++)
+      split = await burst(`203.0.113.${retry}`, [api, api2]);
+    expect(split.withinOneWindow).toBe(true);
+    const refused = refusedIn(split.responses);
+    // 2 × 40 requests: 50 answered (404, no such route), 30 refused, though neither process saw more than 40.
+    expect([split.responses.length - refused.length, refused.length]).toEqual([
+      GATEWAY_LIMIT,
+      2 * half - GATEWAY_LIMIT,
+    ]);
     expect(refused[0]!.body.code).toBe('RATE_LIMITED');
   });
 
@@ -142,13 +147,13 @@ describe('the platform split into processes connected by URL', () => {
       const heard = (text: string) => (f: ServerFrame) =>
         f.type === 'event' && f.event.text.endsWith(` says: "${text}"`);
       channel.send({ action: 'say', text: 'hello from a socket', id: 's1' });
-      await villageLog.waitFor((e) => e.text === `${annName} says: "hello from a socket"`);
+      await villageLog.waitFor((e) => e.text === `${annName} says: "hello from a socket"`, 10_000);
       village.send('say', { text: 'hello from the SDK' });
-      await channel.waitFor(heard('hello from the SDK'));
+      await channel.waitFor(heard('hello from the SDK'), 10_000);
 
       // Bob walks into the forest: the village's process reserves him a seat on the forest's process.
       for (const direction of ['east', 'east', 'east']) await village.request('move', { direction });
-      const handoff = await villageLog.waitFor((e) => e.type === 'area.handoff');
+      const handoff = await villageLog.waitFor((e) => e.type === 'area.handoff', 10_000);
       const reservation = handoff.data.reservation as { processId: string; roomId: string };
       expect(reservation.roomId).toBe('area_forest');
       expect(reservation.processId).toBe(hosts.get('area_forest'));
@@ -164,15 +169,15 @@ describe('the platform split into processes connected by URL', () => {
       // Ann follows over the channel (the api moves her to the forest's room) and the two talk there.
       for (const [i, direction] of ['east', 'east', 'east'].entries())
         channel.send({ action: 'move', direction, id: `m${i}` });
-      const moved = await channel.waitFor((f) => f.type === 'result' && f.id === 'm2');
+      const moved = await channel.waitFor((f) => f.type === 'result' && f.id === 'm2', 10_000);
       expect(moved.type === 'result' && [moved.result.room, moved.result.handoff?.area_id]).toEqual([
         'forest:edge',
         'forest',
       ]);
       channel.send({ action: 'say', text: 'made it', id: 's2' });
-      await forestLog.waitFor((e) => e.text === `${annName} says: "made it"`);
+      await forestLog.waitFor((e) => e.text === `${annName} says: "made it"`, 10_000);
       forest.send('say', { text: 'welcome' });
-      await channel.waitFor(heard('welcome'));
+      await channel.waitFor(heard('welcome'), 10_000);
     } finally {
       await channel.close();
       await joined?.leave().catch(() => undefined);
