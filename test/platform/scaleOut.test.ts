@@ -3,13 +3,32 @@ import fs from 'node:fs';
 import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { MongoClient } from 'mongodb';
-import { Redis } from 'ioredis';
+import { Wallet } from 'ethers';
 import request from 'supertest';
 import { BACKUP_JOB } from '../../platform/backup';
+import type { ServerFrame } from '../../services/mud/playerSocket';
 import { startCluster, type Cluster } from '../helpers/cluster';
+import { gameProcessId, roomHosts as roomHostsIn, routedSdkClient } from '../helpers/clusterWorld';
+import { EventLog } from '../helpers/gameServer';
+import { buildSiweMessage } from '../helpers/siwe';
+import { ChannelClient } from '../services/mud/worldPlatform';
 
 /** The cluster's own Redis database (cleared at start): stale room listings of other runs would misroute calls. */
 const REDIS_DB = 12;
+const roomHosts = () => roomHostsIn(REDIS_DB);
+
+/**
+ * The gateway limit per client and second: the default, where the cluster helper otherwise lifts it. The tests' own
+ * traffic (some 20 requests a second at most, from 127.0.0.1) stays below it; the bursts come from addresses of
+ * their own through `X-Forwarded-For`, trusted from loopback (TRUST_PROXY) as it would be behind a proxy.
+ */
+const GATEWAY_LIMIT = 50;
+const CLUSTER_ENV = {
+  GATEWAY_RATE_LIMIT_PER_SECOND: String(GATEWAY_LIMIT),
+  TRUST_PROXY: 'loopback',
+  SIWE_ENABLED: '1',
+  SIWE_DOMAIN: 'localhost',
+};
 
 /** Polls `probe` every 100 ms until it returns a value; fails after `timeoutMs`. */
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -22,47 +41,25 @@ async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30
   }
 }
 
-/** The process id hosting each area room, from the Colyseus room listings in Redis. */
-async function roomHosts(): Promise<Map<string, string>> {
-  const redis = new Redis(`redis://127.0.0.1:6379/${REDIS_DB}`);
-  try {
-    const listings = await redis.hgetall('roomcaches');
-    return new Map(
-      Object.entries(listings).map(([roomId, json]) => [
-        roomId,
-        (JSON.parse(json) as { processId: string }).processId,
-      ]),
-    );
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The Colyseus process id a game process logged in its "game ready" line. */
-function gameProcessId(stdout: string[]): string | undefined {
-  for (const line of stdout) {
-    const parsed = JSON.parse(line) as { msg?: string; processId?: string };
-    if (parsed.msg === 'game ready') return parsed.processId;
-  }
-  return undefined;
-}
-
 describe('the platform split into processes connected by URL', () => {
   let cluster: Cluster;
   let api: string;
+  let api2: string;
 
   beforeAll(async () => {
-    cluster = await startCluster(REDIS_DB);
+    cluster = await startCluster(REDIS_DB, CLUSTER_ENV);
     // The first process creates the collections and indexes; areas started at the same moment race on creating
     // them (a Qdrant 409 stops start-up), so the others start once it listens.
     await cluster.start('api-1', 'api');
     await Promise.all([
+      cluster.start('api-2', 'api'),
       cluster.start('game-1', 'game'),
       cluster.start('game-2', 'game'),
       cluster.start('worker-1', 'worker'),
       cluster.start('worker-2', 'worker'),
     ]);
     api = cluster.processes.get('api-1')!.url;
+    api2 = cluster.processes.get('api-2')!.url;
   }, 240_000);
   afterAll(async () => {
     await cluster?.stop();
@@ -84,6 +81,112 @@ describe('the platform split into processes connected by URL', () => {
     // The api process hosts no room: both rooms live on game processes, one each (least-loaded placement).
     expect(new Set(hosts.values()).size).toBe(2);
   });
+
+  it('counts one client on both api processes against one gateway budget (Redis)', async () => {
+    const half = 40; // each half alone is within the limit, the two together are not
+    const burst = async (client: string, urls: string[]) => {
+      const started = Date.now();
+      const responses = await Promise.all(
+        urls.flatMap((url) =>
+          Array.from({ length: half }, () =>
+            request(url).get('/scale-out/no-such-route').set('X-Forwarded-For', client),
+          ),
+        ),
+      );
+      return { responses, withinOneWindow: Date.now() - started < 1000 };
+    };
+    const refusedIn = (responses: request.Response[]) => responses.filter((res) => res.status === 429);
+    expect(refusedIn((await burst('203.0.113.1', [api])).responses)).toHaveLength(0);
+    expect(refusedIn((await burst('203.0.113.2', [api2])).responses)).toHaveLength(0);
+    // The split burst must fit one 1-second window to be counted exactly; one slowed by the machine's load is
+    // sent again, from a fresh address.
+    let split = await burst('203.0.113.3', [api, api2]);
+    for (let retry = 4; !split.withinOneWindow && retry < 7; retry++)
+      split = await burst(`203.0.113.${retry}`, [api, api2]);
+    expect(split.withinOneWindow).toBe(true);
+    const refused = refusedIn(split.responses);
+    // 2 × 40 requests: 50 answered (404, no such route), 30 refused, though neither process saw more than 40.
+    expect([split.responses.length - refused.length, refused.length]).toEqual([
+      GATEWAY_LIMIT,
+      2 * half - GATEWAY_LIMIT,
+    ]);
+    expect(refused[0]!.body.code).toBe('RATE_LIMITED');
+  });
+
+  it('verifies a SIWE nonce issued by one api process on the other, once', async () => {
+    const wallet = Wallet.createRandom();
+    const { nonce } = (await request(api).post('/auth/wallet/nonce').expect(201)).body as { nonce: string };
+    const message = buildSiweMessage(wallet, nonce);
+    const proof = { address: wallet.address, signature: await wallet.signMessage(message), nonce, message };
+    const verified = await request(api2).post('/auth/wallet/verify').send(proof).expect(202);
+    const replay = await request(api).post('/auth/wallet/verify').send(proof);
+    expect([replay.status, replay.body.code]).toEqual([401, 'SIWE_NONCE_REPLAYED']);
+    // The session api-2 issued works on api-1.
+    const me = await request(api).get('/auth/me').set('Authorization', `Bearer ${verified.body.token}`);
+    expect(me.status).toBe(200);
+  });
+
+  it('lets WebSocket and SDK players chat in areas on both game processes and hand off between them', async () => {
+    const [ann, bob] = [await guest(), await guest()];
+    const annId = (await request(api2).get('/auth/me').set('Authorization', `Bearer ${ann}`).expect(200)).body
+      .id as string;
+    // Ann: the plain WebSocket channel through api-2. Bob: the SDK, matchmaking at game-1.
+    const channel = await ChannelClient.open(api2, annId, ann);
+    let joined: { leave(): Promise<unknown> } | undefined; // Bob's current room (a left room never settles leave)
+    try {
+      const opened = await channel.waitFor((f) => f.type === 'result');
+      expect(opened.type === 'result' && opened.result.room).toBe('village:square');
+      const annName = opened.type === 'result' ? opened.result.player.name : '';
+      const client = routedSdkClient(cluster, 'game-1', bob);
+      const village = await client.joinOrCreate('area_village');
+      joined = village;
+      const villageLog = new EventLog(village);
+      await villageLog.waitFor((e) => e.type === 'room.look');
+      const hosts = await roomHosts();
+
+      const heard = (text: string) => (f: ServerFrame) =>
+        f.type === 'event' && f.event.text.endsWith(` says: "${text}"`);
+      channel.send({ action: 'say', text: 'hello from a socket', id: 's1' });
+      await villageLog.waitFor((e) => e.text === `${annName} says: "hello from a socket"`, 10_000);
+      village.send('say', { text: 'hello from the SDK' });
+      await channel.waitFor(heard('hello from the SDK'), 10_000);
+
+      // Bob walks into the forest: the village's process reserves him a seat on the forest's process.
+      for (const direction of ['east', 'east', 'east']) await village.request('move', { direction });
+      const handoff = await villageLog.waitFor((e) => e.type === 'area.handoff', 10_000);
+      const reservation = handoff.data.reservation as { processId: string; roomId: string };
+      expect(reservation.roomId).toBe('area_forest');
+      expect(reservation.processId).toBe(hosts.get('area_forest'));
+      expect(reservation.processId).not.toBe(hosts.get('area_village'));
+      const forest = await client.consumeSeatReservation(reservation as never);
+      const forestLog = new EventLog(forest);
+      await village.leave();
+      joined = forest;
+      expect((await forestLog.waitFor((e) => e.type === 'room.look')).text.split('\n')[0]).toBe(
+        'Forest Edge',
+      );
+
+      // Ann follows over the channel (the api moves her to the forest's room) and the two talk there.
+      for (const [i, direction] of ['east', 'east', 'east'].entries())
+        channel.send({ action: 'move', direction, id: `m${i}` });
+      const moved = await channel.waitFor((f) => f.type === 'result' && f.id === 'm2', 10_000);
+      expect(moved.type === 'result' && [moved.result.room, moved.result.handoff?.area_id]).toEqual([
+        'forest:edge',
+        'forest',
+      ]);
+      channel.send({ action: 'say', text: 'made it', id: 's2' });
+      await forestLog.waitFor((e) => e.text === `${annName} says: "made it"`, 10_000);
+      forest.send('say', { text: 'welcome' });
+      await channel.waitFor(heard('welcome'), 10_000);
+    } finally {
+      await channel.close();
+      // A room whose socket already failed may never settle leave(): wait 5 s at most.
+      await Promise.race([
+        joined?.leave().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 5000).unref()),
+      ]);
+    }
+  }, 60_000);
 
   it('runs an Agenda job exactly once across the two worker processes', async () => {
     const client = await MongoClient.connect(cluster.mongoUri);
