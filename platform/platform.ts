@@ -131,6 +131,7 @@ export class Platform {
           redisUrl: config.REDIS_URL,
           rooms: parts.rooms ?? [],
           acceptsUpgrade: isColyseusUpgrade,
+          publicAddress: config.GAME_PUBLIC_ADDRESS,
         });
       }
       scheduler = await Scheduler.create({ mongo: stores.mongo, logger, registrars: parts.jobs ?? [] });

@@ -229,6 +229,13 @@ export const envSchema = z.object({
   MUD_SAVE_INTERVAL_MS: int(30_000, 1_000, 3_600_000),
   MUD_IDLE_TIMEOUT_MS: int(300_000, 10_000, 86_400_000),
   MUD_SEED: int(1, 0, 4_294_967_295),
+  // host[:port][/path] at which SDK clients reach THIS game process's rooms (several game processes: each its own)
+  GAME_PUBLIC_ADDRESS: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~/-]*)?$/, {
+      error: 'expected host[:port][/path] without a scheme, e.g. game-2.example.com or 10.0.0.7:2567',
+    })
+    .optional(),
 
   // Notifications (SPEC 6): at most this many notifications of each noisy kind per user and hour
   NOTIFICATIONS_NOISY_PER_HOUR: int(20, 1, 100_000),

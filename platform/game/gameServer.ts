@@ -28,6 +28,8 @@ export interface GameServerOptions {
   rooms: RoomDefinition[];
   /** Upgrade requests for which this returns false are left to other WebSocket handlers (default: all taken). */
   acceptsUpgrade?: (req: IncomingMessage) => boolean;
+  /** GAME_PUBLIC_ADDRESS: host[:port][/path] where SDK clients reach this process's rooms (seat reservations). */
+  publicAddress?: string;
 }
 
 /**
@@ -52,6 +54,8 @@ export class GameServer {
       gracefullyShutdown: false,
       greet: false,
       logger: log,
+      // Seat reservations for this process's rooms name it, so SDK clients connect to the process hosting the room.
+      publicAddress: options.publicAddress,
     });
     for (const definition of options.rooms)
       server.define(definition.name, definition.room, definition.options);

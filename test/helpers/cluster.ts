@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -71,6 +72,15 @@ async function startEngine(cli: string, dir: string): Promise<EngineProcess> {
  * Starts the embedded MongoDB and Qdrant engines as their own processes and clears Redis database `redisDb` (the
  * cluster's own); platform processes are started with `start`. Everything is removed by `stop`.
  */
+/** A TCP port nothing listens on now (the system picks it; it is released before the caller binds it). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export async function startCluster(redisDb: number, env: Record<string, string> = {}): Promise<Cluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-cluster-'));
   const redisUrl = `redis://127.0.0.1:6379/${redisDb}`;
@@ -108,7 +118,15 @@ export async function startCluster(redisDb: number, env: Record<string, string> 
     mongoUri: mongo.url,
     processes,
     async start(name, role) {
-      const server = spawnServer({ ...shared, ROLES: role, DATA_DIR: path.join(dir, name) });
+      // A game process listens on a port known before it starts, and advertises it as its public address: seat
+      // reservations for its rooms then send SDK clients straight to it (GAME_PUBLIC_ADDRESS).
+      const gamePort = role.split(',').includes('game') ? await freePort() : undefined;
+      const server = spawnServer({
+        ...shared,
+        ROLES: role,
+        DATA_DIR: path.join(dir, name),
+        ...(gamePort ? { PORT: String(gamePort), GAME_PUBLIC_ADDRESS: `127.0.0.1:${gamePort}` } : {}),
+      });
       const listening = await waitForLog(server, (line) => line.msg === 'listening', 120_000);
       const port = listening.port as number;
       const entry = { name, role, server, port, url: `http://127.0.0.1:${port}` };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import fs from 'node:fs';
+import { Client } from '@colyseus/sdk';
 import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { MongoClient } from 'mongodb';
@@ -8,7 +9,7 @@ import request from 'supertest';
 import { BACKUP_JOB } from '../../platform/backup';
 import type { ServerFrame } from '../../services/mud/playerSocket';
 import { startCluster, type Cluster } from '../helpers/cluster';
-import { gameProcessId, roomHosts as roomHostsIn, routedSdkClient } from '../helpers/clusterWorld';
+import { gameProcessId, roomHosts as roomHostsIn } from '../helpers/clusterWorld';
 import { EventLog } from '../helpers/gameServer';
 import { buildSiweMessage } from '../helpers/siwe';
 import { ChannelClient } from '../services/mud/worldPlatform';
@@ -137,7 +138,9 @@ describe('the platform split into processes connected by URL', () => {
       const opened = await channel.waitFor((f) => f.type === 'result');
       expect(opened.type === 'result' && opened.result.room).toBe('village:square');
       const annName = opened.type === 'result' ? opened.result.player.name : '';
-      const client = routedSdkClient(cluster, 'game-1', bob);
+      // Plain SDK client: the seat reservations name the hosting game process's public address.
+      const client = new Client(cluster.processes.get('game-1')!.url);
+      client.auth.token = bob;
       const village = await client.joinOrCreate('area_village');
       joined = village;
       const villageLog = new EventLog(village);
