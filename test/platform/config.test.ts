@@ -89,6 +89,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes a game process public address as host[:port][/path], without a scheme', () => {
+    expect(loadConfig({ GAME_PUBLIC_ADDRESS: 'game-2.example.com' }).GAME_PUBLIC_ADDRESS).toBe(
+      'game-2.example.com',
+    );
+    expect(loadConfig({ GAME_PUBLIC_ADDRESS: '10.0.0.7:2567/g2' }).GAME_PUBLIC_ADDRESS).toBe(
+      '10.0.0.7:2567/g2',
+    );
+    expect(() => loadConfig({ GAME_PUBLIC_ADDRESS: 'wss://game.example.com' })).toThrow(
+      'GAME_PUBLIC_ADDRESS: expected host[:port][/path] without a scheme',
+    );
+  });
+
   it('rejects out-of-range numbers with the bound', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT: expected an integer <= 65535 (got "70000")');
     expect(() => loadConfig({ SIGNER_NONCE_CACHE_MS: '5000' })).toThrow(
