@@ -117,4 +117,10 @@ async function main(): Promise<void> {
   );
 }
 
-void main();
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

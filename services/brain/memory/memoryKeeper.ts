@@ -174,7 +174,8 @@ export class MemoryKeeper implements MemoryService {
     const filter: Record<string, unknown> = { subject: input.subject };
     if (input.tier) filter.tier = input.tier;
     if (input.session_id) filter.session_id = input.session_id;
-    if (input.tags?.length) filter.tags = { $all: input.tags };
+    // One tag as an equality on the multikey {subject, tags, _id} index; several as $all.
+    if (input.tags?.length) filter.tags = input.tags.length === 1 ? input.tags[0] : { $all: input.tags };
     if (input.cursor) filter._id = { $lt: input.cursor };
     const docs = await this.memories
       .find(filter)
