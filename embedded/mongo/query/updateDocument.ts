@@ -1,14 +1,15 @@
 /**
- * Applying an update to one document: operator documents (via mingo's updater, with `$setOnInsert` handled
- * here since it only applies on upsert inserts), replacement documents, and pipeline updates (via mingo's
- * aggregator). Works on a copy; the stored document is never mutated. Also builds the seed document of an upsert
- * from the filter's equality conditions.
+ * Applying an update to one document: operator documents (the common operators on plain paths directly, see
+ * fastOperators.ts, the rest via mingo's updater; `$setOnInsert` is handled here since it only applies on upsert
+ * inserts), replacement documents, and pipeline updates (via mingo's aggregator). Works on a copy; the stored
+ * document is never mutated. Also builds the seed document of an upsert from the filter's equality conditions.
  */
 import { ObjectId, type Document } from 'bson';
 import { Aggregator, update as applyOperators } from 'mingo';
 import { cloneDeep } from 'mingo/util';
 import { compareBson, formatValue } from '../bsonValues';
 import { asMongoError, mongoError } from '../errors';
+import { applyFastOperators } from './fastOperators';
 
 /** What `applyUpdate` needs besides the document. */
 export interface UpdateContext {
@@ -103,6 +104,8 @@ function runOperators(doc: Document, update: Document, context: UpdateContext): 
   if (context.inserting && onInsert)
     operators.$set = { ...(operators.$set as Document | undefined), ...(onInsert as Document) };
   if (Object.keys(operators).length === 0) return doc;
+  const fast = context.arrayFilters?.length ? undefined : applyFastOperators(doc, operators);
+  if (fast) return fast;
   const copy = cloneDeep(doc) as Document;
   // mingo applies the update only where its condition matches; the filter is there for the positional `$`. An
   // upsert's new document need not match the filter's non-equality parts (`{n: {$lt: 5}}`), so it gets none.
