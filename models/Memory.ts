@@ -50,8 +50,8 @@ const memorySchema = new Schema<MemoryDocument>(
   },
   { versionKey: false },
 );
-// Listing a subject's memories newest first (by tier, by session, by tag: an NPC's memories of one player), exact-repeat
-// lookup, consolidation scans.
+// Listing a subject's memories newest first (by tier, by session, by tag: an NPC's memories of one player),
+// exact-repeat lookup, consolidation scans.
 memorySchema.index({ subject: 1, _id: -1 });
 memorySchema.index({ subject: 1, tags: 1, _id: -1 });
 memorySchema.index({ subject: 1, tier: 1, _id: -1 });

@@ -41,8 +41,8 @@ export interface RaptorStats {
  * The RAPTOR strategy's trees (one per index) and their upkeep, off the request path like the graph's:
  * document changes from the fulltext index's change feed are queued and coalesced per document, then applied
  * in the background, one batch per round. The work yields to the event loop throughout: the embedder embeds
- * in time slices, and k-means and the summaries take a turn of the loop after every 8 ms of work. A failed round is logged and
- * leaves the state `stale`; the next change retries.
+ * in time slices, and k-means and the summaries take a turn of the loop after every 8 ms of work. A failed round
+ * is logged and leaves the state `stale`; the next change retries.
  */
 export class RaptorIndex {
   readonly trees = new Map<IndexName, RaptorTree>();
