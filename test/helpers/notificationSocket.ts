@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { NotificationFrame } from '../../services/notifications/notificationChannel';
+import { socketOpened } from './handshake';
 
 /** How a refused handshake looked: its status and problem body. */
 export interface HandshakeRefusal {
@@ -34,24 +35,9 @@ export class NotificationSocket {
         ? new WebSocket(address, ['notifications.v1', `bearer.${token}`])
         : new WebSocket(address, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
     const client = new NotificationSocket(socket);
-    return new Promise((resolve, reject) => {
-      socket.once('open', () =>
-        client.waitFor((f) => f.type === 'ready').then(() => resolve(client), reject),
-      );
-      socket.once('unexpected-response', (_req, res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () =>
-          reject(
-            Object.assign(new Error('refused'), {
-              status: res.statusCode,
-              body: text ? JSON.parse(text) : undefined,
-            }),
-          ),
-        );
-      });
-      socket.once('error', reject);
-    });
+    return socketOpened(socket)
+      .then(() => client.waitFor((f) => f.type === 'ready'))
+      .then(() => client);
   }
 
   /** Resolves once a frame matching `match` has arrived (now or later); rejects after `timeoutMs`. */

@@ -1,5 +1,6 @@
 import { matchMaker } from '@colyseus/core';
 import WebSocket from 'ws';
+import { socketOpened } from '../helpers/handshake';
 import { refusalOf } from '../helpers/notificationSocket';
 import type { TestPlatform } from '../helpers/platform';
 import { joinWithSdk, signIn, startWorldPlatform, type Player } from '../services/mud/worldPlatform';
@@ -9,22 +10,7 @@ function openRaw(url: string, path: string, token?: string): Promise<WebSocket> 
   const socket = new WebSocket(`${url.replace(/^http/, 'ws')}${path}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
   });
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(socket));
-    socket.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () =>
-        reject(
-          Object.assign(new Error('refused'), {
-            status: res.statusCode,
-            body: text ? JSON.parse(text) : undefined,
-          }),
-        ),
-      );
-    });
-    socket.once('error', reject);
-  });
+  return socketOpened(socket).then(() => socket);
 }
 
 describe('WebSocket upgrades are routed by path before they are accepted', () => {

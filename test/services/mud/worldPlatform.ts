@@ -8,6 +8,7 @@ import { areaRoomName } from '../../../rooms/areaRoomOptions';
 import type { MudEvent } from '../../../rooms/systems/narration';
 import type { ServerFrame } from '../../../services/mud/playerSocket';
 import { EventLog } from '../../helpers/gameServer';
+import { socketOpened } from '../../helpers/handshake';
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
 import { signInWithWallet } from '../../helpers/siwe';
 
@@ -105,22 +106,7 @@ export class ChannelClient {
         ? new WebSocket(address, ['mud.v1', `bearer.${token}`])
         : new WebSocket(address, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
     const client = new ChannelClient(socket);
-    return new Promise((resolve, reject) => {
-      socket.once('open', () => resolve(client));
-      socket.once('unexpected-response', (_req, res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () =>
-          reject(
-            Object.assign(new Error('refused'), {
-              status: res.statusCode,
-              body: text ? JSON.parse(text) : undefined,
-            }),
-          ),
-        );
-      });
-      socket.once('error', reject);
-    });
+    return socketOpened(socket).then(() => client);
   }
 
   send(frame: unknown): void {
