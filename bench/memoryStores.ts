@@ -35,6 +35,7 @@ export async function openBenchMemory(start = Date.parse('2026-11-26T00:00:00.00
     clock,
     shutdown: async () => {
       await memory.close();
+      await core.close();
       await stores.close();
       await fs.rm(dir, { recursive: true, force: true });
     },

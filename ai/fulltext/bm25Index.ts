@@ -14,17 +14,27 @@ export interface WeightedField {
   boost: number;
 }
 
+/** Optional parts of a search (see `Bm25Index.search`). */
+export interface Bm25SearchOptions {
+  accept?: (id: string) => boolean;
+  termWeights?: ReadonlyMap<string, number>;
+  maxCandidates?: number;
+}
+
 /** A term's postings: parallel arrays for fast scans, plus each document's slot for O(1) removal. */
 interface Posting {
   docs: number[];
   weights: number[];
   slotOf: Map<number, number>;
+  /** The largest weight and the shortest document length ever posted (kept on removal: bounds for pruning). */
+  maxWeight: number;
+  minLength: number;
 }
 
 /**
  * An inverted index scored with BM25F (field-weighted term frequencies and lengths), built for top-k
  * speed: postings are parallel arrays (document number, weighted tf), a query accumulates scores in one
- * reused Float64Array and keeps only the best k while scanning. Supports add, replace and remove by id;
+ * reused Float64Array, prunes common terms with MaxScore and keeps only the best k. Supports add, replace and remove by id;
  * document numbers of removed documents are reused.
  */
 export class Bm25Index {
@@ -37,6 +47,8 @@ export class Bm25Index {
   private readonly freeNumbers: number[] = [];
   private totalLength = 0;
   private scores = new Float64Array(0);
+  /** Per document during a search: UNSEEN, MATCHED, ACCEPTED or REJECTED (reset before returning). */
+  private state = new Uint8Array(0);
 
   constructor(params: Bm25Params = DEFAULT_BM25_PARAMS) {
     this.params = params;
@@ -66,7 +78,13 @@ export class Bm25Index {
     this.totalLength += length;
     for (const [term, weight] of tf) {
       let posting = this.postings.get(term);
-      if (!posting) this.postings.set(term, (posting = { docs: [], weights: [], slotOf: new Map() }));
+      if (!posting)
+        this.postings.set(
+          term,
+          (posting = { docs: [], weights: [], slotOf: new Map(), maxWeight: 0, minLength: length }),
+        );
+      if (weight > posting.maxWeight) posting.maxWeight = weight;
+      if (length < posting.minLength) posting.minLength = length;
       posting.slotOf.set(num, posting.docs.length);
       posting.docs.push(num);
       posting.weights.push(weight);
@@ -128,47 +146,184 @@ export class Bm25Index {
 
   /**
    * The best `limit` documents for the query terms (any may match), optionally only those `accept` allows.
-   * `weights` scales each term's contribution (default 1): query expansion weighs its added terms lower.
+   * `termWeights` scales each term's contribution (default 1): query expansion weighs its added terms lower.
+   *
+   * Term-at-a-time with MaxScore pruning: terms are scored rarest first (highest upper bound first), and once the
+   * bounds of the terms still to come add up to no more than the current `limit`-th best partial score, no
+   * document that has not matched yet can reach the top: matched documents that cannot reach it either are
+   * dropped, and the remaining (common) terms only add to the few left, by lookup, instead of scanning postings
+   * that hold most of the index. The result is the full scan's, up to the order of equal scores.
+   *
+   * `maxCandidates` bounds the documents considered at all (the search is then approximate): the first that match
+   * the rarest terms, newest first, are scored and no others. Near-duplicate detection uses it: a near copy shares
+   * the rare terms, so it is among them unless those terms are themselves in more documents than the bound.
    */
   search(
     terms: readonly string[],
     limit: number,
-    accept?: (id: string) => boolean,
-    termWeights?: ReadonlyMap<string, number>,
+    options: Bm25SearchOptions = {},
   ): { id: string; score: number }[] {
     const count = this.numberOf.size;
     if (count === 0 || limit <= 0) return [];
-    if (this.scores.length < this.ids.length) this.scores = new Float64Array(this.ids.length * 2);
+    if (this.scores.length < this.ids.length) {
+      this.scores = new Float64Array(this.ids.length * 2);
+      this.state = new Uint8Array(this.ids.length * 2);
+    }
+    const { accept, termWeights, maxCandidates = Infinity } = options;
+    const plan = this.plan(terms, termWeights);
     const { k1, b } = this.params;
     const averageLength = this.totalLength / count || 1;
-    const scores = this.scores;
+    const { scores, state, lengths } = this;
     const touched: number[] = [];
-    for (const term of new Set(terms)) {
-      const posting = this.postings.get(term);
-      if (!posting) continue;
+    let remaining = plan.reduce((sum, term) => sum + term.bound, 0);
+    let admitting = true;
+    let best = 0;
+    for (const { posting, idf, bound } of plan) {
+      if (touched.length >= limit && remaining < best) {
+        const threshold = this.threshold(touched, limit, accept);
+        if (remaining <= threshold) {
+          admitting = false;
+          this.dropHopeless(touched, threshold, remaining);
+        }
+      }
+      remaining -= bound;
       const { docs, weights } = posting;
-      const idf =
-        Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5)) * (termWeights?.get(term) ?? 1);
-      for (let i = 0; i < docs.length; i++) {
-        const num = docs[i];
-        const tf = weights[i];
-        if (scores[num] === 0) touched.push(num);
-        const norm = k1 * (1 - b + (b * this.lengths[num]) / averageLength);
-        scores[num] += (idf * tf * (k1 + 1)) / (tf + norm);
+      const add = (num: number, tf: number) => {
+        const norm = k1 * (1 - b + (b * lengths[num]) / averageLength);
+        const score = (scores[num] += (idf * tf * (k1 + 1)) / (tf + norm));
+        if (score > best) best = score;
+      };
+      if (admitting) {
+        // Newest first (postings are in insertion order but for removals' swaps), for maxCandidates.
+        for (let i = docs.length - 1; i >= 0; i--) {
+          const num = docs[i];
+          if (state[num] === UNSEEN) {
+            if (touched.length >= maxCandidates) continue;
+            state[num] = MATCHED;
+            touched.push(num);
+          }
+          add(num, weights[i]);
+        }
+        if (touched.length >= maxCandidates) admitting = false;
+      } else if (touched.length * 4 < docs.length) {
+        for (const num of touched) {
+          const slot = posting.slotOf.get(num);
+          if (slot !== undefined && state[num] !== REJECTED) add(num, weights[slot]);
+        }
+      } else {
+        for (let i = 0; i < docs.length; i++) {
+          const seen = state[docs[i]];
+          if (seen !== UNSEEN && seen !== REJECTED) add(docs[i], weights[i]);
+        }
       }
     }
     const top: { id: string; score: number }[] = [];
     for (const num of touched) {
       const score = scores[num];
+      const candidate =
+        (top.length < limit || score > top[top.length - 1].score) &&
+        state[num] !== REJECTED &&
+        this.accepts(num, accept);
       scores[num] = 0;
-      if (top.length === limit && score <= top[top.length - 1].score) continue;
-      const id = this.ids[num]!;
-      if (accept && !accept(id)) continue;
+      state[num] = UNSEEN;
+      if (!candidate) continue;
       let at = top.length;
       while (at > 0 && top[at - 1].score < score) at--;
-      top.splice(at, 0, { id, score });
+      top.splice(at, 0, { id: this.ids[num]!, score });
       if (top.length > limit) top.pop();
     }
     return top;
+  }
+
+  /** The query's terms that have postings, each with its idf and score bound, highest bound first. */
+  private plan(
+    terms: readonly string[],
+    termWeights?: ReadonlyMap<string, number>,
+  ): { posting: Posting; idf: number; bound: number }[] {
+    const { k1, b } = this.params;
+    const count = this.numberOf.size;
+    const averageLength = this.totalLength / count || 1;
+    const plan: { posting: Posting; idf: number; bound: number }[] = [];
+    for (const term of new Set(terms)) {
+      const posting = this.postings.get(term);
+      const weight = termWeights?.get(term) ?? 1;
+      if (!posting || !(weight > 0)) continue;
+      const df = posting.docs.length;
+      const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5)) * weight;
+      // tf(k1 + 1) / (tf + norm) grows with tf and shrinks as the document gets shorter.
+      const tf = posting.maxWeight;
+      const norm = k1 * (1 - b + (b * posting.minLength) / averageLength);
+      plan.push({ posting, idf, bound: (idf * tf * (k1 + 1)) / (tf + norm) });
+    }
+    return plan.sort((x, y) => y.bound - x.bound);
+  }
+
+  /** The `limit`-th best partial score among matched documents `accept` allows (0 when fewer are allowed). */
+  private threshold(touched: readonly number[], limit: number, accept?: (id: string) => boolean): number {
+    const heap: number[] = [];
+    for (const num of touched) {
+      const score = this.scores[num];
+      if (heap.length === limit && score <= heap[0]) continue;
+      if (this.state[num] === REJECTED || !this.accepts(num, accept)) continue;
+      if (heap.length < limit) heapPush(heap, score);
+      else heapReplaceTop(heap, score);
+    }
+    return heap.length === limit ? heap[0] : 0;
+  }
+
+  /**
+   * Once no new document can enter the top, drops the matched ones that cannot either: their partial score plus
+   * the bounds of the terms still to come does not pass the threshold (or `accept` refused them).
+   */
+  private dropHopeless(touched: number[], threshold: number, remaining: number): void {
+    let kept = 0;
+    for (const num of touched) {
+      if (this.state[num] !== REJECTED && this.scores[num] + remaining > threshold) touched[kept++] = num;
+      else {
+        this.scores[num] = 0;
+        this.state[num] = UNSEEN;
+      }
+    }
+    touched.length = kept;
+  }
+
+  /** Whether `accept` allows the document, asked once per search (the answer is kept in `state`). */
+  private accepts(num: number, accept?: (id: string) => boolean): boolean {
+    if (!accept || this.state[num] === ACCEPTED) return true;
+    const allowed = accept(this.ids[num]!);
+    this.state[num] = allowed ? ACCEPTED : REJECTED;
+    return allowed;
+  }
+}
+
+/** A document's state during one search. */
+const UNSEEN = 0;
+const MATCHED = 1;
+const ACCEPTED = 2;
+const REJECTED = 3;
+
+/** Min-heap helpers over plain arrays (the threshold keeps the best `limit` scores). */
+function heapPush(heap: number[], value: number): void {
+  let at = heap.push(value) - 1;
+  while (at > 0) {
+    const parent = (at - 1) >> 1;
+    if (heap[parent] <= heap[at]) break;
+    [heap[parent], heap[at]] = [heap[at], heap[parent]];
+    at = parent;
+  }
+}
+
+function heapReplaceTop(heap: number[], value: number): void {
+  heap[0] = value;
+  let at = 0;
+  for (;;) {
+    const left = 2 * at + 1;
+    const right = left + 1;
+    let smallest = at;
+    if (left < heap.length && heap[left] < heap[smallest]) smallest = left;
+    if (right < heap.length && heap[right] < heap[smallest]) smallest = right;
+    if (smallest === at) return;
+    [heap[smallest], heap[at]] = [heap[at], heap[smallest]];
+    at = smallest;
   }
 }

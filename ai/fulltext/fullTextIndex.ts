@@ -161,7 +161,7 @@ export class FullTextIndex implements ChunkLookup {
     const snippetTerms = options.snippets === false ? undefined : terms;
     const accept = indexes ? (id: string) => indexes.has(this.chunks.get(id)!.index) : undefined;
     return this.engine
-      .search([...terms], limit, accept)
+      .search([...terms], limit, { accept })
       .map((r) => hitFromChunk(this.chunks.get(r.id)!, r.score, 'fulltext', snippetTerms));
   }
 
@@ -181,7 +181,7 @@ export class FullTextIndex implements ChunkLookup {
     const snippetTerms =
       options.snippets === false ? undefined : queryTerms(snippetQuery ?? [...weights.keys()].join(' '));
     return this.engine
-      .search([...weights.keys()], limit, accept, weights)
+      .search([...weights.keys()], limit, { accept, termWeights: weights })
       .map((r) => hitFromChunk(this.chunks.get(r.id)!, r.score, 'fulltext', snippetTerms));
   }
 

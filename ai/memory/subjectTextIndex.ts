@@ -1,5 +1,5 @@
 import { Bm25Index } from '../fulltext/bm25Index';
-import { analyze, queryTerms } from '../text/terms';
+import { queryTerms } from '../text/terms';
 
 /** What the index keeps of a memory besides its terms: enough to filter by tier without a store round trip. */
 export interface IndexedMemory {
@@ -22,8 +22,6 @@ export class SubjectTextIndex {
       bm25: Bm25Index;
       memories: Map<string, IndexedMemory>;
       byHash: Map<string, string>;
-      /** Memories holding each term (for IDF-weighted query coverage). */
-      df: Map<string, number>;
     }
   >();
 
@@ -38,7 +36,6 @@ export class SubjectTextIndex {
       bm25: new Bm25Index(),
       memories: new Map(),
       byHash: new Map(),
-      df: new Map(),
     });
     for (const memory of memories) this.add(subject, memory);
   }
@@ -48,7 +45,6 @@ export class SubjectTextIndex {
     const entry = this.subjects.get(subject);
     if (!entry) return;
     if (entry.memories.has(memory.id)) this.remove(subject, [memory.id]);
-    for (const term of new Set(analyze(memory.content))) entry.df.set(term, (entry.df.get(term) ?? 0) + 1);
     entry.bm25.add(memory.id, [{ text: memory.content, boost: 1 }]);
     entry.memories.set(memory.id, memory);
     entry.byHash.set(`${memory.tier}|${memory.hash}`, memory.id);
@@ -63,11 +59,6 @@ export class SubjectTextIndex {
       if (!memory) continue;
       entry.bm25.remove(id);
       entry.memories.delete(id);
-      for (const term of new Set(analyze(memory.content))) {
-        const left = (entry.df.get(term) ?? 1) - 1;
-        if (left > 0) entry.df.set(term, left);
-        else entry.df.delete(term);
-      }
       if (entry.byHash.get(`${memory.tier}|${memory.hash}`) === id)
         entry.byHash.delete(`${memory.tier}|${memory.hash}`);
     }
@@ -78,19 +69,24 @@ export class SubjectTextIndex {
     this.subjects.delete(subject);
   }
 
-  /** The best `limit` memory ids of the subject for the query, within the given tiers. */
+  /**
+   * The best `limit` memory ids of the subject for the query, within the given tiers; `maxCandidates` makes it the
+   * bounded, approximate search of Bm25Index (near-duplicate detection).
+   */
   search(
     subject: string,
     query: string,
     tiers: readonly string[],
     limit: number,
+    maxCandidates?: number,
   ): { id: string; score: number }[] {
     const entry = this.subjects.get(subject);
     if (!entry) return [];
     const allowed = new Set(tiers);
-    return entry.bm25.search([...queryTerms(query)], limit, (id) =>
-      allowed.has(entry.memories.get(id)?.tier ?? ''),
-    );
+    return entry.bm25.search([...queryTerms(query)], limit, {
+      accept: (id) => allowed.has(entry.memories.get(id)?.tier ?? ''),
+      maxCandidates,
+    });
   }
 
   /**
@@ -98,10 +94,8 @@ export class SubjectTextIndex {
    * a name in every memory weighs little, a word no memory holds weighs most.
    */
   idf(subject: string, term: string): number {
-    const entry = this.subjects.get(subject);
-    const count = entry?.memories.size ?? 0;
-    const df = entry?.df.get(term) ?? 0;
-    return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+    // An unloaded subject is an empty index: ln(1 + 0.5 / 0.5).
+    return this.subjects.get(subject)?.bm25.idf(term) ?? Math.LN2;
   }
 
   /** The indexed memory with this id. */

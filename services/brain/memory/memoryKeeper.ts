@@ -28,6 +28,12 @@ import type {
 import type { MemoryVectors } from './memoryVectors';
 import type { WorkingMemoryStore } from './workingMemory';
 
+/**
+ * Memories the near-duplicate search scores at most (the newest holding the text's rarest terms). Unbounded, its
+ * BM25 search at 100k memories of one subject scanned most of the index when the text's words were common.
+ */
+const DUPLICATE_CANDIDATES = 2000;
+
 /** What the memory service is built from. */
 export interface MemoryKeeperOptions {
   mongo: Connection;
@@ -231,7 +237,8 @@ export class MemoryKeeper implements MemoryService {
   /**
    * An exact repeat (same normalised-content hash) or the nearest of the 5 best BM25 matches whose offline-embedding
    * cosine reaches `duplicateSimilarity`, in the same subject and tier, read from the in-process index (the subject
-   * is loaded from MongoDB first).
+   * is loaded from MongoDB first). The BM25 search is bounded to DUPLICATE_CANDIDATES memories, the newest holding
+   * the text's rarest terms: a near copy holds those terms too.
    */
   private async findDuplicate(
     record: MemoryRecord,
@@ -241,7 +248,7 @@ export class MemoryKeeper implements MemoryService {
     await this.ensureLoaded(record.subject);
     const exact = this.text.findByHash(record.subject, tier, hash);
     if (exact) return exact;
-    const candidates = this.text.search(record.subject, record.content, [tier], 5);
+    const candidates = this.text.search(record.subject, record.content, [tier], 5, DUPLICATE_CANDIDATES);
     if (candidates.length === 0) return null;
     const vector = this.local.embedOne(record.content);
     let best: { id: string; similarity: number } | null = null;

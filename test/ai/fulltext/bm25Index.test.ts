@@ -34,7 +34,79 @@ describe('Bm25Index', () => {
 
     expect(index.size).toBe(2);
     expect(index.search(['alpha'], 5).map((h) => h.id)).toEqual(['c']);
-    expect(index.search(['gamma', 'alpha'], 1, (id) => id !== 'c').map((h) => h.id)).toEqual(['a']);
+    expect(index.search(['gamma', 'alpha'], 1, { accept: (id) => id !== 'c' }).map((h) => h.id)).toEqual([
+      'a',
+    ]);
     expect(index.search(['missing'], 5)).toEqual([]);
+  });
+
+  it('prunes common terms (MaxScore) without changing the top k of a full BM25 scan', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    // Zipf-like vocabulary: w0 is in almost every document, w199 in few.
+    const word = () => `w${Math.floor(200 * random() ** 3)}`;
+    const index = new Bm25Index();
+    const docs = new Map<string, string[]>();
+    for (let i = 0; i < 3000; i++) {
+      const words = Array.from({ length: 3 + Math.floor(random() * 12) }, word);
+      docs.set(`d${i}`, words);
+      index.add(`d${i}`, field(words.join(' ')));
+    }
+    for (let i = 0; i < 300; i++) {
+      docs.delete(`d${i * 7}`);
+      index.remove(`d${i * 7}`);
+    }
+    const fullScan = (
+      terms: string[],
+      limit: number,
+      accept: (id: string) => boolean,
+      weights?: Map<string, number>,
+    ) => {
+      const average = [...docs.values()].reduce((sum, words) => sum + words.length, 0) / docs.size;
+      const df = (term: string) => [...docs.values()].filter((w) => w.includes(term)).length;
+      const frequency = new Map([...new Set(terms)].map((term) => [term, df(term)]));
+      const scored = [...docs].map(([id, words]) => {
+        let score = 0;
+        for (const [term, documents] of frequency) {
+          const tf = words.filter((w) => w === term).length;
+          if (tf === 0) continue;
+          const idf =
+            Math.log(1 + (docs.size - documents + 0.5) / (documents + 0.5)) * (weights?.get(term) ?? 1);
+          score += (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * words.length) / average));
+        }
+        return { id, score };
+      });
+      return scored
+        .filter((hit) => hit.score > 0 && accept(hit.id))
+        .sort((x, y) => y.score - x.score)
+        .slice(0, limit);
+    };
+    for (let q = 0; q < 40; q++) {
+      const terms = Array.from({ length: 2 + (q % 5) }, word);
+      const limit = 1 + (q % 10);
+      const accept = q % 3 === 0 ? (id: string) => Number(id.slice(1)) % 2 === 0 : () => true;
+      const weights = q % 4 === 0 ? new Map(terms.map((term, i) => [term, i % 2 ? 0.3 : 1])) : undefined;
+
+      const pruned = index.search(terms, limit, { accept, termWeights: weights });
+
+      const expected = fullScan(terms, limit, accept, weights);
+      expect(pruned.map((hit) => hit.score)).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
+    }
+  });
+
+  it('with maxCandidates scores only the newest documents holding the rarest terms', () => {
+    const index = new Bm25Index();
+    for (let i = 0; i < 50; i++) index.add(`old${i}`, field('common words here'));
+    index.add('rare', field('common words unicorn'));
+    for (let i = 0; i < 50; i++) index.add(`new${i}`, field('common words here'));
+
+    const bounded = index.search(['unicorn', 'common', 'words'], 3, { maxCandidates: 10 });
+    const newest = index.search(['common', 'words'], 100, { maxCandidates: 10 });
+
+    expect(bounded[0].id).toBe('rare');
+    expect(bounded).toHaveLength(3);
+    expect(newest.map((hit) => hit.id).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `new${49 - i}`).sort(),
+    );
   });
 });
