@@ -21,6 +21,14 @@ export interface Bm25SearchOptions {
   maxCandidates?: number;
 }
 
+/** A query term with postings, its idf (times its weight) and the most it can add to a document's score. */
+interface PlannedTerm {
+  term: string;
+  posting: Posting;
+  idf: number;
+  bound: number;
+}
+
 /** A term's postings: parallel arrays for fast scans, plus each document's slot for O(1) removal. */
 interface Posting {
   docs: number[];
@@ -43,7 +51,11 @@ export class Bm25Index {
   private readonly numberOf = new Map<string, number>();
   private ids: (string | undefined)[] = [];
   private lengths: number[] = [];
+  /** Each document's distinct terms and their weights (the forward index: removal, and scoring a few documents). */
   private termsOf: (string[] | undefined)[] = [];
+  private weightsOf: (number[] | undefined)[] = [];
+  /** Sum over documents of their distinct terms. */
+  private totalTerms = 0;
   private readonly freeNumbers: number[] = [];
   private totalLength = 0;
   private scores = new Float64Array(0);
@@ -74,6 +86,8 @@ export class Bm25Index {
     this.ids[num] = id;
     this.lengths[num] = length;
     this.termsOf[num] = [...tf.keys()];
+    this.weightsOf[num] = [...tf.values()];
+    this.totalTerms += tf.size;
     this.numberOf.set(id, num);
     this.totalLength += length;
     for (const [term, weight] of tf) {
@@ -100,6 +114,8 @@ export class Bm25Index {
       if (posting) this.removePosting(term, posting, num);
     }
     this.totalLength -= this.lengths[num];
+    this.totalTerms -= this.termsOf[num]?.length ?? 0;
+    this.weightsOf[num] = undefined;
     this.ids[num] = undefined;
     this.termsOf[num] = undefined;
     this.numberOf.delete(id);
@@ -129,6 +145,8 @@ export class Bm25Index {
     this.ids = [];
     this.lengths = [];
     this.termsOf = [];
+    this.weightsOf = [];
+    this.totalTerms = 0;
     this.freeNumbers.length = 0;
     this.totalLength = 0;
   }
@@ -176,9 +194,15 @@ export class Bm25Index {
     const { scores, state, lengths } = this;
     const touched: number[] = [];
     let remaining = plan.reduce((sum, term) => sum + term.bound, 0);
+    let postingsLeft = plan.reduce((sum, term) => sum + term.posting.docs.length, 0);
     let admitting = true;
     let best = 0;
-    for (const { posting, idf, bound } of plan) {
+    const add = (num: number, idf: number, tf: number) => {
+      const norm = k1 * (1 - b + (b * lengths[num]) / averageLength);
+      const score = (scores[num] += (idf * tf * (k1 + 1)) / (tf + norm));
+      if (score > best) best = score;
+    };
+    for (const [at, { posting, idf, bound }] of plan.entries()) {
       if (touched.length >= limit && remaining < best) {
         const threshold = this.threshold(touched, limit, accept);
         if (remaining <= threshold) {
@@ -186,13 +210,14 @@ export class Bm25Index {
           this.dropHopeless(touched, threshold, remaining);
         }
       }
+      // Few candidates left: score them on their own terms rather than walk the remaining postings.
+      if (!admitting && FORWARD_COST * touched.length * (this.totalTerms / count) < postingsLeft) {
+        this.scoreForward(touched, plan.slice(at), add);
+        break;
+      }
       remaining -= bound;
+      postingsLeft -= posting.docs.length;
       const { docs, weights } = posting;
-      const add = (num: number, tf: number) => {
-        const norm = k1 * (1 - b + (b * lengths[num]) / averageLength);
-        const score = (scores[num] += (idf * tf * (k1 + 1)) / (tf + norm));
-        if (score > best) best = score;
-      };
       if (admitting) {
         // Newest first (postings are in insertion order but for removals' swaps), for maxCandidates.
         for (let i = docs.length - 1; i >= 0; i--) {
@@ -202,18 +227,13 @@ export class Bm25Index {
             state[num] = MATCHED;
             touched.push(num);
           }
-          add(num, weights[i]);
+          add(num, idf, weights[i]);
         }
         if (touched.length >= maxCandidates) admitting = false;
-      } else if (touched.length * 4 < docs.length) {
-        for (const num of touched) {
-          const slot = posting.slotOf.get(num);
-          if (slot !== undefined && state[num] !== REJECTED) add(num, weights[slot]);
-        }
       } else {
         for (let i = 0; i < docs.length; i++) {
           const seen = state[docs[i]];
-          if (seen !== UNSEEN && seen !== REJECTED) add(docs[i], weights[i]);
+          if (seen !== UNSEEN && seen !== REJECTED) add(docs[i], idf, weights[i]);
         }
       }
     }
@@ -236,14 +256,11 @@ export class Bm25Index {
   }
 
   /** The query's terms that have postings, each with its idf and score bound, highest bound first. */
-  private plan(
-    terms: readonly string[],
-    termWeights?: ReadonlyMap<string, number>,
-  ): { posting: Posting; idf: number; bound: number }[] {
+  private plan(terms: readonly string[], termWeights?: ReadonlyMap<string, number>): PlannedTerm[] {
     const { k1, b } = this.params;
     const count = this.numberOf.size;
     const averageLength = this.totalLength / count || 1;
-    const plan: { posting: Posting; idf: number; bound: number }[] = [];
+    const plan: PlannedTerm[] = [];
     for (const term of new Set(terms)) {
       const posting = this.postings.get(term);
       const weight = termWeights?.get(term) ?? 1;
@@ -253,7 +270,7 @@ export class Bm25Index {
       // tf(k1 + 1) / (tf + norm) grows with tf and shrinks as the document gets shorter.
       const tf = posting.maxWeight;
       const norm = k1 * (1 - b + (b * posting.minLength) / averageLength);
-      plan.push({ posting, idf, bound: (idf * tf * (k1 + 1)) / (tf + norm) });
+      plan.push({ term, posting, idf, bound: (idf * tf * (k1 + 1)) / (tf + norm) });
     }
     return plan.sort((x, y) => y.bound - x.bound);
   }
@@ -287,6 +304,24 @@ export class Bm25Index {
     touched.length = kept;
   }
 
+  /** Adds the planned terms' contributions to each candidate by reading its own terms (the forward index). */
+  private scoreForward(
+    touched: readonly number[],
+    plan: readonly PlannedTerm[],
+    add: (num: number, idf: number, tf: number) => void,
+  ): void {
+    const termIdf = new Map(plan.map(({ term, idf }) => [term, idf]));
+    for (const num of touched) {
+      if (this.state[num] === REJECTED) continue;
+      const terms = this.termsOf[num]!;
+      const weights = this.weightsOf[num]!;
+      for (let k = 0; k < terms.length; k++) {
+        const idf = termIdf.get(terms[k]);
+        if (idf !== undefined) add(num, idf, weights[k]);
+      }
+    }
+  }
+
   /** Whether `accept` allows the document, asked once per search (the answer is kept in `state`). */
   private accepts(num: number, accept?: (id: string) => boolean): boolean {
     if (!accept || this.state[num] === ACCEPTED) return true;
@@ -295,6 +330,9 @@ export class Bm25Index {
     return allowed;
   }
 }
+
+/** A forward-index term lookup (a hash probe) costs about this many posting entries walked. */
+const FORWARD_COST = 4;
 
 /** A document's state during one search. */
 const UNSEEN = 0;

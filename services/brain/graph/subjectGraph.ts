@@ -12,6 +12,7 @@ import {
 import { graphFactModel, type GraphFactRecord } from '../../../models/GraphFact';
 import { graphMentionModel, type GraphMentionRecord } from '../../../models/GraphMention';
 import { graphRelationModel, type GraphRelationRecord } from '../../../models/GraphRelation';
+import { UpsertCoalescer, type MergeableUpsert } from './upsertCoalescer';
 
 /** At most this many entities of one memory get co-occurrence edges (pairs grow quadratically). */
 const MAX_LINKED_ENTITIES = 6;
@@ -38,6 +39,10 @@ export class SubjectGraph {
   readonly mentions: Model<GraphMentionRecord>;
   readonly relations: Model<GraphRelationRecord>;
   readonly facts: Model<GraphFactRecord>;
+  /** Remembering's entity, mention and co-occurrence upserts, merged and written together across memories. */
+  private readonly entityWrites: UpsertCoalescer;
+  private readonly mentionWrites: UpsertCoalescer;
+  private readonly relationWrites: UpsertCoalescer;
 
   constructor(
     mongo: Connection,
@@ -47,6 +52,9 @@ export class SubjectGraph {
     this.mentions = graphMentionModel(mongo);
     this.relations = graphRelationModel(mongo);
     this.facts = graphFactModel(mongo);
+    this.entityWrites = new UpsertCoalescer(this.entities.collection);
+    this.mentionWrites = new UpsertCoalescer(this.mentions.collection);
+    this.relationWrites = new UpsertCoalescer(this.relations.collection);
   }
 
   /** Creates the collections' indexes. */
@@ -59,28 +67,20 @@ export class SubjectGraph {
     const names = extractEntityNames(text);
     const now = new Date(this.clock.now());
     if (names.length > 0) {
-      const mentions: AnyBulkWriteOperation<GraphMentionRecord>[] = names.map((name) => ({
-        updateOne: {
-          filter: { _id: `${entityId(scope, name)}@${memoryId}` },
-          update: {
-            $setOnInsert: {
-              scope,
-              entityId: entityId(scope, name),
-              sourceId: memoryId,
-              documentId: sessionId ?? memoryId,
-            },
-            $inc: { count: 1 },
-          },
-          upsert: true,
+      const mentions = names.map((name) => ({
+        _id: `${entityId(scope, name)}@${memoryId}`,
+        setOnInsert: {
+          scope,
+          entityId: entityId(scope, name),
+          sourceId: memoryId,
+          documentId: sessionId ?? memoryId,
         },
+        inc: { count: 1 },
       }));
       await Promise.all([
-        this.entities.bulkWrite(
-          names.map((name) => this.entityUpsert(scope, name, at, 1)),
-          { ordered: false },
-        ),
-        this.mentions.bulkWrite(mentions, { ordered: false }),
-        this.linkCoOccurring(scope, names.slice(0, MAX_LINKED_ENTITIES), now),
+        this.entityWrites.upsert(names.map((name) => this.entityMention(scope, name, at))),
+        this.mentionWrites.upsert(mentions),
+        this.relationWrites.upsert(this.coOccurrences(scope, names.slice(0, MAX_LINKED_ENTITIES), now)),
       ]);
     }
     for (const fact of extractFacts(text)) await this.assertFact(scope, fact, at, memoryId);
@@ -233,24 +233,38 @@ export class SubjectGraph {
     };
   }
 
-  private async linkCoOccurring(scope: GraphScope, names: string[], now: Date): Promise<void> {
+  /** An entity's upsert for one mention at `at` (the memory-path form of entityUpsert, merged across memories). */
+  private entityMention(scope: GraphScope, name: string, at: Date): MergeableUpsert {
+    return {
+      _id: entityId(scope, name),
+      setOnInsert: {
+        scope,
+        key: entityKey(name),
+        name,
+        type: 'term',
+        aliases: [],
+        first_seen: at,
+        communities: [],
+      },
+      inc: { mention_count: 1 },
+      max: { last_seen: at },
+    };
+  }
+
+  /** Co-occurrence edges between every pair of the names (one weight each). */
+  private coOccurrences(scope: GraphScope, names: string[], now: Date): MergeableUpsert[] {
     const ids = [...new Set(names.map((name) => entityId(scope, name)))].sort();
-    const edges: AnyBulkWriteOperation<GraphRelationRecord>[] = [];
+    const edges: MergeableUpsert[] = [];
     for (let i = 0; i < ids.length; i++) {
       for (let j = i + 1; j < ids.length; j++) {
         edges.push({
-          updateOne: {
-            filter: { _id: `${ids[i]}>co_occurs>${ids[j]}` },
-            update: {
-              $setOnInsert: { scope, from: ids[i], to: ids[j], kind: 'co_occurs', first_seen: now },
-              $inc: { weight: 1 },
-              $max: { last_seen: now },
-            },
-            upsert: true,
-          },
+          _id: `${ids[i]}>co_occurs>${ids[j]}`,
+          setOnInsert: { scope, from: ids[i], to: ids[j], kind: 'co_occurs', first_seen: now },
+          inc: { weight: 1 },
+          max: { last_seen: now },
         });
       }
     }
-    if (edges.length > 0) await this.relations.bulkWrite(edges, { ordered: false });
+    return edges;
   }
 }

@@ -1,3 +1,4 @@
+import { CoalescingWriter } from '../../../platform/stores/coalescingWriter';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { VectorSpace } from '../../../ai/retrieval/vectorIndex';
 
@@ -11,19 +12,17 @@ const matchAny = (key: string, values: readonly string[]) => ({ key, match: { an
  * memory's id, a named Cosine vector per embedding model, payload `{subject, tier, model}` keyword-indexed so every
  * search is filtered to one subject.
  */
-/** One vector waiting for the next batch, and whoever awaits its write. */
-interface PendingPoint {
-  point: { id: string; vector: Record<string, number[]>; payload: Record<string, string> };
-  done: (error?: unknown) => void;
+/** One point as Qdrant stores it. */
+interface VectorPoint {
+  id: string;
+  vector: Record<string, number[]>;
+  payload: Record<string, string>;
 }
-
-/** Most points per batched upsert. */
-const MAX_BATCH = 256;
 
 export class MemoryVectors {
   private spaces = new Set<string>();
-  private pending: PendingPoint[] = [];
-  private flushing = false;
+  /** Concurrent upserts share requests (at most 256 points each). */
+  private readonly writer = new CoalescingWriter<VectorPoint>((points) => this.upsertWithRetry(points));
 
   constructor(
     private readonly client: QdrantClient,
@@ -66,47 +65,21 @@ export class MemoryVectors {
   ): Promise<void> {
     if (!this.spaces.has(model) || points.length === 0) return;
     await Promise.all(
-      points.map(
-        (p) =>
-          new Promise<void>((resolve, reject) => {
-            this.pending.push({
-              point: {
-                id: p.id,
-                vector: { [model]: p.vector },
-                payload: { subject: p.subject, tier: p.tier, model },
-              },
-              done: (error) => (error === undefined ? resolve() : reject(error)),
-            });
-            void this.flush();
-          }),
+      points.map((p) =>
+        this.writer.add({
+          id: p.id,
+          vector: { [model]: p.vector },
+          payload: { subject: p.subject, tier: p.tier, model },
+        }),
       ),
     );
-  }
-
-  /** Writes queued points batch by batch until none are left (one writer at a time). */
-  private async flush(): Promise<void> {
-    if (this.flushing) return;
-    this.flushing = true;
-    try {
-      while (this.pending.length > 0) {
-        const batch = this.pending.splice(0, MAX_BATCH);
-        try {
-          await this.upsertWithRetry(batch.map((item) => item.point));
-          for (const item of batch) item.done();
-        } catch (error) {
-          for (const item of batch) item.done(error ?? new Error('vector upsert failed'));
-        }
-      }
-    } finally {
-      this.flushing = false;
-    }
   }
 
   /**
    * One upsert, retried twice at once when the connection failed before an answer (a reset keep-alive connection:
    * `fetch failed`); an upsert of the same points is idempotent. Answers from Qdrant (4xx, 5xx) are not retried.
    */
-  private async upsertWithRetry(points: PendingPoint['point'][]): Promise<void> {
+  private async upsertWithRetry(points: VectorPoint[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.client.upsert(this.collection, { wait: true, points });
