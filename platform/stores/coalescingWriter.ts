@@ -47,3 +47,21 @@ export class CoalescingWriter<T> {
     }
   }
 }
+
+/** A collection's batched inserts: one unordered insertMany per batch, each document's own error (a duplicate id, say) to its caller. */
+export function insertWriter<T>(collection: {
+  insertMany(docs: T[], options: { ordered: false }): Promise<unknown>;
+}): CoalescingWriter<T> {
+  return new CoalescingWriter<T>(async (docs) => {
+    try {
+      await collection.insertMany(docs, { ordered: false });
+      return [];
+    } catch (error) {
+      const writeErrors = (error as { writeErrors?: { index: number; errmsg?: string }[] }).writeErrors;
+      if (!Array.isArray(writeErrors)) throw error;
+      const errors: unknown[] = [];
+      for (const failed of writeErrors) errors[failed.index] = new Error(failed.errmsg ?? 'insert failed');
+      return errors;
+    }
+  });
+}

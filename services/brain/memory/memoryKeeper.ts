@@ -10,6 +10,7 @@ import { SubjectTextIndex } from '../../../ai/memory/subjectTextIndex';
 import { timeOrderedId } from '../../../ai/memory/timeOrderedId';
 import { memoryModel, type MemoryDocument, type StoredMemoryTier } from '../../../models/Memory';
 import type { Clock } from '../../../platform/clock';
+import { insertWriter, type CoalescingWriter } from '../../../platform/stores/coalescingWriter';
 import { memoryOperations } from '../../../platform/metrics';
 import type { SubjectGraph } from '../graph/subjectGraph';
 import { memoryError } from './errors';
@@ -86,9 +87,12 @@ export class MemoryKeeper implements MemoryService {
   readonly text = new SubjectTextIndex();
   readonly local = new LocalHashEmbedder();
   private readonly loading = new Map<string, Promise<void>>();
+  /** Concurrent remembers' records, inserted together (the driver's collection: the record is built typed). */
+  private readonly inserts: CoalescingWriter<MemoryDocument>;
 
   constructor(readonly options: MemoryKeeperOptions) {
     this.memories = memoryModel(options.mongo);
+    this.inserts = insertWriter<MemoryDocument>(this.memories.collection as never);
   }
 
   async init(): Promise<void> {
@@ -138,16 +142,17 @@ export class MemoryKeeper implements MemoryService {
       if (merged) return { memory: recordOf(merged), merged: true };
     }
     const { model, vectors } = await this.options.embeddings.embed([record.content]);
+    const { id, ...fields } = record;
     const doc: MemoryDocument = {
-      ...record,
-      _id: record.id,
+      ...fields,
+      _id: id,
       tier,
       content_hash: hash,
       vector_model: model,
       consolidated_at: null,
       summarizes: [],
     };
-    await this.memories.create(doc);
+    await this.inserts.add(doc);
     this.text.add(doc.subject, { id: doc._id, tier, content: doc.content, hash });
     const scope = doc.subject as `${string}:${string}`;
     await Promise.all([

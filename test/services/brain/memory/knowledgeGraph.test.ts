@@ -88,4 +88,34 @@ describe('bi-temporal facts and /brain/graph/entities', () => {
       .expect(404);
     expect(res.body).toMatchObject({ code: 'GRAPH_ENTITY_NOT_FOUND', detail: 'No entity named Zed' });
   });
+
+  it('counts every mention when many memories are remembered at once (their upserts are merged and written together)', async () => {
+    const subject = 'companion:u1:crowd';
+    const places = ['well', 'mill', 'forge', 'harbour', 'orchard', 'chapel', 'bridge', 'market'];
+    const moods = ['laughing', 'arguing', 'singing', 'whispering', 'trading'];
+    const remembered = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        server
+          .as(SERVICE_TOKEN)
+          .post('/brain/memory/remember', {
+            subject,
+            content: `Rowan met Quill at the ${places[i % 8]}, ${moods[i % 5]} about ${i} coins.`,
+          })
+          .expect(201),
+      ),
+    );
+    // A near-duplicate merges into an earlier memory and is not a new mention.
+    const stored = new Set(remembered.map((res) => res.body.id)).size;
+    const rowan = await server
+      .as(SERVICE_TOKEN)
+      .get(`/brain/graph/entities/Rowan?subject=${subject}`)
+      .expect(200);
+    const listed = await server.as(SERVICE_TOKEN).get(`/brain/graph/entities?subject=${subject}`).expect(200);
+
+    expect(stored).toBeGreaterThan(30);
+    expect(rowan.body).toMatchObject({ name: 'Rowan', mention_count: stored });
+    expect(listed.body.entities.find((e: { name: string }) => e.name === 'Quill')).toMatchObject({
+      mention_count: stored,
+    });
+  });
 });
