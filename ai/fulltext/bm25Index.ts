@@ -332,7 +332,7 @@ export class Bm25Index {
 }
 
 /** A forward-index term lookup (a hash probe) costs about this many posting entries walked. */
-const FORWARD_COST = 4;
+const FORWARD_COST = 16;
 
 /** A document's state during one search. */
 const UNSEEN = 0;
