@@ -1,10 +1,12 @@
 import type { Model } from 'mongoose';
+import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import { REFUSALS_KEPT, type EconomyAccountRecord, type LedgerLine } from '../../models/EconomyAccount';
-import type { OperationLeg } from '../../models/EconomyOperation';
+import type { EconomyOperationRecord, OperationLeg } from '../../models/EconomyOperation';
 import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
 import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
 import { EconomyBusyError, InsufficientFundsError } from './errors';
+import { nativeCollection } from './nativeCollection';
 
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
 const MAX_ROUNDS = 200;
@@ -14,6 +16,21 @@ type RefusalCode = ConstructorParameters<typeof InsufficientFundsError>[1];
 
 /** A leg refused for funds (or a missing hold): the operation fails, nothing changed. */
 export class LegRefused extends InsufficientFundsError {}
+
+/** Accounts as read before an operation was created, by id (see `LegApplier.applyAll`). */
+export type AccountSnapshots = Map<string, EconomyAccountRecord>;
+
+/** What applying an operation's legs came to: every leg's line, or the first leg's refusal (nothing changed). */
+export type LegsOutcome = { lines: LedgerLine[] } | { refused: LegRefused };
+
+/** A leg ready to be compare-and-set against the snapshot of its account. */
+interface PlannedLeg {
+  leg: OperationLeg;
+  account: EconomyAccountRecord;
+  line: LedgerLine;
+}
+
+const DUPLICATE_KEY = 11000;
 
 /**
  * Applies one leg of an operation to one account, exactly once per `key`, without transactions:
@@ -31,11 +48,17 @@ export class LegRefused extends InsufficientFundsError {}
  * cannot apply the leg after a credit lands: the operation's `failed` record never hides moved coins.
  */
 export class LegApplier {
+  private readonly accountRows: Collection<EconomyAccountRecord>;
+  private readonly ledgerRows: Collection<LedgerEntryRecord>;
+
   constructor(
     private readonly accounts: Model<EconomyAccountRecord>,
     private readonly ledger: Model<LedgerEntryRecord>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.accountRows = nativeCollection(accounts);
+    this.ledgerRows = nativeCollection(ledger);
+  }
 
   /** Applies `leg` under `key` (or answers its earlier result); throws LegRefused when it cannot be applied. */
   async apply(leg: OperationLeg, key: string, op: string, ref: string): Promise<LedgerLine> {
@@ -66,6 +89,111 @@ export class LegApplier {
       if (swapped.modifiedCount === 1) return this.record(line);
     }
     throw new EconomyBusyError(leg.account);
+  }
+
+  /**
+   * Applies an operation's legs in order. Without snapshots every leg goes through `apply` (a resumed or replayed
+   * operation: any leg may have been applied by another execution already).
+   *
+   * With `snapshots` (accounts read before this call created the operation) a leg is applied by one compare-and-set
+   * on the snapshot's version, without `apply`'s checks: no execution of the operation can have run before it
+   * existed, so an account unchanged since the snapshot cannot hold the leg yet, and every change bumps the version.
+   * The legs go in one ordered batch whose compare-and-sets are upserts: a lost race cannot match, tries to insert
+   * the existing `_id`, and its duplicate-key error stops the batch there (no later leg is applied before an
+   * earlier one). Accounts are never deleted, so such an upsert never inserts. A lost or refused leg and a second
+   * leg on one account go through `apply`, then the batch resumes. The lines applied here are written to the ledger
+   * and taken off `pending` together at the end; a crash before that leaves them on their accounts' `pending`, as
+   * `apply` would, where a retry or the recovery job completes them.
+   */
+  async applyAll(
+    operation: Pick<EconomyOperationRecord, '_id' | 'ref' | 'legs'>,
+    snapshots: AccountSnapshots = new Map(),
+  ): Promise<LegsOutcome> {
+    const lines: LedgerLine[] = [];
+    const batched: LedgerLine[] = [];
+    const touched = new Set<string>();
+    const at = new Date(this.clock.now());
+    const keyOf = (index: number) => `${operation._id}:${index}`;
+    let next = 0;
+    while (next < operation.legs.length) {
+      const planned: PlannedLeg[] = [];
+      for (let index = next; index < operation.legs.length; index += 1) {
+        const leg = operation.legs[index];
+        const account = snapshots.get(leg.account);
+        if (!account || touched.has(leg.account)) break;
+        let line: LedgerLine;
+        try {
+          line = nextLine(account, leg, keyOf(index), operation._id, operation.ref, at);
+        } catch (error) {
+          if (error instanceof LegRefused) break;
+          throw error;
+        }
+        touched.add(leg.account);
+        planned.push({ leg, account, line });
+      }
+      const applied = planned.length > 0 ? await this.swapAll(planned) : 0;
+      for (const { line } of planned.slice(0, applied)) lines.push(line);
+      batched.push(...planned.slice(0, applied).map(({ line }) => line));
+      next += applied;
+      if (next === operation.legs.length) break;
+      const leg = operation.legs[next];
+      try {
+        lines.push(await this.apply(leg, keyOf(next), operation._id, operation.ref));
+      } catch (error) {
+        if (error instanceof LegRefused && next === 0) return { refused: error };
+        throw error;
+      }
+      touched.add(leg.account);
+      next += 1;
+    }
+    await this.recordAll(batched);
+    return { lines };
+  }
+
+  /** The accounts `ids` as they are now (one read; an account not created yet is absent). */
+  async snapshot(ids: string[]): Promise<AccountSnapshots> {
+    const found = await this.accountRows.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    return new Map(found.map((account) => [account._id, account]));
+  }
+
+  /** Compare-and-sets `planned` in order in one batch; answers how many were applied before a lost race. */
+  private async swapAll(planned: PlannedLeg[]): Promise<number> {
+    const swaps: AnyBulkWriteOperation<EconomyAccountRecord>[] = planned.map(({ leg, account, line }) => ({
+      updateOne: {
+        filter: { _id: account._id, v: account.v },
+        update: {
+          $set: { ...balanceFields(line, account, leg), updatedAt: line.at },
+          $inc: { v: 1 },
+          $push: { pending: line },
+        },
+        upsert: true,
+      },
+    }));
+    try {
+      await this.accountRows.bulkWrite(swaps, { ordered: true });
+      return planned.length;
+    } catch (error) {
+      const lost = firstWriteError(error);
+      if (lost?.code !== DUPLICATE_KEY) throw error;
+      return lost.index;
+    }
+  }
+
+  /** Writes `lines` to the ledger (idempotent) and then removes them from their accounts' pending lists. */
+  async recordAll(lines: LedgerLine[]): Promise<void> {
+    if (lines.length === 0) return;
+    await this.ledgerRows.bulkWrite(
+      lines.map((line) => ({
+        updateOne: { filter: { key: line.key }, update: { $setOnInsert: line }, upsert: true },
+      })),
+      { ordered: false },
+    );
+    await this.accountRows.bulkWrite(
+      lines.map((line) => ({
+        updateOne: { filter: { _id: line.account }, update: { $pull: { pending: { key: line.key } } } },
+      })),
+      { ordered: false },
+    );
   }
 
   /** Records that `key` was refused on `account` at version `v`; false when the account changed meanwhile. */
@@ -174,6 +302,15 @@ function nextLine(
     op,
     at,
   };
+}
+
+/** The first write error of a failed bulk write (its index in the batch and code), if that is what failed. */
+function firstWriteError(error: unknown): { index: number; code: number } | undefined {
+  const errors = (error as { writeErrors?: unknown }).writeErrors;
+  const first = (Array.isArray(errors) ? errors[0] : errors) as { index?: number; code?: number } | undefined;
+  return typeof first?.index === 'number' && typeof first.code === 'number'
+    ? { index: first.index, code: first.code }
+    : undefined;
 }
 
 /** The `$set` of a leg: the new balance, and for hold legs the held total and the holds list. */
