@@ -6,7 +6,7 @@ import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
 import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
 import { EconomyBusyError, InsufficientFundsError } from './errors';
-import { nativeCollection } from './nativeCollection';
+import { isDuplicateKey, nativeCollection } from './nativeCollection';
 
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
 const MAX_ROUNDS = 200;
@@ -29,8 +29,6 @@ interface PlannedLeg {
   account: EconomyAccountRecord;
   line: LedgerLine;
 }
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * Applies one leg of an operation to one account, exactly once per `key`, without transactions:
@@ -174,7 +172,7 @@ export class LegApplier {
       return planned.length;
     } catch (error) {
       const lost = firstWriteError(error);
-      if (lost?.code !== DUPLICATE_KEY) throw error;
+      if (!lost || !isDuplicateKey(lost)) throw error;
       return lost.index;
     }
   }
@@ -182,12 +180,16 @@ export class LegApplier {
   /** Writes `lines` to the ledger (idempotent) and then removes them from their accounts' pending lists. */
   async recordAll(lines: LedgerLine[]): Promise<void> {
     if (lines.length === 0) return;
-    await this.ledgerRows.bulkWrite(
-      lines.map((line) => ({
-        updateOne: { filter: { key: line.key }, update: { $setOnInsert: line }, upsert: true },
-      })),
-      { ordered: false },
-    );
+    // A line another execution wrote first is the same line (the one on the account): its duplicate is skipped.
+    await this.ledgerRows
+      .insertMany(
+        lines.map((line) => ({ ...line }) as LedgerEntryRecord),
+        { ordered: false },
+      )
+      .catch((error: { writeErrors?: unknown }) => {
+        const errors = [error.writeErrors ?? error].flat();
+        if (errors.length === 0 || !errors.every(isDuplicateKey)) throw error;
+      });
     await this.accountRows.bulkWrite(
       lines.map((line) => ({
         updateOne: { filter: { _id: line.account }, update: { $pull: { pending: { key: line.key } } } },

@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { IdempotencyConflictError, replayedError } from './errors';
 import type { AccountSnapshots, LegApplier } from './legApplier';
-import { nativeCollection } from './nativeCollection';
+import { insertOrFind, nativeCollection } from './nativeCollection';
 
 /** What a caller asks for: the operation's id (scope + idempotency key), the request it hashes, and its legs. */
 export interface OperationRequest {
@@ -56,26 +56,19 @@ export class OperationRunner {
     const now = new Date(this.clock.now());
     // Read before the operation can exist: what lets a first execution skip the per-leg checks (LegApplier.applyAll).
     const snapshots = await this.legs.snapshot(request.legs.map((leg) => leg.account));
-    const upserted = await this.rows.findOneAndUpdate(
-      { _id: request.id },
-      {
-        $setOnInsert: {
-          kind: request.kind,
-          ref: request.ref,
-          requestHash,
-          legs: request.legs,
-          state: 'pending',
-          balancesAfter: [],
-          meta: request.meta ?? {},
-          createdAt: now,
-          updatedAt: now,
-        },
-      },
-      { upsert: true, returnDocument: 'after', includeResultMetadata: true, ignoreUndefined: true },
-    );
-    const operation = upserted.value;
-    if (!operation) throw new Error(`operation ${request.id} vanished`);
-    if (upserted.lastErrorObject?.updatedExisting !== false) {
+    const { stored: operation, created } = await insertOrFind(this.rows, {
+      _id: request.id,
+      kind: request.kind,
+      ref: request.ref,
+      requestHash,
+      legs: request.legs,
+      state: 'pending',
+      balancesAfter: [],
+      meta: request.meta ?? {},
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!created) {
       if (operation.requestHash !== requestHash) throw new IdempotencyConflictError(request.id);
       const finished = operation.state === 'pending' ? await this.drive(operation) : operation;
       return { operation: throwIfFailed(finished), replayed: true };

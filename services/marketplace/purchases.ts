@@ -3,7 +3,7 @@ import type { MarketSaleRecord } from '../../models/MarketSale';
 import { AppError } from '../../platform/errors';
 import { SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../economy/accountIds';
 import { IdempotencyConflictError, replayedError } from '../economy/errors';
-import { nativeCollection } from '../economy/nativeCollection';
+import { insertOrFind, nativeCollection } from '../economy/nativeCollection';
 import { CannotBuyOwnListingError, ListingNotActiveError, ListingSoldError } from './errors';
 import { findListing } from './listings';
 import type { MarketCore } from './marketCore';
@@ -62,29 +62,22 @@ export async function openSale(
   buyer: string,
 ): Promise<{ sale: MarketSaleRecord; created: boolean }> {
   const now = new Date(core.clock.now());
-  const written = await nativeCollection(core.sales).findOneAndUpdate(
-    { _id: id },
-    {
-      $setOnInsert: {
-        listing: listing._id.toHexString(),
-        buyer,
-        seller: listing.seller,
-        item: listing.item,
-        qty: listing.qty,
-        price: { currency: listing.price.currency, amount: listing.price.amount },
-        // The platform's fee (SPEC 1: 5%), rounded down: the seller (creator) receives the rest, at least 95%.
-        fee: Math.floor((listing.price.amount * core.feePercent) / 100),
-        state: 'pending',
-        createdAt: now,
-        updatedAt: now,
-      },
-    },
-    { upsert: true, returnDocument: 'after', includeResultMetadata: true },
-  );
-  const sale = written.value;
-  if (!sale) throw new Error(`sale ${id} vanished`);
+  const { stored: sale, created } = await insertOrFind(nativeCollection(core.sales), {
+    _id: id,
+    listing: listing._id.toHexString(),
+    buyer,
+    seller: listing.seller,
+    item: listing.item,
+    qty: listing.qty,
+    price: { currency: listing.price.currency, amount: listing.price.amount },
+    // The platform's fee (SPEC 1: 5%), rounded down: the seller (creator) receives the rest, at least 95%.
+    fee: Math.floor((listing.price.amount * core.feePercent) / 100),
+    state: 'pending',
+    createdAt: now,
+    updatedAt: now,
+  });
   if (sale.listing !== listing._id.toHexString()) throw new IdempotencyConflictError(id);
-  return { sale, created: written.lastErrorObject?.updatedExisting === false };
+  return { sale, created };
 }
 
 /**

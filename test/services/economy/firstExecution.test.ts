@@ -1,0 +1,136 @@
+import type { OperationLeg } from '../../../models/EconomyOperation';
+import { ManualClock } from '../../../platform/clock';
+import { userAccount } from '../../../services/economy/accountIds';
+import { RECOVERY_AFTER_MS } from '../../../services/economy/operations';
+import {
+  as,
+  fund,
+  newKey,
+  signUp,
+  startEconomyPlatform,
+  type EconomyPlatform,
+  type EconomyUser,
+} from './economyPlatform';
+
+/**
+ * The first execution of an operation applies its legs by compare-and-sets on accounts read before the operation
+ * existed, in one ordered batch, and writes their ledger lines and pending pulls together at the end
+ * (LegApplier.applyAll): what a stale read, a lost race and a crash inside that path leave.
+ */
+describe('economy: the first execution of an operation', () => {
+  let platform: EconomyPlatform;
+  let url: string;
+  let admin: EconomyUser;
+  let ann: EconomyUser;
+  let bob: EconomyUser;
+  const clock = new ManualClock(Date.now());
+
+  beforeAll(async () => {
+    platform = await startEconomyPlatform({ ROLES: 'api' }, clock);
+    url = platform.server.url;
+    admin = await signUp(url, platform.admin);
+  });
+  afterAll(() => platform.stop());
+  beforeEach(async () => {
+    ann = await signUp(url);
+    bob = await signUp(url);
+    jest.restoreAllMocks();
+  });
+
+  const core = () => platform.area.economy.core;
+  const wallet = async (user: EconomyUser) =>
+    (await as(url, user.token).get('/economy/wallet').expect(200)).body;
+  const audit = async () => (await as(url, admin.token).get('/admin/economy/audit').expect(200)).body;
+  const transferLegs = (amount: number): OperationLeg[] => [
+    {
+      account: userAccount(ann.userId),
+      currency: 'soft',
+      delta: -amount,
+      kind: 'transfer',
+      floor: 'available',
+    },
+    { account: userAccount(bob.userId), currency: 'soft', delta: amount, kind: 'transfer', floor: 'none' },
+  ];
+  const transfer = (id: string, amount: number) =>
+    core().runner.run({ id, kind: 'transfer', ref: 'test', request: { amount }, legs: transferLegs(amount) });
+  const linesOf = (id: string) => core().ledger.countDocuments({ op: id });
+  const pendingOf = async (user: EconomyUser) =>
+    (await core().accounts.findById(userAccount(user.userId)).lean())?.pending ?? [];
+
+  it('stops the batch at a leg whose account changed since it was read: a stale debit never credits first', async () => {
+    await fund(url, ann.userId, 100);
+    await fund(url, bob.userId, 1);
+    const id = `transfer:${ann.userId}:${newKey('stale')}`;
+    const snapshots = await core().legs.snapshot([userAccount(ann.userId), userAccount(bob.userId)]);
+    // Ann spends 90 elsewhere after the read: by the read she could pay 50, by her account she cannot.
+    await transfer(`transfer:${ann.userId}:${newKey('elsewhere')}`, 90);
+    const accounts = await core().accounts.countDocuments();
+    const outcome = await core().legs.applyAll({ _id: id, ref: 'test', legs: transferLegs(50) }, snapshots);
+    expect(outcome).toMatchObject({ refused: { code: 'INSUFFICIENT_FUNDS' } });
+    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['10', '91']);
+    expect(await linesOf(id)).toBe(0);
+    // The lost compare-and-set (an upsert) inserted nothing.
+    expect(await core().accounts.countDocuments()).toBe(accounts);
+    expect((await audit()).ok).toBe(true);
+  });
+
+  it('applies a leg whose account changed since it was read by the checked path, once', async () => {
+    await fund(url, ann.userId, 100);
+    await fund(url, bob.userId, 1);
+    const id = `transfer:${ann.userId}:${newKey('stale')}`;
+    const snapshots = await core().legs.snapshot([userAccount(ann.userId), userAccount(bob.userId)]);
+    await fund(url, bob.userId, 5);
+    const outcome = await core().legs.applyAll({ _id: id, ref: 'test', legs: transferLegs(30) }, snapshots);
+    expect(outcome).toMatchObject({ lines: [{ balanceAfter: 70 }, { balanceAfter: 36 }] });
+    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['70', '36']);
+    expect(await linesOf(id)).toBe(2);
+    expect([await pendingOf(ann), await pendingOf(bob)]).toEqual([[], []]);
+    expect((await audit()).ok).toBe(true);
+  });
+
+  it('survives a crash after its compare-and-sets, before the ledger write: recovery records the lines once', async () => {
+    await fund(url, ann.userId, 100);
+    await fund(url, bob.userId, 1);
+    const id = `transfer:${ann.userId}:${newKey('crash')}`;
+    jest.spyOn(core().ledger.collection, 'insertMany').mockRejectedValueOnce(new Error('killed'));
+    await expect(transfer(id, 40)).rejects.toThrow('killed');
+    // What the dead process left: the coins moved, the lines only on the accounts, the operation pending.
+    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['60', '41']);
+    expect([(await pendingOf(ann)).length, (await pendingOf(bob)).length]).toEqual([1, 1]);
+    expect(await linesOf(id)).toBe(0);
+    expect(await audit()).toMatchObject({ ok: true, pending_operations: 1 });
+    clock.advance(RECOVERY_AFTER_MS + 1);
+    expect(await platform.area.recovery.run()).toMatchObject({ operationsResumed: 1 });
+    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['60', '41']);
+    expect(await linesOf(id)).toBe(2);
+    expect([await pendingOf(ann), await pendingOf(bob)]).toEqual([[], []]);
+    expect(await core().operations.findById(id).lean()).toMatchObject({
+      state: 'done',
+      balancesAfter: [60, 41],
+    });
+    expect(await audit()).toMatchObject({ ok: true, pending_operations: 0 });
+  });
+
+  it('survives a crash after the ledger write, before the pending pull: a retry answers it without paying again', async () => {
+    await fund(url, ann.userId, 100);
+    const key = newKey('crash');
+    const accounts = core().accounts.collection;
+    const bulkWrite = accounts.bulkWrite.bind(accounts);
+    jest
+      .spyOn(accounts, 'bulkWrite')
+      .mockImplementationOnce(bulkWrite)
+      .mockRejectedValueOnce(new Error('killed'));
+    const body = { to_user_id: bob.userId, currency: 'soft', amount: '25', idempotency_key: key };
+    await as(url, ann.token).post('/economy/transfer', body).expect(500);
+    const id = `transfer:${ann.userId}:${key}`;
+    expect(await linesOf(id)).toBe(2);
+    expect((await pendingOf(ann)).map((line) => line.key)).toEqual([`${id}:0`]);
+    const replay = await as(url, ann.token).post('/economy/transfer', body).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toMatchObject({ amount: '25', balance_after: '75' });
+    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['75', '25']);
+    expect(await linesOf(id)).toBe(2);
+    expect([await pendingOf(ann), await pendingOf(bob)]).toEqual([[], []]);
+    expect(await audit()).toMatchObject({ ok: true, pending_operations: 0 });
+  });
+});
