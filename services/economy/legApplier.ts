@@ -6,6 +6,7 @@ import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
 import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
 import { EconomyBusyError, InsufficientFundsError } from './errors';
+import { GroupCommit } from './groupCommit';
 import { isDuplicateKey, nativeCollection } from './nativeCollection';
 
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
@@ -48,6 +49,13 @@ interface PlannedLeg {
 export class LegApplier {
   private readonly accountRows: Collection<EconomyAccountRecord>;
   private readonly ledgerRows: Collection<LedgerEntryRecord>;
+  /** Concurrent operations' snapshot reads, one `find` per batch. */
+  private readonly reads = new GroupCommit<string[], AccountSnapshots>((lists) => this.readAll(lists));
+  /** Concurrent operations' ledger writes and pending pulls, one call of each per batch. */
+  private readonly records = new GroupCommit<LedgerLine[], void>(async (lists) => {
+    await this.writeLines(lists.flat());
+    return [];
+  });
 
   constructor(
     private readonly accounts: Model<EconomyAccountRecord>,
@@ -148,10 +156,17 @@ export class LegApplier {
     return { lines };
   }
 
-  /** The accounts `ids` as they are now (one read; an account not created yet is absent). */
-  async snapshot(ids: string[]): Promise<AccountSnapshots> {
-    const found = await this.accountRows.find({ _id: { $in: [...new Set(ids)] } }).toArray();
-    return new Map(found.map((account) => [account._id, account]));
+  /** The accounts `ids` as they are now (read together with concurrent callers'; an account not created yet is absent). */
+  snapshot(ids: string[]): Promise<AccountSnapshots> {
+    return this.reads.submit(ids);
+  }
+
+  private async readAll(lists: string[][]): Promise<AccountSnapshots[]> {
+    const found = await this.accountRows.find({ _id: { $in: [...new Set(lists.flat())] } }).toArray();
+    const byId = new Map(found.map((account) => [account._id, account]));
+    return lists.map(
+      (ids) => new Map(ids.flatMap((id) => (byId.has(id) ? [[id, byId.get(id)!] as const] : []))),
+    );
   }
 
   /** Compare-and-sets `planned` in order in one batch; answers how many were applied before a lost race. */
@@ -177,9 +192,15 @@ export class LegApplier {
     }
   }
 
-  /** Writes `lines` to the ledger (idempotent) and then removes them from their accounts' pending lists. */
+  /**
+   * Writes `lines` to the ledger (idempotent) and then removes them from their accounts' pending lists, together with
+   * the lines of concurrent operations.
+   */
   async recordAll(lines: LedgerLine[]): Promise<void> {
-    if (lines.length === 0) return;
+    if (lines.length > 0) await this.records.submit(lines);
+  }
+
+  private async writeLines(lines: LedgerLine[]): Promise<void> {
     // A line another execution wrote first is the same line (the one on the account): its duplicate is skipped.
     await this.ledgerRows
       .insertMany(

@@ -7,6 +7,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { IdempotencyConflictError, replayedError } from './errors';
 import type { AccountSnapshots, LegApplier } from './legApplier';
+import { GroupCommit } from './groupCommit';
 import { insertOrFind, nativeCollection } from './nativeCollection';
 
 /** What a caller asks for: the operation's id (scope + idempotency key), the request it hashes, and its legs. */
@@ -41,6 +42,16 @@ export const RECOVERY_AFTER_MS = 30_000;
 export class OperationRunner {
   private readonly doneListeners = new Set<(operation: EconomyOperationRecord) => void>();
   private readonly rows: Collection<EconomyOperationRecord>;
+  /** Concurrent operations' final states, one write per batch; answers whether every one of the batch moved. */
+  private readonly finishes = new GroupCommit<FinalState, boolean>(async (states) => {
+    const written = await this.rows.bulkWrite(
+      states.map(({ id, fields }) => ({
+        updateOne: { filter: { _id: id, state: 'pending' }, update: { $set: fields } },
+      })),
+      { ordered: false },
+    );
+    return states.map(() => written.modifiedCount === states.length);
+  });
 
   constructor(
     private readonly operations: Model<EconomyOperationRecord>,
@@ -108,24 +119,22 @@ export class OperationRunner {
   ): Promise<EconomyOperationRecord> {
     const outcome = await this.legs.applyAll(operation, snapshots);
     if ('refused' in outcome)
-      return this.finish(operation._id, { state: 'failed', error: errorBody(outcome.refused) });
+      return this.finish(operation, { state: 'failed', error: errorBody(outcome.refused) });
     const balancesAfter = outcome.lines.map((line) => line.balanceAfter);
-    const done = await this.finish(operation._id, { state: 'done', balancesAfter });
+    const done = await this.finish(operation, { state: 'done', balancesAfter });
     if (done.state === 'done') for (const listener of this.doneListeners) listener(done);
     return done;
   }
 
   /** Moves a pending operation to its final state (the first finisher wins) and answers the stored record. */
   private async finish(
-    id: string,
-    fields: Partial<Pick<EconomyOperationRecord, 'state' | 'error' | 'balancesAfter'>>,
+    operation: EconomyOperationRecord,
+    fields: FinalState['fields'],
   ): Promise<EconomyOperationRecord> {
-    const finished = await this.rows.findOneAndUpdate(
-      { _id: id, state: 'pending' },
-      { $set: { ...fields, updatedAt: new Date(this.clock.now()) } },
-      { returnDocument: 'after' },
-    );
-    return finished ?? this.find(id);
+    const final = { ...fields, updatedAt: new Date(this.clock.now()) };
+    // When every write of the batch moved its operation, this one is stored as `operation` plus `final`.
+    if (await this.finishes.submit({ id: operation._id, fields: final })) return { ...operation, ...final };
+    return this.find(operation._id);
   }
 
   private async find(id: string): Promise<EconomyOperationRecord> {
@@ -133,6 +142,12 @@ export class OperationRunner {
     if (!operation) throw new Error(`operation ${id} vanished`);
     return operation;
   }
+}
+
+/** An operation's final state, as written by `finish`. */
+interface FinalState {
+  id: string;
+  fields: Partial<Pick<EconomyOperationRecord, 'state' | 'error' | 'balancesAfter' | 'updatedAt'>>;
 }
 
 /** sha256 of a canonical JSON rendering (object keys sorted) of `value`. */
