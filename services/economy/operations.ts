@@ -7,8 +7,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { IdempotencyConflictError, replayedError } from './errors';
 import type { AccountSnapshots, LegApplier } from './legApplier';
-import { GroupCommit } from './groupCommit';
-import { insertOrFind, nativeCollection } from './nativeCollection';
+import { insertOrFind, nativeCollection, setIfMatches } from './nativeCollection';
 
 /** What a caller asks for: the operation's id (scope + idempotency key), the request it hashes, and its legs. */
 export interface OperationRequest {
@@ -42,16 +41,6 @@ export const RECOVERY_AFTER_MS = 30_000;
 export class OperationRunner {
   private readonly doneListeners = new Set<(operation: EconomyOperationRecord) => void>();
   private readonly rows: Collection<EconomyOperationRecord>;
-  /** Concurrent operations' final states, one write per batch; answers whether every one of the batch moved. */
-  private readonly finishes = new GroupCommit<FinalState, boolean>(async (states) => {
-    const written = await this.rows.bulkWrite(
-      states.map(({ id, fields }) => ({
-        updateOne: { filter: { _id: id, state: 'pending' }, update: { $set: fields } },
-      })),
-      { ordered: false },
-    );
-    return states.map(() => written.modifiedCount === states.length);
-  });
 
   constructor(
     private readonly operations: Model<EconomyOperationRecord>,
@@ -129,11 +118,15 @@ export class OperationRunner {
   /** Moves a pending operation to its final state (the first finisher wins) and answers the stored record. */
   private async finish(
     operation: EconomyOperationRecord,
-    fields: FinalState['fields'],
+    fields: Partial<Pick<EconomyOperationRecord, 'state' | 'error' | 'balancesAfter'>>,
   ): Promise<EconomyOperationRecord> {
     const final = { ...fields, updatedAt: new Date(this.clock.now()) };
     // When every write of the batch moved its operation, this one is stored as `operation` plus `final`.
-    if (await this.finishes.submit({ id: operation._id, fields: final })) return { ...operation, ...final };
+    const moved = await setIfMatches(this.rows, {
+      filter: { _id: operation._id, state: 'pending' },
+      set: final,
+    });
+    if (moved) return { ...operation, ...final };
     return this.find(operation._id);
   }
 
@@ -142,12 +135,6 @@ export class OperationRunner {
     if (!operation) throw new Error(`operation ${id} vanished`);
     return operation;
   }
-}
-
-/** An operation's final state, as written by `finish`. */
-interface FinalState {
-  id: string;
-  fields: Partial<Pick<EconomyOperationRecord, 'state' | 'error' | 'balancesAfter' | 'updatedAt'>>;
 }
 
 /** sha256 of a canonical JSON rendering (object keys sorted) of `value`. */

@@ -3,7 +3,7 @@ import type { MarketSaleRecord } from '../../models/MarketSale';
 import { AppError } from '../../platform/errors';
 import { SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../economy/accountIds';
 import { IdempotencyConflictError, replayedError } from '../economy/errors';
-import { insertOrFind, nativeCollection } from '../economy/nativeCollection';
+import { insertOrFind, nativeCollection, setIfMatches } from '../economy/nativeCollection';
 import { CannotBuyOwnListingError, ListingNotActiveError, ListingSoldError } from './errors';
 import { findListing } from './listings';
 import type { MarketCore } from './marketCore';
@@ -211,12 +211,10 @@ export async function advanceSale(
   from: MarketSaleRecord['state'],
   fields: Partial<MarketSaleRecord>,
 ): Promise<MarketSaleRecord> {
-  const moved = await nativeCollection(core.sales).findOneAndUpdate(
-    { _id: sale._id, state: from },
-    { $set: { ...fields, updatedAt: new Date(core.clock.now()) } },
-    { returnDocument: 'after' },
-  );
-  const stored = moved ?? (await core.sales.findById(sale._id).lean<MarketSaleRecord>());
+  const set = { ...fields, updatedAt: new Date(core.clock.now()) };
+  const sales = nativeCollection(core.sales);
+  const moved = await setIfMatches(sales, { filter: { _id: sale._id, state: from }, set });
+  const stored = moved ? { ...sale, ...set } : await sales.findOne({ _id: sale._id });
   if (!stored) throw new Error(`sale ${sale._id} vanished`);
   return stored;
 }
