@@ -1,7 +1,8 @@
 /**
  * Group commit: the items submitted while one store call is in flight go together in the next one, so concurrent
  * operations share a round trip (the embedded engine's cost is per call, not per document). The first item of a
- * quiet moment goes at once: nothing waits on a timer. `flush` answers one result per item, in order; when it
+ * quiet moment waits one turn of the event loop
+ * (`setImmediate`, no timer), so the callers ready in that turn join it. `flush` answers one result per item, in order; when it
  * throws, every item of that batch gets the error (callers must be safe to retry, as every economy write is).
  */
 export class GroupCommit<T, R> {
@@ -21,6 +22,8 @@ export class GroupCommit<T, R> {
   private async drain(): Promise<void> {
     this.flushing = true;
     while (this.queue.length > 0) {
+      // One turn of the event loop first: the callers that are ready to submit join this batch.
+      await new Promise((resolve) => setImmediate(resolve));
       const batch = this.queue.splice(0);
       try {
         const results = await this.flush(batch.map((entry) => entry.item));

@@ -24,10 +24,26 @@ export interface Inserted<T> {
   created: boolean;
 }
 
-type Keyed = Document & { _id: string };
+type Keyed = Document & { _id: unknown };
+type Rows = Collection<Keyed>;
 
-const inserts = new WeakMap<Collection<Keyed>, GroupCommit<Keyed, Inserted<Keyed>>>();
-const conditionalSets = new WeakMap<Collection<Keyed>, GroupCommit<ConditionalSet, boolean>>();
+/** One group commit per collection and kind of call, made on first use. */
+function groupFor<T, R>(
+  groups: WeakMap<Rows, GroupCommit<T, R>>,
+  rows: Rows,
+  flush: (items: T[]) => Promise<R[]>,
+): GroupCommit<T, R> {
+  let group = groups.get(rows);
+  if (!group) {
+    group = new GroupCommit(flush);
+    groups.set(rows, group);
+  }
+  return group;
+}
+
+const inserts = new WeakMap<Rows, GroupCommit<Keyed, Inserted<Keyed>>>();
+const conditionalSets = new WeakMap<Rows, GroupCommit<ConditionalSet, boolean>>();
+const reads = new WeakMap<Rows, GroupCommit<unknown, Keyed | null>>();
 
 /**
  * Inserts `doc` unless a document with its `_id` exists; answers the stored document and whether this call created
@@ -35,36 +51,31 @@ const conditionalSets = new WeakMap<Collection<Keyed>, GroupCommit<ConditionalSe
  * one collection share an `insertMany` (group commit).
  */
 export function insertOrFind<T extends Keyed>(collection: Collection<T>, doc: T): Promise<Inserted<T>> {
-  const rows = collection as unknown as Collection<Keyed>;
-  let group = inserts.get(rows);
-  if (!group) {
-    group = new GroupCommit((docs) => insertAll(rows, docs));
-    inserts.set(rows, group);
-  }
-  return group.submit(doc) as Promise<Inserted<T>>;
+  const rows = collection as unknown as Rows;
+  return groupFor(inserts, rows, (docs) => insertAll(rows, docs)).submit(doc) as Promise<Inserted<T>>;
 }
 
-async function insertAll(collection: Collection<Keyed>, docs: Keyed[]): Promise<Inserted<Keyed>[]> {
-  const existing = new Set<number>();
+async function insertAll(rows: Rows, docs: Keyed[]): Promise<Inserted<Keyed>[]> {
+  const existing: number[] = [];
   try {
-    await collection.insertMany(docs, { ordered: false, ignoreUndefined: true });
+    await rows.insertMany(docs, { ordered: false, ignoreUndefined: true });
   } catch (error) {
-    const failures = [(error as { writeErrors?: unknown }).writeErrors ?? []].flat() as {
-      index: number;
-      code?: number;
-    }[];
+    const failures = [(error as { writeErrors?: unknown }).writeErrors ?? []].flat() as { index: number }[];
     if (failures.length === 0 || !failures.every(isDuplicateKey)) throw error;
-    for (const failure of failures) existing.add(failure.index);
+    existing.push(...failures.map((failure) => failure.index));
   }
-  if (existing.size === 0) return docs.map((stored) => ({ stored, created: true }));
-  const ids = [...existing].map((index) => docs[index]._id);
-  const found = new Map(
-    (await collection.find({ _id: { $in: ids } }).toArray()).map((doc) => [doc._id, doc]),
-  );
+  const found =
+    existing.length > 0
+      ? await findAll(
+          rows,
+          existing.map((index) => docs[index]._id),
+        )
+      : [];
   return docs.map((doc, index) => {
-    if (!existing.has(index)) return { stored: doc, created: true };
-    const stored = found.get(doc._id);
-    if (!stored) throw new Error(`${collection.collectionName} ${doc._id} vanished`);
+    const at = existing.indexOf(index);
+    if (at < 0) return { stored: doc, created: true };
+    const stored = found[at];
+    if (!stored) throw new Error(`${rows.collectionName} ${String(doc._id)} vanished`);
     return { stored, created: false };
   });
 }
@@ -76,25 +87,34 @@ export interface ConditionalSet {
 }
 
 /**
- * Applies `update` and answers true when it changed a document; concurrent calls on one collection share a
- * `bulkWrite`, and when any of that batch matched nothing, every caller is answered false (it then reads its
- * document: a false answer is always safe, a true one always exact).
+ * Applies `update` and answers true when it changed a document. Concurrent calls on one collection share a
+ * `bulkWrite`; when any of that batch matched nothing, every caller of it is answered false (and reads its
+ * document): a false answer is always safe, a true one always exact.
  */
 export function setIfMatches<T extends Keyed>(
   collection: Collection<T>,
   update: ConditionalSet,
 ): Promise<boolean> {
-  const rows = collection as unknown as Collection<Keyed>;
-  let group = conditionalSets.get(rows);
-  if (!group) {
-    group = new GroupCommit(async (updates) => {
-      const written = await rows.bulkWrite(
-        updates.map(({ filter, set }) => ({ updateOne: { filter, update: { $set: set } } })),
-        { ordered: false },
-      );
-      return updates.map(() => written.modifiedCount === updates.length);
-    });
-    conditionalSets.set(rows, group);
-  }
+  const rows = collection as unknown as Rows;
+  const group = groupFor(conditionalSets, rows, async (updates) => {
+    const written = await rows.bulkWrite(
+      updates.map(({ filter, set }) => ({ updateOne: { filter, update: { $set: set } } })),
+      { ordered: false },
+    );
+    return updates.map(() => written.modifiedCount === updates.length);
+  });
   return group.submit(update);
+}
+
+/** The document with `_id` `id`, or null; concurrent calls on one collection share a `find` (group commit). */
+export function findById<T extends Keyed>(collection: Collection<T>, id: unknown): Promise<T | null> {
+  const rows = collection as unknown as Rows;
+  return groupFor(reads, rows, (ids) => findAll(rows, ids)).submit(id) as Promise<T | null>;
+}
+
+/** The documents with the `_id`s `ids` (null where none), in order. */
+async function findAll(rows: Rows, ids: unknown[]): Promise<(Keyed | null)[]> {
+  const found = await rows.find({ _id: { $in: ids } } as never).toArray();
+  const byId = new Map(found.map((doc) => [String(doc._id), doc]));
+  return ids.map((id) => byId.get(String(id)) ?? null);
 }

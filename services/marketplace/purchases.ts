@@ -1,3 +1,4 @@
+import { Types } from 'mongoose';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import type { MarketSaleRecord } from '../../models/MarketSale';
 import { AppError } from '../../platform/errors';
@@ -109,11 +110,11 @@ export async function driveSale(
 export const saleSteps = {
   /** Reserves the listing for the sale; answers the refusal when another sale has it or it is not for sale. */
   async reserve(core: MarketCore, sale: MarketSaleRecord): Promise<AppError | undefined> {
-    const reserved = await core.listings.updateOne(
-      { _id: sale.listing, state: 'active' },
-      { $set: { state: 'sold', saleId: sale._id, buyer: sale.buyer } },
-    );
-    if (reserved.modifiedCount === 1) return undefined;
+    const reserved = await setIfMatches(nativeCollection(core.listings), {
+      filter: { _id: new Types.ObjectId(sale.listing), state: 'active' },
+      set: { state: 'sold', saleId: sale._id, buyer: sale.buyer, updatedAt: new Date(core.clock.now()) },
+    });
+    if (reserved) return undefined;
     const listing = await findListing(core, sale.listing);
     if (listing.saleId === sale._id) return undefined;
     return listing.state === 'sold'
