@@ -1,9 +1,9 @@
 /**
  * Group commit: the items submitted while one store call is in flight go together in the next one, so concurrent
- * operations share a round trip (the embedded engine's cost is per call, not per document). The first item of a
- * quiet moment waits one turn of the event loop
- * (`setImmediate`, no timer), so the callers ready in that turn join it. `flush` answers one result per item, in order; when it
- * throws, every item of that batch gets the error (callers must be safe to retry, as every economy write is).
+ * operations share a round trip (the embedded engine's cost is per call, not per document). A batch waits one turn
+ * of the event loop before it is written (`setImmediate`, no timer), so the callers ready in that turn join it.
+ * `flush` answers one result per item, in order; when it throws, every item of that batch gets the error (callers
+ * must be safe to retry, as every economy write is).
  */
 export class GroupCommit<T, R> {
   private queue: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
