@@ -1,13 +1,12 @@
 import type { Model } from 'mongoose';
-import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import { REFUSALS_KEPT, type EconomyAccountRecord, type LedgerLine } from '../../models/EconomyAccount';
 import type { EconomyOperationRecord, OperationLeg } from '../../models/EconomyOperation';
 import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
 import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
 import { EconomyBusyError, InsufficientFundsError } from './errors';
-import { GroupCommit } from './groupCommit';
-import { isDuplicateKey, nativeCollection } from './nativeCollection';
+import { AccountBatches, NOT_TRIED, type AccountSnapshots, type Swap } from './accountBatches';
+import { nativeCollection } from './nativeCollection';
 
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
 const MAX_ROUNDS = 200;
@@ -18,18 +17,10 @@ type RefusalCode = ConstructorParameters<typeof InsufficientFundsError>[1];
 /** A leg refused for funds (or a missing hold): the operation fails, nothing changed. */
 export class LegRefused extends InsufficientFundsError {}
 
-/** Accounts as read before an operation was created, by id (see `LegApplier.applyAll`). */
-export type AccountSnapshots = Map<string, EconomyAccountRecord>;
+export type { AccountSnapshots } from './accountBatches';
 
 /** What applying an operation's legs came to: every leg's line, or the first leg's refusal (nothing changed). */
 export type LegsOutcome = { lines: LedgerLine[] } | { refused: LegRefused };
-
-/** A leg ready to be compare-and-set against the snapshot of its account. */
-interface PlannedLeg {
-  leg: OperationLeg;
-  account: EconomyAccountRecord;
-  line: LedgerLine;
-}
 
 /**
  * Applies one leg of an operation to one account, exactly once per `key`, without transactions:
@@ -47,23 +38,14 @@ interface PlannedLeg {
  * cannot apply the leg after a credit lands: the operation's `failed` record never hides moved coins.
  */
 export class LegApplier {
-  private readonly accountRows: Collection<EconomyAccountRecord>;
-  private readonly ledgerRows: Collection<LedgerEntryRecord>;
-  /** Concurrent operations' snapshot reads, one `find` per batch. */
-  private readonly reads = new GroupCommit<string[], AccountSnapshots>((lists) => this.readAll(lists));
-  /** Concurrent operations' ledger writes and pending pulls, one call of each per batch. */
-  private readonly records = new GroupCommit<LedgerLine[], void>(async (lists) => {
-    await this.writeLines(lists.flat());
-    return [];
-  });
+  private readonly batches: AccountBatches;
 
   constructor(
     private readonly accounts: Model<EconomyAccountRecord>,
     private readonly ledger: Model<LedgerEntryRecord>,
     private readonly clock: Clock,
   ) {
-    this.accountRows = nativeCollection(accounts);
-    this.ledgerRows = nativeCollection(ledger);
+    this.batches = new AccountBatches(nativeCollection(accounts), nativeCollection(ledger));
   }
 
   /** Applies `leg` under `key` (or answers its earlier result); throws LegRefused when it cannot be applied. */
@@ -104,12 +86,11 @@ export class LegApplier {
    * With `snapshots` (accounts read before this call created the operation) a leg is applied by one compare-and-set
    * on the snapshot's version, without `apply`'s checks: no execution of the operation can have run before it
    * existed, so an account unchanged since the snapshot cannot hold the leg yet, and every change bumps the version.
-   * The legs go in one ordered batch whose compare-and-sets are upserts: a lost race cannot match, tries to insert
-   * the existing `_id`, and its duplicate-key error stops the batch there (no later leg is applied before an
-   * earlier one). Accounts are never deleted, so such an upsert never inserts. A lost or refused leg and a second
-   * leg on one account go through `apply`, then the batch resumes. The lines applied here are written to the ledger
-   * and taken off `pending` together at the end; a crash before that leaves them on their accounts' `pending`, as
-   * `apply` would, where a retry or the recovery job completes them.
+   * The legs go in order in one ordered batch, shared with concurrent operations, that stops at the first lost race
+   * (AccountBatches.swap: no leg lands before an earlier one). A lost or refused leg and a second leg on one account
+   * go through `apply`, then the batch resumes with the legs after it. The lines applied here are written to the
+   * ledger and taken off `pending` together at the end; a crash before that leaves them on their accounts'
+   * `pending`, as `apply` would, where a retry or the recovery job completes them.
    */
   async applyAll(
     operation: Pick<EconomyOperationRecord, '_id' | 'ref' | 'legs'>,
@@ -122,7 +103,7 @@ export class LegApplier {
     const keyOf = (index: number) => `${operation._id}:${index}`;
     let next = 0;
     while (next < operation.legs.length) {
-      const planned: PlannedLeg[] = [];
+      const planned: Swap[] = [];
       for (let index = next; index < operation.legs.length; index += 1) {
         const leg = operation.legs[index];
         const account = snapshots.get(leg.account);
@@ -135,11 +116,13 @@ export class LegApplier {
           throw error;
         }
         touched.add(leg.account);
-        planned.push({ leg, account, line });
+        planned.push({ account, set: balanceFields(line, account, leg), line });
       }
-      const applied = planned.length > 0 ? await this.swapAll(planned) : 0;
-      for (const { line } of planned.slice(0, applied)) lines.push(line);
-      batched.push(...planned.slice(0, applied).map(({ line }) => line));
+      let applied = NOT_TRIED;
+      while (applied === NOT_TRIED) applied = planned.length > 0 ? await this.batches.swap(planned) : 0;
+      const swapped = planned.slice(0, applied).map(({ line }) => line);
+      lines.push(...swapped);
+      batched.push(...swapped);
       next += applied;
       if (next === operation.legs.length) break;
       const leg = operation.legs[next];
@@ -152,71 +135,13 @@ export class LegApplier {
       touched.add(leg.account);
       next += 1;
     }
-    await this.recordAll(batched);
+    await this.batches.record(batched);
     return { lines };
   }
 
   /** The accounts `ids` as they are now (read together with concurrent callers'; an account not created yet is absent). */
   snapshot(ids: string[]): Promise<AccountSnapshots> {
-    return this.reads.submit(ids);
-  }
-
-  private async readAll(lists: string[][]): Promise<AccountSnapshots[]> {
-    const found = await this.accountRows.find({ _id: { $in: [...new Set(lists.flat())] } }).toArray();
-    const byId = new Map(found.map((account) => [account._id, account]));
-    return lists.map(
-      (ids) => new Map(ids.flatMap((id) => (byId.has(id) ? [[id, byId.get(id)!] as const] : []))),
-    );
-  }
-
-  /** Compare-and-sets `planned` in order in one batch; answers how many were applied before a lost race. */
-  private async swapAll(planned: PlannedLeg[]): Promise<number> {
-    const swaps: AnyBulkWriteOperation<EconomyAccountRecord>[] = planned.map(({ leg, account, line }) => ({
-      updateOne: {
-        filter: { _id: account._id, v: account.v },
-        update: {
-          $set: { ...balanceFields(line, account, leg), updatedAt: line.at },
-          $inc: { v: 1 },
-          $push: { pending: line },
-        },
-        upsert: true,
-      },
-    }));
-    try {
-      await this.accountRows.bulkWrite(swaps, { ordered: true });
-      return planned.length;
-    } catch (error) {
-      const lost = firstWriteError(error);
-      if (!lost || !isDuplicateKey(lost)) throw error;
-      return lost.index;
-    }
-  }
-
-  /**
-   * Writes `lines` to the ledger (idempotent) and then removes them from their accounts' pending lists, together with
-   * the lines of concurrent operations.
-   */
-  async recordAll(lines: LedgerLine[]): Promise<void> {
-    if (lines.length > 0) await this.records.submit(lines);
-  }
-
-  private async writeLines(lines: LedgerLine[]): Promise<void> {
-    // A line another execution wrote first is the same line (the one on the account): its duplicate is skipped.
-    await this.ledgerRows
-      .insertMany(
-        lines.map((line) => ({ ...line }) as LedgerEntryRecord),
-        { ordered: false },
-      )
-      .catch((error: { writeErrors?: unknown }) => {
-        const errors = [error.writeErrors ?? error].flat();
-        if (errors.length === 0 || !errors.every(isDuplicateKey)) throw error;
-      });
-    await this.accountRows.bulkWrite(
-      lines.map((line) => ({
-        updateOne: { filter: { _id: line.account }, update: { $pull: { pending: { key: line.key } } } },
-      })),
-      { ordered: false },
-    );
+    return this.batches.read(ids);
   }
 
   /** Records that `key` was refused on `account` at version `v`; false when the account changed meanwhile. */
@@ -325,15 +250,6 @@ function nextLine(
     op,
     at,
   };
-}
-
-/** The first write error of a failed bulk write (its index in the batch and code), if that is what failed. */
-function firstWriteError(error: unknown): { index: number; code: number } | undefined {
-  const errors = (error as { writeErrors?: unknown }).writeErrors;
-  const first = (Array.isArray(errors) ? errors[0] : errors) as { index?: number; code?: number } | undefined;
-  return typeof first?.index === 'number' && typeof first.code === 'number'
-    ? { index: first.index, code: first.code }
-    : undefined;
 }
 
 /** The `$set` of a leg: the new balance, and for hold legs the held total and the holds list. */

@@ -1,0 +1,128 @@
+import type { AnyBulkWriteOperation, Collection } from 'mongodb';
+import type { EconomyAccountRecord, LedgerLine } from '../../models/EconomyAccount';
+import type { LedgerEntryRecord } from '../../models/LedgerEntry';
+import { GroupCommit } from './groupCommit';
+import { isDuplicateKey } from './nativeCollection';
+
+/** Accounts as read before an operation was created, by id (see `LegApplier.applyAll`). */
+export type AccountSnapshots = Map<string, EconomyAccountRecord>;
+
+/** One compare-and-set of a leg: the account as read (its version), and the new balance fields and line. */
+export interface Swap {
+  account: EconomyAccountRecord;
+  set: Record<string, unknown>;
+  line: LedgerLine;
+}
+
+/** A run of swaps that was not tried because an earlier operation's swap in the same batch lost its race. */
+export const NOT_TRIED = -1;
+
+/**
+ * The economy's batched store calls, each a group commit shared by concurrent operations: snapshot reads of accounts,
+ * compare-and-sets of legs, and ledger writes with their pending pulls. One call per batch instead of one per
+ * operation (the embedded engine's cost is per call).
+ */
+export class AccountBatches {
+  private readonly reads = new GroupCommit<string[], AccountSnapshots>((lists) => this.readAll(lists));
+  private readonly swaps = new GroupCommit<Swap[], number>((runs) => this.swapAll(runs));
+  private readonly records = new GroupCommit<LedgerLine[], void>(async (lists) => {
+    await this.writeLines(lists.flat());
+    return [];
+  });
+
+  constructor(
+    private readonly accounts: Collection<EconomyAccountRecord>,
+    private readonly ledger: Collection<LedgerEntryRecord>,
+  ) {}
+
+  /** The accounts `ids` as they are now (an account not created yet is absent). */
+  read(ids: string[]): Promise<AccountSnapshots> {
+    return this.reads.submit(ids);
+  }
+
+  /**
+   * Compare-and-sets `run` in order; answers how many were applied before one lost its race (that one and those
+   * after it were not), or NOT_TRIED when an earlier operation's swap stopped the batch first (submit again).
+   */
+  swap(run: Swap[]): Promise<number> {
+    return this.swaps.submit(run);
+  }
+
+  /** Writes `lines` to the ledger (idempotent), then removes them from their accounts' pending lists. */
+  async record(lines: LedgerLine[]): Promise<void> {
+    if (lines.length > 0) await this.records.submit(lines);
+  }
+
+  private async readAll(lists: string[][]): Promise<AccountSnapshots[]> {
+    const found = await this.accounts.find({ _id: { $in: [...new Set(lists.flat())] } }).toArray();
+    const byId = new Map(found.map((account) => [account._id, account]));
+    return lists.map((ids) => {
+      const snapshots: AccountSnapshots = new Map();
+      for (const id of ids) {
+        const account = byId.get(id);
+        if (account) snapshots.set(id, account);
+      }
+      return snapshots;
+    });
+  }
+
+  /**
+   * The runs of several operations, one after another in one ordered batch. Each compare-and-set is an upsert, so a
+   * lost race (the version moved) cannot match, tries to insert the existing `_id`, and its duplicate-key error stops
+   * the batch there: nothing after it is applied, so no leg ever lands before an earlier leg of its operation.
+   * Accounts are never deleted, so these upserts never insert.
+   */
+  private async swapAll(runs: Swap[][]): Promise<number[]> {
+    const swaps: AnyBulkWriteOperation<EconomyAccountRecord>[] = runs
+      .flat()
+      .map(({ account, set, line }) => ({
+        updateOne: {
+          filter: { _id: account._id, v: account.v },
+          update: { $set: { ...set, updatedAt: line.at }, $inc: { v: 1 }, $push: { pending: line } },
+          upsert: true,
+        },
+      }));
+    let stoppedAt = swaps.length;
+    try {
+      await this.accounts.bulkWrite(swaps, { ordered: true });
+    } catch (error) {
+      const lost = firstWriteError(error);
+      if (!lost || !isDuplicateKey(lost)) throw error;
+      stoppedAt = lost.index;
+    }
+    let start = 0;
+    return runs.map((run) => {
+      const applied = start > stoppedAt ? NOT_TRIED : Math.min(run.length, stoppedAt - start);
+      start += run.length;
+      return applied;
+    });
+  }
+
+  private async writeLines(lines: LedgerLine[]): Promise<void> {
+    // A line another execution wrote first is the same line (the one on the account): its duplicate is skipped.
+    await this.ledger
+      .insertMany(
+        lines.map((line) => ({ ...line }) as LedgerEntryRecord),
+        { ordered: false },
+      )
+      .catch((error: { writeErrors?: unknown }) => {
+        const errors = [error.writeErrors ?? error].flat();
+        if (errors.length === 0 || !errors.every(isDuplicateKey)) throw error;
+      });
+    await this.accounts.bulkWrite(
+      lines.map((line) => ({
+        updateOne: { filter: { _id: line.account }, update: { $pull: { pending: { key: line.key } } } },
+      })),
+      { ordered: false },
+    );
+  }
+}
+
+/** The first write error of a failed bulk write (its index in the batch and code), if that is what failed. */
+function firstWriteError(error: unknown): { index: number; code: number } | undefined {
+  const errors = (error as { writeErrors?: unknown }).writeErrors;
+  const first = (Array.isArray(errors) ? errors[0] : errors) as { index?: number; code?: number } | undefined;
+  return typeof first?.index === 'number' && typeof first.code === 'number'
+    ? { index: first.index, code: first.code }
+    : undefined;
+}
