@@ -88,6 +88,39 @@ describe('economy: the first execution of an operation', () => {
     expect((await audit()).ok).toBe(true);
   });
 
+  it('applies the operations batched after a lost race in the next batch, each once', async () => {
+    const [cath, dan] = [await signUp(url), await signUp(url)];
+    await fund(url, ann.userId, 100);
+    await fund(url, bob.userId, 1);
+    await fund(url, cath.userId, 50);
+    await fund(url, dan.userId, 1);
+    const [stale, fresh] = [newKey('stale'), newKey('fresh')].map((key) => `transfer:${ann.userId}:${key}`);
+    const accounts = [ann, bob, cath, dan].map((user) => userAccount(user.userId));
+    const snapshots = await core().legs.snapshot(accounts);
+    await fund(url, ann.userId, 5);
+    const cathToDan = transferLegs(20).map((leg, index) => ({ ...leg, account: accounts[index + 2] }));
+    const bulkWrite = jest.spyOn(core().accounts.collection, 'bulkWrite');
+    // Submitted in one turn, the two operations' compare-and-sets share a batch; the stale one's first loses.
+    const outcomes = await Promise.all([
+      core().legs.applyAll({ _id: stale, ref: 'test', legs: transferLegs(30) }, snapshots),
+      core().legs.applyAll({ _id: fresh, ref: 'test', legs: cathToDan }, snapshots),
+    ]);
+    // The first batch held all four; the fresh operation's two went again, alone, in the next.
+    expect(bulkWrite.mock.calls[0][0]).toHaveLength(4);
+    expect(bulkWrite.mock.calls[1][0]).toMatchObject([
+      { updateOne: { filter: { _id: accounts[2] } } },
+      { updateOne: { filter: { _id: accounts[3] } } },
+    ]);
+    expect(outcomes).toMatchObject([
+      { lines: [{ balanceAfter: 75 }, { balanceAfter: 31 }] },
+      { lines: [{ balanceAfter: 30 }, { balanceAfter: 21 }] },
+    ]);
+    const balances = await Promise.all([ann, bob, cath, dan].map(async (user) => (await wallet(user)).soft));
+    expect(balances).toEqual(['75', '31', '30', '21']);
+    expect([await linesOf(stale), await linesOf(fresh)]).toEqual([2, 2]);
+    expect((await audit()).ok).toBe(true);
+  });
+
   it('survives a crash after its compare-and-sets, before the ledger write: recovery records the lines once', async () => {
     await fund(url, ann.userId, 100);
     await fund(url, bob.userId, 1);
