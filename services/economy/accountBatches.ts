@@ -17,6 +17,15 @@ export interface Swap {
 /** A run of swaps that was not tried because an earlier operation's swap in the same batch lost its race. */
 export const NOT_TRIED = -1;
 
+/** Accounts whose latest swapped state is remembered (the most recently swapped). */
+const REMEMBERED_ACCOUNTS = 10_000;
+
+/** An account's latest state after this process's own swaps, and the version their unbroken chain starts from. */
+interface SwapChain {
+  from: number;
+  state: EconomyAccountRecord;
+}
+
 /**
  * The economy's batched store calls, each a group commit shared by concurrent operations: snapshot reads of accounts,
  * compare-and-sets of legs, and ledger writes with their pending pulls. One call per batch instead of one per
@@ -29,6 +38,7 @@ export class AccountBatches {
     await this.writeLines(lists.flat());
     return [];
   });
+  private readonly chains = new Map<string, SwapChain>();
 
   constructor(
     private readonly accounts: Collection<EconomyAccountRecord>,
@@ -46,6 +56,19 @@ export class AccountBatches {
    */
   swap(run: Swap[]): Promise<number> {
     return this.swaps.submit(run);
+  }
+
+  /**
+   * A state of `account` later than the given one that only this process's swaps led to, if there is one: balances,
+   * held, holds and version exact (its `pending` may be stale; a swap pushes onto it). Every change of an account
+   * bumps its version, and a swap is remembered only when it went from the very version the chain ended at, so the
+   * changes between `account` and the answer are exactly those swaps; and a swap is made only by the first
+   * execution of its operation. So a leg absent from `account` (a snapshot from before its operation existed, or a
+   * state this proved in turn) is absent from the answer too, unless this execution swapped it itself.
+   */
+  after(account: EconomyAccountRecord): EconomyAccountRecord | undefined {
+    const chain = this.chains.get(account._id);
+    return chain && chain.from <= account.v && chain.state.v > account.v ? chain.state : undefined;
   }
 
   /** Writes `lines` to the ledger (idempotent), then removes them from their accounts' pending lists. */
@@ -90,12 +113,22 @@ export class AccountBatches {
       if (!lost || !isDuplicateKey(lost)) throw error;
       stoppedAt = lost.index;
     }
+    for (const swap of runs.flat().slice(0, stoppedAt)) this.remember(swap);
     let start = 0;
     return runs.map((run) => {
       const applied = start > stoppedAt ? NOT_TRIED : Math.min(run.length, stoppedAt - start);
       start += run.length;
       return applied;
     });
+  }
+
+  /** Extends the account's chain by a swap that went through (or starts a new chain from the swap's version). */
+  private remember({ account, set }: Swap): void {
+    const chain = this.chains.get(account._id);
+    const from = chain && chain.state.v === account.v ? chain.from : account.v;
+    this.chains.delete(account._id);
+    this.chains.set(account._id, { from, state: { ...account, ...set, v: account.v + 1 } });
+    if (this.chains.size > REMEMBERED_ACCOUNTS) this.chains.delete(this.chains.keys().next().value as string);
   }
 
   private async writeLines(lines: LedgerLine[]): Promise<void> {

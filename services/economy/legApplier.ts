@@ -11,6 +11,9 @@ import { nativeCollection } from './nativeCollection';
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
 const MAX_ROUNDS = 200;
 
+/** Lost races an operation's batched legs may go on from a later known state before taking the checked path. */
+const MAX_REBASES = 8;
+
 /** The codes a refused leg carries. */
 type RefusalCode = ConstructorParameters<typeof InsufficientFundsError>[1];
 
@@ -98,16 +101,20 @@ export class LegApplier {
   ): Promise<LegsOutcome> {
     const lines: LedgerLine[] = [];
     const batched: LedgerLine[] = [];
+    // Accounts this operation changed, and each account's state known to hold none of its legs.
     const touched = new Set<string>();
+    const current = new Map(snapshots);
     const at = new Date(this.clock.now());
     const keyOf = (index: number) => `${operation._id}:${index}`;
+    let rebases = 0;
     let next = 0;
     while (next < operation.legs.length) {
       const planned: Swap[] = [];
+      const inRun = new Set<string>();
       for (let index = next; index < operation.legs.length; index += 1) {
         const leg = operation.legs[index];
-        const account = snapshots.get(leg.account);
-        if (!account || touched.has(leg.account)) break;
+        const account = current.get(leg.account);
+        if (!account || touched.has(leg.account) || inRun.has(leg.account)) break;
         let line: LedgerLine;
         try {
           line = nextLine(account, leg, keyOf(index), operation._id, operation.ref, at);
@@ -115,16 +122,27 @@ export class LegApplier {
           if (error instanceof LegRefused) break;
           throw error;
         }
-        touched.add(leg.account);
+        inRun.add(leg.account);
         planned.push({ account, set: balanceFields(line, account, leg), line });
       }
       let applied = NOT_TRIED;
       while (applied === NOT_TRIED) applied = planned.length > 0 ? await this.batches.swap(planned) : 0;
-      const swapped = planned.slice(0, applied).map(({ line }) => line);
-      lines.push(...swapped);
-      batched.push(...swapped);
+      for (const { account, line } of planned.slice(0, applied)) {
+        touched.add(account._id);
+        lines.push(line);
+        batched.push(line);
+      }
       next += applied;
       if (next === operation.legs.length) break;
+      // A lost race: a later state of the account that only this process's swaps of other legs led to proves the
+      // leg unapplied as well as the snapshot did (AccountBatches.after), so the batch goes on from there.
+      const lost = planned.at(applied);
+      const later = lost && rebases < MAX_REBASES ? this.batches.after(lost.account) : undefined;
+      if (later) {
+        current.set(later._id, later);
+        rebases += 1;
+        continue;
+      }
       const leg = operation.legs[next];
       try {
         lines.push(await this.apply(leg, keyOf(next), operation._id, operation.ref));

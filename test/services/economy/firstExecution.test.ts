@@ -54,6 +54,16 @@ describe('economy: the first execution of an operation', () => {
   const transfer = (id: string, amount: number) =>
     core().runner.run({ id, kind: 'transfer', ref: 'test', request: { amount }, legs: transferLegs(amount) });
   const linesOf = (id: string) => core().ledger.countDocuments({ op: id });
+  /** Moves `delta` between the user and the issuer by the checked path, as another process would. */
+  const changeElsewhere = async (user: EconomyUser, delta: number) => {
+    const op = `test:${newKey('elsewhere')}`;
+    const legs: OperationLeg[] = [
+      { account: userAccount(user.userId), currency: 'soft', delta, kind: 'grant', floor: 'available' },
+      { account: 'system:issuer.0', currency: 'soft', delta: -delta, kind: 'grant', floor: 'none' },
+    ];
+    for (const [index, leg] of (delta < 0 ? legs : legs.reverse()).entries())
+      await core().legs.apply(leg, `${op}:${index}`, op, 'elsewhere');
+  };
   const pendingOf = async (user: EconomyUser) =>
     (await core().accounts.findById(userAccount(user.userId)).lean())?.pending ?? [];
 
@@ -62,12 +72,12 @@ describe('economy: the first execution of an operation', () => {
     await fund(url, bob.userId, 1);
     const id = `transfer:${ann.userId}:${newKey('stale')}`;
     const snapshots = await core().legs.snapshot([userAccount(ann.userId), userAccount(bob.userId)]);
-    // Ann spends 90 elsewhere after the read: by the read she could pay 50, by her account she cannot.
-    await transfer(`transfer:${ann.userId}:${newKey('elsewhere')}`, 90);
+    // Ann spends 90 in another process after the read: by the read she could pay 50, by her account she cannot.
+    await changeElsewhere(ann, -90);
     const accounts = await core().accounts.countDocuments();
     const outcome = await core().legs.applyAll({ _id: id, ref: 'test', legs: transferLegs(50) }, snapshots);
     expect(outcome).toMatchObject({ refused: { code: 'INSUFFICIENT_FUNDS' } });
-    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['10', '91']);
+    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['10', '1']);
     expect(await linesOf(id)).toBe(0);
     // The lost compare-and-set (an upsert) inserted nothing.
     expect(await core().accounts.countDocuments()).toBe(accounts);
@@ -79,7 +89,7 @@ describe('economy: the first execution of an operation', () => {
     await fund(url, bob.userId, 1);
     const id = `transfer:${ann.userId}:${newKey('stale')}`;
     const snapshots = await core().legs.snapshot([userAccount(ann.userId), userAccount(bob.userId)]);
-    await fund(url, bob.userId, 5);
+    await changeElsewhere(bob, 5);
     const outcome = await core().legs.applyAll({ _id: id, ref: 'test', legs: transferLegs(30) }, snapshots);
     expect(outcome).toMatchObject({ lines: [{ balanceAfter: 70 }, { balanceAfter: 36 }] });
     expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['70', '36']);
@@ -97,7 +107,7 @@ describe('economy: the first execution of an operation', () => {
     const [stale, fresh] = [newKey('stale'), newKey('fresh')].map((key) => `transfer:${ann.userId}:${key}`);
     const accounts = [ann, bob, cath, dan].map((user) => userAccount(user.userId));
     const snapshots = await core().legs.snapshot(accounts);
-    await fund(url, ann.userId, 5);
+    await changeElsewhere(ann, 5);
     const cathToDan = transferLegs(20).map((leg, index) => ({ ...leg, account: accounts[index + 2] }));
     const bulkWrite = jest.spyOn(core().accounts.collection, 'bulkWrite');
     // Submitted in one turn, the two operations' compare-and-sets share a batch; the stale one's first loses.
@@ -118,6 +128,50 @@ describe('economy: the first execution of an operation', () => {
     const balances = await Promise.all([ann, bob, cath, dan].map(async (user) => (await wallet(user)).soft));
     expect(balances).toEqual(['75', '31', '30', '21']);
     expect([await linesOf(stale), await linesOf(fresh)]).toEqual([2, 2]);
+    expect((await audit()).ok).toBe(true);
+  });
+
+  it('goes on from the state its own process left when a batched leg loses to it: no checked path', async () => {
+    const [cath, dan] = [await signUp(url), await signUp(url)];
+    await fund(url, ann.userId, 100);
+    await fund(url, cath.userId, 100);
+    await fund(url, dan.userId, 1);
+    const accounts = [ann, cath, dan].map((user) => userAccount(user.userId));
+    const snapshots = await core().legs.snapshot(accounts);
+    const toDan = (from: string, amount: number) =>
+      transferLegs(amount).map((leg, index) => ({ ...leg, account: index === 0 ? from : accounts[2] }));
+    const [first, second] = [newKey('first'), newKey('second')].map((key) => `transfer:x:${key}`);
+    const checked = jest.spyOn(core().ledger, 'findOne');
+    // One batch: [ann, dan, cath, dan]; the second credit to Dan loses to the first and goes on from its state.
+    const outcomes = await Promise.all([
+      core().legs.applyAll({ _id: first, ref: 'test', legs: toDan(accounts[0], 10) }, snapshots),
+      core().legs.applyAll({ _id: second, ref: 'test', legs: toDan(accounts[1], 20) }, snapshots),
+    ]);
+    expect(checked).not.toHaveBeenCalled();
+    expect(outcomes).toMatchObject([
+      { lines: [{ balanceAfter: 90 }, { balanceAfter: 11 }] },
+      { lines: [{ balanceAfter: 80 }, { balanceAfter: 31 }] },
+    ]);
+    const balances = await Promise.all([ann, cath, dan].map(async (user) => (await wallet(user)).soft));
+    expect(balances).toEqual(['90', '80', '31']);
+    expect([await linesOf(first), await linesOf(second)]).toEqual([2, 2]);
+    expect((await audit()).ok).toBe(true);
+  });
+
+  it('never goes on from a state whose history it does not know: a leg another execution applied stays applied once', async () => {
+    await fund(url, ann.userId, 100);
+    await fund(url, bob.userId, 1);
+    const id = `transfer:${ann.userId}:${newKey('overlap')}`;
+    const snapshots = await core().legs.snapshot([userAccount(ann.userId), userAccount(bob.userId)]);
+    // A retry of the same operation applies both legs by the checked path, then another transfer goes through the
+    // batches: this process knows Ann's state after it, not what came between the read and it.
+    for (const [index, leg] of transferLegs(30).entries())
+      await core().legs.apply(leg, `${id}:${index}`, id, 'test');
+    await transfer(`transfer:${ann.userId}:${newKey('after')}`, 10);
+    const outcome = await core().legs.applyAll({ _id: id, ref: 'test', legs: transferLegs(30) }, snapshots);
+    expect(outcome).toMatchObject({ lines: [{ balanceAfter: 70 }, { balanceAfter: 31 }] });
+    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['60', '41']);
+    expect(await linesOf(id)).toBe(2);
     expect((await audit()).ok).toBe(true);
   });
 
