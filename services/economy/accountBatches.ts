@@ -1,6 +1,8 @@
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { EconomyAccountRecord, LedgerLine } from '../../models/EconomyAccount';
 import type { LedgerEntryRecord } from '../../models/LedgerEntry';
+import type { Clock } from '../../platform/clock';
+import { SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
 import { GroupCommit } from './groupCommit';
 import { isDuplicateKey } from './nativeCollection';
 
@@ -43,9 +45,14 @@ export class AccountBatches {
   constructor(
     private readonly accounts: Collection<EconomyAccountRecord>,
     private readonly ledger: Collection<LedgerEntryRecord>,
+    private readonly clock: Clock,
   ) {}
 
-  /** The accounts `ids` as they are now (an account not created yet is absent). */
+  /**
+   * The accounts `ids` as they are now. An account not created yet reads as the blank account `LegApplier.read` would
+   * create (version 0: no leg was ever applied to it), which the first swap on it inserts; the hard issuer, created
+   * with its genesis line, is left out instead.
+   */
   read(ids: string[]): Promise<AccountSnapshots> {
     return this.reads.submit(ids);
   }
@@ -79,10 +86,11 @@ export class AccountBatches {
   private async readAll(lists: string[][]): Promise<AccountSnapshots[]> {
     const found = await this.accounts.find({ _id: { $in: [...new Set(lists.flat())] } }).toArray();
     const byId = new Map(found.map((account) => [account._id, account]));
+    const now = new Date(this.clock.now());
     return lists.map((ids) => {
       const snapshots: AccountSnapshots = new Map();
       for (const id of ids) {
-        const account = byId.get(id);
+        const account = byId.get(id) ?? (id === SYSTEM_ACCOUNTS.issuer ? undefined : blankAccount(id, now));
         if (account) snapshots.set(id, account);
       }
       return snapshots;
@@ -93,7 +101,8 @@ export class AccountBatches {
    * The runs of several operations, one after another in one ordered batch. Each compare-and-set is an upsert, so a
    * lost race (the version moved) cannot match, tries to insert the existing `_id`, and its duplicate-key error stops
    * the batch there: nothing after it is applied, so no leg ever lands before an earlier leg of its operation.
-   * Accounts are never deleted, so these upserts never insert.
+   * Accounts are never deleted, so an upsert inserts only an account that was read blank and is still missing: the
+   * blank account's fields (`$setOnInsert`) with the leg applied.
    */
   private async swapAll(runs: Swap[][]): Promise<number[]> {
     const swaps: AnyBulkWriteOperation<EconomyAccountRecord>[] = runs
@@ -101,7 +110,12 @@ export class AccountBatches {
       .map(({ account, set, line }) => ({
         updateOne: {
           filter: { _id: account._id, v: account.v },
-          update: { $set: { ...set, updatedAt: line.at }, $inc: { v: 1 }, $push: { pending: line } },
+          update: {
+            $set: { ...set, updatedAt: line.at },
+            $inc: { v: 1 },
+            $push: { pending: line },
+            $setOnInsert: insertedFields(account, set),
+          },
           upsert: true,
         },
       }));
@@ -149,6 +163,33 @@ export class AccountBatches {
       { ordered: false },
     );
   }
+}
+
+/** An account not created yet, as `LegApplier.read` creates it. */
+function blankAccount(id: string, at: Date): EconomyAccountRecord {
+  return {
+    _id: id,
+    owner: ownerOf(id),
+    soft: 0,
+    hard: 0,
+    held: 0,
+    holds: [],
+    v: 0,
+    pending: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** The fields a swap's upsert writes besides its `$set` when it inserts the account it read blank. */
+function insertedFields(
+  account: EconomyAccountRecord,
+  set: Record<string, unknown>,
+): Record<string, unknown> {
+  const { owner, soft, hard, held, holds, createdAt } = account;
+  const fields: Record<string, unknown> = { owner, soft, hard, held, holds, createdAt };
+  for (const key of Object.keys(set)) delete fields[key];
+  return fields;
 }
 
 /** The first write error of a failed bulk write (its index in the batch and code), if that is what failed. */

@@ -48,7 +48,7 @@ export class LegApplier {
     private readonly ledger: Model<LedgerEntryRecord>,
     private readonly clock: Clock,
   ) {
-    this.batches = new AccountBatches(nativeCollection(accounts), nativeCollection(ledger));
+    this.batches = new AccountBatches(nativeCollection(accounts), nativeCollection(ledger), clock);
   }
 
   /** Applies `leg` under `key` (or answers its earlier result); throws LegRefused when it cannot be applied. */
@@ -86,12 +86,14 @@ export class LegApplier {
    * Applies an operation's legs in order. Without snapshots every leg goes through `apply` (a resumed or replayed
    * operation: any leg may have been applied by another execution already).
    *
-   * With `snapshots` (accounts read before this call created the operation) a leg is applied by one compare-and-set
-   * on the snapshot's version, without `apply`'s checks: no execution of the operation can have run before it
-   * existed, so an account unchanged since the snapshot cannot hold the leg yet, and every change bumps the version.
-   * The legs go in order in one ordered batch, shared with concurrent operations, that stops at the first lost race
-   * (AccountBatches.swap: no leg lands before an earlier one). A lost or refused leg and a second leg on one account
-   * go through `apply`, then the batch resumes with the legs after it. The lines applied here are written to the
+   * With `snapshots` (accounts read before this call created the operation; `snapshot`, where a missing account
+   * reads blank) a leg is applied by one compare-and-set on the snapshot's version, without `apply`'s checks: no
+   * execution of the operation can have run before it existed, so an account unchanged since the snapshot cannot
+   * hold the leg yet, and every change bumps the version. The legs go in order in one ordered batch, shared with
+   * concurrent operations, that stops at the first lost race (AccountBatches.swap: no leg lands before an earlier
+   * one). A lost leg goes on from a later state its process's own swaps explain (AccountBatches.after), or else,
+   * like a refused leg and a second leg on one account, through `apply`; then the batch resumes with the legs after
+   * it. The lines applied here are written to the
    * ledger and taken off `pending` together at the end; a crash before that leaves them on their accounts'
    * `pending`, as `apply` would, where a retry or the recovery job completes them.
    */

@@ -175,6 +175,49 @@ describe('economy: the first execution of an operation', () => {
     expect((await audit()).ok).toBe(true);
   });
 
+  it('creates a missing account by its first swap, as reading it would, also when two credits race for it', async () => {
+    await fund(url, ann.userId, 100);
+    await fund(url, bob.userId, 100);
+    const cath = await signUp(url);
+    const toCath = (from: EconomyUser, amount: number) =>
+      transferLegs(amount).map((leg, index) => ({
+        ...leg,
+        account: userAccount((index === 0 ? from : cath).userId),
+      }));
+    const checked = jest.spyOn(core().ledger, 'findOne');
+    const [first, second] = await Promise.all([
+      core().runner.run({
+        id: `t:${newKey('a')}`,
+        kind: 'transfer',
+        ref: 't',
+        request: {},
+        legs: toCath(ann, 7),
+      }),
+      core().runner.run({
+        id: `t:${newKey('b')}`,
+        kind: 'transfer',
+        ref: 't',
+        request: {},
+        legs: toCath(bob, 5),
+      }),
+    ]);
+    expect(checked).not.toHaveBeenCalled();
+    // One credit landed on the blank account, the other on the state it left (in either order).
+    expect(Math.max(first.operation.balancesAfter[1], second.operation.balancesAfter[1])).toBe(12);
+    const created = await core().accounts.findById(userAccount(cath.userId)).lean();
+    expect(created).toMatchObject({
+      owner: 'user',
+      soft: 12,
+      hard: 0,
+      held: 0,
+      holds: [],
+      v: 2,
+      pending: [],
+    });
+    expect(created?.createdAt).toBeInstanceOf(Date);
+    expect((await audit()).ok).toBe(true);
+  });
+
   it('survives a crash after its compare-and-sets, before the ledger write: recovery records the lines once', async () => {
     await fund(url, ann.userId, 100);
     await fund(url, bob.userId, 1);
