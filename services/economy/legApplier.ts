@@ -93,9 +93,8 @@ export class LegApplier {
    * concurrent operations, that stops at the first lost race (AccountBatches.swap: no leg lands before an earlier
    * one). A lost leg goes on from a later state its process's own swaps explain (AccountBatches.after), or else,
    * like a refused leg and a second leg on one account, through `apply`; then the batch resumes with the legs after
-   * it. The lines applied here are written to the
-   * ledger and taken off `pending` together at the end; a crash before that leaves them on their accounts'
-   * `pending`, as `apply` would, where a retry or the recovery job completes them.
+   * it. The lines applied here are written to the ledger and taken off `pending` together at the end; a crash before
+   * that leaves them on their accounts' `pending`, as `apply` would, where a retry or the recovery job completes them.
    */
   async applyAll(
     operation: Pick<EconomyOperationRecord, '_id' | 'ref' | 'legs'>,
@@ -159,7 +158,7 @@ export class LegApplier {
     return { lines };
   }
 
-  /** The accounts `ids` as they are now (read together with concurrent callers'; an account not created yet is absent). */
+  /** The accounts `ids` as they are now, read with concurrent callers' (missing ones read blank: AccountBatches). */
   snapshot(ids: string[]): Promise<AccountSnapshots> {
     return this.batches.read(ids);
   }

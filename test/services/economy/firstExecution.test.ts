@@ -158,7 +158,7 @@ describe('economy: the first execution of an operation', () => {
     expect((await audit()).ok).toBe(true);
   });
 
-  it('never goes on from a state whose history it does not know: a leg another execution applied stays applied once', async () => {
+  it('never goes on from a state of unknown history: a leg another execution applied stays applied once', async () => {
     await fund(url, ann.userId, 100);
     await fund(url, bob.userId, 1);
     const id = `transfer:${ann.userId}:${newKey('overlap')}`;
