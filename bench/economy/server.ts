@@ -2,7 +2,7 @@
  * The platform process bench/economy.ts measures: identity, the economy and the marketplace on embedded MongoDB and
  * Qdrant in a temporary DATA_DIR (local embedder). It creates `users` users with sessions, funds each with soft
  * currency, lists `listings` creator-content listings of the first half of the users, prints one JSON line
- * `{url, tokens, userIds, listings}` and serves until stdin closes.
+ * `{url, tokens, userIds, listings}` and serves until stdin closes; then it prints the conservation audit (stderr).
  * Run by bench/economy.ts: tsx bench/economy/server.ts <users> <listings>
  */
 import fs from 'node:fs/promises';
@@ -93,8 +93,16 @@ async function main(): Promise<void> {
   );
   process.stdin.resume();
   process.stdin.on('end', () => {
-    void platform
-      .stop()
+    // The books after the run: every transfer and purchase balanced, nothing left pending.
+    void economy.economy
+      .audit()
+      .then((report) =>
+        process.stderr.write(
+          `audit after the HTTP phases: ok=${report.ok}, ${report.ledgerEntries} ledger lines, ` +
+            `${report.pendingOperations} operations pending, mismatched accounts ${report.mismatchedAccounts.length}\n`,
+        ),
+      )
+      .then(() => platform.stop())
       .then(() => fs.rm(dataDir, { recursive: true, force: true }))
       .then(() => process.exit(0));
   });

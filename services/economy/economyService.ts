@@ -6,6 +6,7 @@ import { type LedgerPage, type WalletView, readLedger, readWallet } from './acco
 import { userAccount, userIdOf } from './accountIds';
 import { AddressAccounts } from './addressAccounts';
 import type { EconomyCore } from './economyCore';
+import { findById, nativeCollection } from './nativeCollection';
 import { RecipientNotFoundError } from './errors';
 import { type GrantInput, grantCoins } from './grants';
 import { type HoldInput, placeHold, releaseHold } from './holds';
@@ -102,6 +103,7 @@ export class EconomyService {
 
   private async userExists(userId: string): Promise<boolean> {
     if (!Types.ObjectId.isValid(userId)) return false;
-    return (await userModel(this.connection).exists({ _id: userId })) !== null;
+    const users = nativeCollection(userModel(this.connection));
+    return (await findById(users, new Types.ObjectId(userId))) !== null;
   }
 }

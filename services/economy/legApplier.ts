@@ -1,19 +1,29 @@
 import type { Model } from 'mongoose';
 import { REFUSALS_KEPT, type EconomyAccountRecord, type LedgerLine } from '../../models/EconomyAccount';
-import type { OperationLeg } from '../../models/EconomyOperation';
+import type { EconomyOperationRecord, OperationLeg } from '../../models/EconomyOperation';
 import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
 import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
 import { EconomyBusyError, InsufficientFundsError } from './errors';
+import { AccountBatches, NOT_TRIED, type AccountSnapshots, type Swap } from './accountBatches';
+import { nativeCollection } from './nativeCollection';
 
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
 const MAX_ROUNDS = 200;
+
+/** Lost races an operation's batched legs may go on from a later known state before taking the checked path. */
+const MAX_REBASES = 8;
 
 /** The codes a refused leg carries. */
 type RefusalCode = ConstructorParameters<typeof InsufficientFundsError>[1];
 
 /** A leg refused for funds (or a missing hold): the operation fails, nothing changed. */
 export class LegRefused extends InsufficientFundsError {}
+
+export type { AccountSnapshots } from './accountBatches';
+
+/** What applying an operation's legs came to: every leg's line, or the first leg's refusal (nothing changed). */
+export type LegsOutcome = { lines: LedgerLine[] } | { refused: LegRefused };
 
 /**
  * Applies one leg of an operation to one account, exactly once per `key`, without transactions:
@@ -31,11 +41,15 @@ export class LegRefused extends InsufficientFundsError {}
  * cannot apply the leg after a credit lands: the operation's `failed` record never hides moved coins.
  */
 export class LegApplier {
+  private readonly batches: AccountBatches;
+
   constructor(
     private readonly accounts: Model<EconomyAccountRecord>,
     private readonly ledger: Model<LedgerEntryRecord>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.batches = new AccountBatches(nativeCollection(accounts), nativeCollection(ledger), clock);
+  }
 
   /** Applies `leg` under `key` (or answers its earlier result); throws LegRefused when it cannot be applied. */
   async apply(leg: OperationLeg, key: string, op: string, ref: string): Promise<LedgerLine> {
@@ -66,6 +80,87 @@ export class LegApplier {
       if (swapped.modifiedCount === 1) return this.record(line);
     }
     throw new EconomyBusyError(leg.account);
+  }
+
+  /**
+   * Applies an operation's legs in order. Without snapshots every leg goes through `apply` (a resumed or replayed
+   * operation: any leg may have been applied by another execution already).
+   *
+   * With `snapshots` (accounts read before this call created the operation; `snapshot`, where a missing account
+   * reads blank) a leg is applied by one compare-and-set on the snapshot's version, without `apply`'s checks: no
+   * execution of the operation can have run before it existed, so an account unchanged since the snapshot cannot
+   * hold the leg yet, and every change bumps the version. The legs go in order in one ordered batch, shared with
+   * concurrent operations, that stops at the first lost race (AccountBatches.swap: no leg lands before an earlier
+   * one). A lost leg goes on from a later state its process's own swaps explain (AccountBatches.after), or else,
+   * like a refused leg and a second leg on one account, through `apply`; then the batch resumes with the legs after
+   * it. The lines applied here are written to the ledger and taken off `pending` together at the end; a crash before
+   * that leaves them on their accounts' `pending`, as `apply` would, where a retry or the recovery job completes them.
+   */
+  async applyAll(
+    operation: Pick<EconomyOperationRecord, '_id' | 'ref' | 'legs'>,
+    snapshots: AccountSnapshots = new Map(),
+  ): Promise<LegsOutcome> {
+    const lines: LedgerLine[] = [];
+    const batched: LedgerLine[] = [];
+    // Accounts this operation changed, and each account's state known to hold none of its legs.
+    const touched = new Set<string>();
+    const current = new Map(snapshots);
+    const at = new Date(this.clock.now());
+    const keyOf = (index: number) => `${operation._id}:${index}`;
+    let rebases = 0;
+    let next = 0;
+    while (next < operation.legs.length) {
+      const planned: Swap[] = [];
+      const inRun = new Set<string>();
+      for (let index = next; index < operation.legs.length; index += 1) {
+        const leg = operation.legs[index];
+        const account = current.get(leg.account);
+        if (!account || touched.has(leg.account) || inRun.has(leg.account)) break;
+        let line: LedgerLine;
+        try {
+          line = nextLine(account, leg, keyOf(index), operation._id, operation.ref, at);
+        } catch (error) {
+          if (error instanceof LegRefused) break;
+          throw error;
+        }
+        inRun.add(leg.account);
+        planned.push({ account, set: balanceFields(line, account, leg), line });
+      }
+      let applied = NOT_TRIED;
+      while (applied === NOT_TRIED) applied = planned.length > 0 ? await this.batches.swap(planned) : 0;
+      for (const { account, line } of planned.slice(0, applied)) {
+        touched.add(account._id);
+        lines.push(line);
+        batched.push(line);
+      }
+      next += applied;
+      if (next === operation.legs.length) break;
+      // A lost race: a later state of the account that only this process's swaps of other legs led to proves the
+      // leg unapplied as well as the snapshot did (AccountBatches.after), so the batch goes on from there.
+      const lost = planned.at(applied);
+      const later = lost && rebases < MAX_REBASES ? this.batches.after(lost.account) : undefined;
+      if (later) {
+        current.set(later._id, later);
+        rebases += 1;
+        continue;
+      }
+      const leg = operation.legs[next];
+      try {
+        lines.push(await this.apply(leg, keyOf(next), operation._id, operation.ref));
+      } catch (error) {
+        if (error instanceof LegRefused && next === 0) return { refused: error };
+        throw error;
+      }
+      touched.add(leg.account);
+      next += 1;
+    }
+    await this.batches.record(batched);
+    return { lines };
+  }
+
+  /** The accounts `ids` as they are now, read with concurrent callers' (missing ones read blank: AccountBatches). */
+  snapshot(ids: string[]): Promise<AccountSnapshots> {
+    return this.batches.read(ids);
   }
 
   /** Records that `key` was refused on `account` at version `v`; false when the account changed meanwhile. */

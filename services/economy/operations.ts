@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import type { LedgerKind } from '../../models/EconomyAccount';
 import type { EconomyOperationRecord, OperationError, OperationLeg } from '../../models/EconomyOperation';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { IdempotencyConflictError, replayedError } from './errors';
-import { LegRefused, type LegApplier } from './legApplier';
+import type { AccountSnapshots, LegApplier } from './legApplier';
+import { insertOrFind, nativeCollection, setIfMatches } from './nativeCollection';
 
 /** What a caller asks for: the operation's id (scope + idempotency key), the request it hashes, and its legs. */
 export interface OperationRequest {
@@ -38,41 +40,40 @@ export const RECOVERY_AFTER_MS = 30_000;
  */
 export class OperationRunner {
   private readonly doneListeners = new Set<(operation: EconomyOperationRecord) => void>();
+  private readonly rows: Collection<EconomyOperationRecord>;
 
   constructor(
     private readonly operations: Model<EconomyOperationRecord>,
     private readonly legs: LegApplier,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.rows = nativeCollection(operations);
+  }
 
   /** Runs `request` once; a repeat with the same id answers the first outcome (or its error). */
   async run(request: OperationRequest): Promise<OperationOutcome> {
     const requestHash = hashRequest(request.request);
     const now = new Date(this.clock.now());
-    const created = await this.operations.updateOne(
-      { _id: request.id },
-      {
-        $setOnInsert: {
-          kind: request.kind,
-          ref: request.ref,
-          requestHash,
-          legs: request.legs,
-          state: 'pending',
-          balancesAfter: [],
-          meta: request.meta ?? {},
-          createdAt: now,
-          updatedAt: now,
-        },
-      },
-      { upsert: true, timestamps: false },
-    );
-    const operation = await this.find(request.id);
-    if (created.upsertedCount === 0) {
+    // Read before the operation can exist: what lets a first execution skip the per-leg checks (LegApplier.applyAll).
+    const snapshots = await this.legs.snapshot(request.legs.map((leg) => leg.account));
+    const { stored: operation, created } = await insertOrFind(this.rows, {
+      _id: request.id,
+      kind: request.kind,
+      ref: request.ref,
+      requestHash,
+      legs: request.legs,
+      state: 'pending',
+      balancesAfter: [],
+      meta: request.meta ?? {},
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!created) {
       if (operation.requestHash !== requestHash) throw new IdempotencyConflictError(request.id);
       const finished = operation.state === 'pending' ? await this.drive(operation) : operation;
       return { operation: throwIfFailed(finished), replayed: true };
     }
-    return { operation: throwIfFailed(await this.drive(operation)), replayed: false };
+    return { operation: throwIfFailed(await this.drive(operation, snapshots)), replayed: false };
   }
 
   /**
@@ -100,33 +101,33 @@ export class OperationRunner {
     return rows.map((row) => row._id);
   }
 
-  private async drive(operation: EconomyOperationRecord): Promise<EconomyOperationRecord> {
-    const balances: number[] = [];
-    for (const [index, leg] of operation.legs.entries()) {
-      try {
-        const line = await this.legs.apply(leg, `${operation._id}:${index}`, operation._id, operation.ref);
-        balances.push(line.balanceAfter);
-      } catch (error) {
-        if (!(error instanceof LegRefused) || index > 0) throw error;
-        return this.finish(operation._id, { state: 'failed', error: errorBody(error) });
-      }
-    }
-    const done = await this.finish(operation._id, { state: 'done', balancesAfter: balances });
+  /** Applies the legs (`snapshots` only for an operation this call created) and records the final state. */
+  private async drive(
+    operation: EconomyOperationRecord,
+    snapshots?: AccountSnapshots,
+  ): Promise<EconomyOperationRecord> {
+    const outcome = await this.legs.applyAll(operation, snapshots);
+    if ('refused' in outcome)
+      return this.finish(operation, { state: 'failed', error: errorBody(outcome.refused) });
+    const balancesAfter = outcome.lines.map((line) => line.balanceAfter);
+    const done = await this.finish(operation, { state: 'done', balancesAfter });
     if (done.state === 'done') for (const listener of this.doneListeners) listener(done);
     return done;
   }
 
-  /** Moves a pending operation to its final state (the first finisher wins; the record is then read back). */
+  /** Moves a pending operation to its final state (the first finisher wins) and answers the stored record. */
   private async finish(
-    id: string,
+    operation: EconomyOperationRecord,
     fields: Partial<Pick<EconomyOperationRecord, 'state' | 'error' | 'balancesAfter'>>,
   ): Promise<EconomyOperationRecord> {
-    await this.operations.updateOne(
-      { _id: id, state: 'pending' },
-      { $set: { ...fields, updatedAt: new Date(this.clock.now()) } },
-      { timestamps: false },
-    );
-    return this.find(id);
+    const final = { ...fields, updatedAt: new Date(this.clock.now()) };
+    // When every write of the batch moved its operation, this one is stored as `operation` plus `final`.
+    const moved = await setIfMatches(this.rows, {
+      filter: { _id: operation._id, state: 'pending' },
+      set: final,
+    });
+    if (moved) return { ...operation, ...final };
+    return this.find(operation._id);
   }
 
   private async find(id: string): Promise<EconomyOperationRecord> {

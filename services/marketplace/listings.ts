@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { UnavailableError } from '../../platform/errors';
 import { IdempotencyConflictError } from '../economy/errors';
+import { findById, nativeCollection } from '../economy/nativeCollection';
 import { hashRequest } from '../economy/operations';
 import type { Currency } from '../../models/EconomyAccount';
 import type { MarketListingRecord } from '../../models/MarketListing';
@@ -169,7 +170,7 @@ export async function returnItem(
 /** The listing `id` (404 LISTING_NOT_FOUND). */
 export async function findListing(core: MarketCore, id: string): Promise<MarketListingRecord> {
   const listing = Types.ObjectId.isValid(id)
-    ? await core.listings.findById(id).lean<MarketListingRecord>()
+    ? await findById(nativeCollection(core.listings), new Types.ObjectId(id))
     : null;
   if (!listing) throw new ListingNotFoundError(id);
   return listing;

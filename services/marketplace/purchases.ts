@@ -1,8 +1,10 @@
+import { Types } from 'mongoose';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import type { MarketSaleRecord } from '../../models/MarketSale';
 import { AppError } from '../../platform/errors';
 import { SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../economy/accountIds';
 import { IdempotencyConflictError, replayedError } from '../economy/errors';
+import { insertOrFind, nativeCollection, setIfMatches } from '../economy/nativeCollection';
 import { CannotBuyOwnListingError, ListingNotActiveError, ListingSoldError } from './errors';
 import { findListing } from './listings';
 import type { MarketCore } from './marketCore';
@@ -36,20 +38,24 @@ export async function buyListing(
   idempotencyKey: string,
 ): Promise<PurchaseOutcome> {
   const id = `sale:${buyer}:${idempotencyKey}`;
-  const earlier = await core.sales.findById(id).lean<MarketSaleRecord>();
-  if (earlier) {
+  let listing: MarketListingRecord;
+  try {
+    listing = await findListing(core, listingId);
+    if (listing.seller === buyer) throw new CannotBuyOwnListingError();
+    if (listing.state === 'sold') throw new ListingSoldError(listingId);
+    if (listing.state !== 'active') throw new ListingNotActiveError(listingId, listing.state);
+  } catch (error) {
+    // A retry of a purchase that went through (its listing is sold now), or the key used for another listing.
+    const earlier = await core.sales.findById(id).lean<MarketSaleRecord>();
+    if (!earlier) throw error;
     if (earlier.listing !== listingId) throw new IdempotencyConflictError(id);
     return { sale: throwIfFailed(await driveSale(core, earlier)), replayed: true };
   }
-  const listing = await findListing(core, listingId);
-  if (listing.seller === buyer) throw new CannotBuyOwnListingError();
-  if (listing.state === 'sold') throw new ListingSoldError(listingId);
-  if (listing.state !== 'active') throw new ListingNotActiveError(listingId, listing.state);
   const { sale, created } = await openSale(core, id, listing, buyer);
-  return { sale: throwIfFailed(await driveSale(core, sale)), replayed: !created };
+  return { sale: throwIfFailed(await driveSale(core, sale, listing)), replayed: !created };
 }
 
-/** Writes the sale `pending` (or finds it: `created` false). */
+/** Writes the sale `pending` (or finds it: `created` false; 409 IDEMPOTENCY_CONFLICT when it is another listing's). */
 export async function openSale(
   core: MarketCore,
   id: string,
@@ -57,37 +63,44 @@ export async function openSale(
   buyer: string,
 ): Promise<{ sale: MarketSaleRecord; created: boolean }> {
   const now = new Date(core.clock.now());
-  const written = await core.sales.updateOne(
-    { _id: id },
-    {
-      $setOnInsert: {
-        listing: listing._id.toHexString(),
-        buyer,
-        seller: listing.seller,
-        item: listing.item,
-        qty: listing.qty,
-        price: listing.price,
-        // The platform's fee (SPEC 1: 5%), rounded down: the seller (creator) receives the rest, at least 95%.
-        fee: Math.floor((listing.price.amount * core.feePercent) / 100),
-        state: 'pending',
-        createdAt: now,
-        updatedAt: now,
-      },
-    },
-    { upsert: true, timestamps: false },
-  );
-  const sale = await core.sales.findById(id).lean<MarketSaleRecord>();
-  if (!sale) throw new Error(`sale ${id} vanished`);
+  const { stored: sale, created } = await insertOrFind(nativeCollection(core.sales), {
+    _id: id,
+    listing: listing._id.toHexString(),
+    buyer,
+    seller: listing.seller,
+    item: listing.item,
+    qty: listing.qty,
+    price: { currency: listing.price.currency, amount: listing.price.amount },
+    // The platform's fee (SPEC 1: 5%), rounded down: the seller (creator) receives the rest, at least 95%.
+    fee: Math.floor((listing.price.amount * core.feePercent) / 100),
+    state: 'pending',
+    createdAt: now,
+    updatedAt: now,
+  });
   if (sale.listing !== listing._id.toHexString()) throw new IdempotencyConflictError(id);
-  return { sale, created: written.upsertedCount === 1 };
+  return { sale, created };
 }
 
-/** Runs a sale's remaining steps from its recorded state (the purchase itself, a retry, or the recovery job). */
-export async function driveSale(core: MarketCore, sale: MarketSaleRecord): Promise<MarketSaleRecord> {
+/**
+ * Runs a sale's remaining steps from its recorded state (the purchase itself, a retry, or the recovery job).
+ * `listing`, when the caller has just read it, spares reading it again; a sale of content (nothing to deliver) goes
+ * from `pending` straight to `delivered`.
+ */
+export async function driveSale(
+  core: MarketCore,
+  sale: MarketSaleRecord,
+  listing?: MarketListingRecord,
+): Promise<MarketSaleRecord> {
   let current = sale;
-  if (current.state === 'pending') current = await reserveAndPay(core, current);
+  if (current.state === 'pending') {
+    const refused = await reserveAndPay(core, current);
+    if (refused) return refused;
+    const source = (listing ?? (await findListing(core, sale.listing))).source;
+    if (source === 'inventory') current = await advanceSale(core, current, 'pending', { state: 'paid' });
+    else return advanceSale(core, current, 'pending', { state: 'delivered' });
+  }
   if (current.state === 'paid') {
-    await saleSteps.deliver(core, current);
+    await saleSteps.deliver(core, current, listing);
     current = await advanceSale(core, current, 'paid', { state: 'delivered' });
   }
   return current;
@@ -97,11 +110,11 @@ export async function driveSale(core: MarketCore, sale: MarketSaleRecord): Promi
 export const saleSteps = {
   /** Reserves the listing for the sale; answers the refusal when another sale has it or it is not for sale. */
   async reserve(core: MarketCore, sale: MarketSaleRecord): Promise<AppError | undefined> {
-    const reserved = await core.listings.updateOne(
-      { _id: sale.listing, state: 'active' },
-      { $set: { state: 'sold', saleId: sale._id, buyer: sale.buyer } },
-    );
-    if (reserved.modifiedCount === 1) return undefined;
+    const reserved = await setIfMatches(nativeCollection(core.listings), {
+      filter: { _id: new Types.ObjectId(sale.listing), state: 'active' },
+      set: { state: 'sold', saleId: sale._id, buyer: sale.buyer, updatedAt: new Date(core.clock.now()) },
+    });
+    if (reserved) return undefined;
     const listing = await findListing(core, sale.listing);
     if (listing.saleId === sale._id) return undefined;
     return listing.state === 'sold'
@@ -171,15 +184,19 @@ export const saleSteps = {
   },
 
   /** Puts an inventory listing's item into the buyer's inventory (content needs no delivery). */
-  async deliver(core: MarketCore, sale: MarketSaleRecord): Promise<void> {
-    if ((await findListing(core, sale.listing)).source === 'inventory')
+  async deliver(core: MarketCore, sale: MarketSaleRecord, listing?: MarketListingRecord): Promise<void> {
+    if ((listing ?? (await findListing(core, sale.listing))).source === 'inventory')
       await core.items.give(sale.buyer, deliveryClaim(sale._id), sale.item, sale.qty);
   },
 };
 
-async function reserveAndPay(core: MarketCore, sale: MarketSaleRecord): Promise<MarketSaleRecord> {
+/** Reserves and pays; answers the failed sale when either was refused (nothing paid), undefined when both went. */
+async function reserveAndPay(
+  core: MarketCore,
+  sale: MarketSaleRecord,
+): Promise<MarketSaleRecord | undefined> {
   const refused = (await saleSteps.reserve(core, sale)) ?? (await saleSteps.charge(core, sale));
-  if (!refused) return advanceSale(core, sale, 'pending', { state: 'paid' });
+  if (!refused) return undefined;
   // Nothing was paid: a listing reserved for this sale goes back on sale, and the sale fails with the reason.
   await core.listings.updateOne(
     { _id: sale.listing, saleId: sale._id },
@@ -195,12 +212,10 @@ export async function advanceSale(
   from: MarketSaleRecord['state'],
   fields: Partial<MarketSaleRecord>,
 ): Promise<MarketSaleRecord> {
-  await core.sales.updateOne(
-    { _id: sale._id, state: from },
-    { $set: { ...fields, updatedAt: new Date(core.clock.now()) } },
-    { timestamps: false },
-  );
-  const stored = await core.sales.findById(sale._id).lean<MarketSaleRecord>();
+  const set = { ...fields, updatedAt: new Date(core.clock.now()) };
+  const sales = nativeCollection(core.sales);
+  const moved = await setIfMatches(sales, { filter: { _id: sale._id, state: from }, set });
+  const stored = moved ? { ...sale, ...set } : await sales.findOne({ _id: sale._id });
   if (!stored) throw new Error(`sale ${sale._id} vanished`);
   return stored;
 }
