@@ -1,6 +1,6 @@
 import { type Client, matchMaker } from '@colyseus/core';
 import type { AreaRoom } from '../../rooms/AreaRoom';
-import { EVENTS_MESSAGE } from '../../rooms/eventDelivery';
+import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from '../../rooms/eventDelivery';
 import { holdWrites, holdWritesThisTurn } from '../../rooms/socketWrites';
 import type { MudEvent } from '../../rooms/systems/narration';
 import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
@@ -49,6 +49,42 @@ describe('holdWrites', () => {
   });
 });
 
+/** A hosted player standing in `roomRef` with one socket that records the messages sent to it. */
+function buildSession(userId: string, roomRef: string) {
+  const sent: Buffer[] = [];
+  const client = { enqueueRaw: (message: Buffer) => sent.push(message) } as unknown as Client;
+  const session = {
+    identity: { userId, name: userId },
+    state: { roomRef },
+    clients: new Set([client]),
+    outbox: [],
+    remote: false,
+    inbox: [],
+  } as unknown as PlayerSession;
+  return { session, sent };
+}
+
+describe('EventDelivery.flushAll', () => {
+  it('builds one message for the bystanders who witnessed the same lines and shares its bytes', () => {
+    const players = ['ann', 'bob', 'carl', 'dave'].map((id) =>
+      buildSession(id, id === 'dave' ? 'village:market' : 'village:square'),
+    );
+    const delivery = new EventDelivery(
+      new Map(players.map((p) => [p.session.identity.userId, p.session])),
+      () => undefined,
+    );
+    const ann = { name: 'Ann', userId: 'ann' };
+    delivery.deliver({ type: 'chat.said', actor: ann, text: 'hi', to: { roomRef: 'village:square' } });
+    delivery.deliver({ type: 'chat.said', actor: ann, text: 'all', to: { roomRef: 'village:square' } });
+    delivery.flushAll();
+    const [annSent, bobSent, carlSent, daveSent] = players.map((p) => p.sent);
+    expect([annSent.length, bobSent.length, carlSent.length, daveSent.length]).toEqual([1, 1, 1, 0]);
+    expect(bobSent[0]).toBe(carlSent[0]);
+    expect(annSent[0]).not.toBe(bobSent[0]);
+    expect(players.every((p) => p.session.outbox.length === 0)).toBe(true);
+  });
+});
+
 describe('AreaRoom: one socket write per client per tick', () => {
   let game: GameServer;
 
@@ -64,13 +100,18 @@ describe('AreaRoom: one socket write per client per tick', () => {
     const ann = await joinArea(game, 'ann');
     const bob = await joinArea(game, 'bob');
     const carl = await joinArea(game, 'carl');
+    const dave = await joinArea(game, 'dave');
     await carl.room.request('move', { direction: 'east' });
     game.tick();
     await bob.log.waitFor((e) => e.text === 'Carl leaves east.');
+    await dave.log.waitFor((e) => e.text === 'Carl leaves east.');
     const batches: MudEvent[][] = [];
     bob.room.onMessage(EVENTS_MESSAGE, (events: MudEvent[]) => batches.push(events));
+    const daveBatches: MudEvent[][] = [];
+    dave.room.onMessage(EVENTS_MESSAGE, (events: MudEvent[]) => daveBatches.push(events));
 
     await ann.room.request('say', { text: 'one' });
+    await ann.room.request('whisper', { to: 'Dave', text: 'psst' });
     await ann.room.request('emote', { text: 'waves.' });
     await ann.room.request('say', { text: 'two' });
     const bobSocket = watchWrites('bob');
@@ -84,6 +125,11 @@ describe('AreaRoom: one socket write per client per tick', () => {
     await bob.log.waitFor((e) => e.text === 'Ann says: "two"');
     expect(batches.map((batch) => batch.map((e) => e.text))).toEqual([
       ['Ann says: "one"', 'Ann waves.', 'Ann says: "two"'],
+    ]);
+    // Dave's message differs from the one the other bystanders share: the whisper is his alone, in its place.
+    await dave.log.waitFor((e) => e.text === 'Ann says: "two"');
+    expect(daveBatches.map((batch) => batch.map((e) => e.text))).toEqual([
+      ['Ann says: "one"', 'Ann whispers to you: "psst"', 'Ann waves.', 'Ann says: "two"'],
     ]);
     // Carl, in the market, heard none of it; Ann read her own words at once, before each reply.
     expect(carl.log.texts().filter((text) => text.startsWith('Ann'))).toEqual([]);
