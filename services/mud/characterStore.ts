@@ -141,10 +141,11 @@ export class MongoPlayerStore implements PlayerStore {
     saved: SavedCoins | null,
   ): Promise<boolean> {
     if (this.coins) return this.coins.save(record, guard, keep, saved);
-    const written = await this.characters.replaceOne(
+    // Through the driver, as CharacterCoins.save does: the record is complete, nothing to cast.
+    const written = await this.characters.collection.replaceOne(
       { ...guard, userId: record.userId },
       { ...record, ...keep },
-      { upsert: !saved },
+      { upsert: !saved, ignoreUndefined: true },
     );
     return written.matchedCount + written.upsertedCount === 1;
   }

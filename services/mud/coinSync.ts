@@ -64,10 +64,12 @@ export class CharacterCoins {
     const delta = record.currencies.soft - sync.base;
     const seq = delta === 0 ? sync.seq : sync.seq + 1;
     const coinSync = delta === 0 ? sync : { base: sync.base, seq, pending: { seq, delta } };
-    const written = await this.characters.replaceOne(
+    // Through the driver: the record is complete and typed, and mongoose's casting of the whole document (a
+    // hydrated model per save) was the largest single cost of a durable move.
+    const written = await this.characters.collection.replaceOne(
       { ...guard, userId: record.userId },
       { ...record, ...keep, coinSync },
-      { upsert: !existing },
+      { upsert: !existing, ignoreUndefined: true },
     );
     if (written.matchedCount + written.upsertedCount === 0) return false;
     if (delta === 0) return true;
