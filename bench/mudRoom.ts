@@ -30,7 +30,7 @@ import { newCharacter } from '../rooms/persistence';
 import { MongoPlayerStore } from '../services/mud/characterStore';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
 import { postJson, sendJson } from './support/postJson';
-import { percentile } from './support/stats';
+import { liveHeapBytes, percentile } from './support/stats';
 import { walletProof } from './support/walletProof';
 
 type ChildMessage =
@@ -167,6 +167,7 @@ async function main(clients: number, actions: number, spread: boolean): Promise<
   const bench = await startBenchPlatform('mud', { ROLES: 'api,game,worker', MUD_TICK_MS: '100' });
   const { platform, config } = bench;
   const rssBefore = process.memoryUsage().rss;
+  const heapBefore = liveHeapBytes();
   const { child, message } = forkLoadChild<ChildMessage>(
     __filename,
     [
@@ -223,6 +224,7 @@ async function main(clients: number, actions: number, spread: boolean): Promise<
     return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`;
   };
   const memory = process.memoryUsage();
+  const liveHeap = liveHeapBytes() - heapBefore;
 
   console.log(
     `area room: ${clients} SDK clients in ${spread ? `${AREAS.length} areas (one process)` : 'area_village'}, ${actions} actions each; MongoDB ${config.MONGODB_URI ? 'external' : 'embedded in-process'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}`,
@@ -248,7 +250,7 @@ async function main(clients: number, actions: number, spread: boolean): Promise<
     `  server CPU ${((cpu.user + cpu.system) / 1000 / latencies.length).toFixed(2)} ms per action (ticks, patches and saves included); rss ${Math.round(memory.rss / 2 ** 20)} MB, heap ${Math.round(memory.heapUsed / 2 ** 20)} MB`,
   );
   console.log(
-    `  memory per connected client: ${((memory.rss - rssBefore) / 2 ** 10 / Math.max(1, connected)).toFixed(0)} KB rss over the idle platform`,
+    `  memory per connected client: ${((memory.rss - rssBefore) / 2 ** 10 / Math.max(1, connected)).toFixed(0)} KB rss over the idle platform, ${(liveHeap / 2 ** 10 / Math.max(1, connected)).toFixed(0)} KB of live heap (after a full GC)`,
   );
   await new Promise((resolve) => child.once('exit', resolve));
   await bench.stop();

@@ -6,28 +6,32 @@ import {
   type RoomMethodName,
   Room,
   ServerError,
-  matchMaker,
 } from '@colyseus/core';
 import pino, { type Logger } from 'pino';
 import { type Clock, systemClock } from '../platform/clock';
-import { type AreaRoomOptions, AREA_ROOM_DEFAULTS, areaRoomId, playerEventsChannel } from './areaRoomOptions';
+import {
+  type AreaRoomOptions,
+  AREA_ROOM_DEFAULTS,
+  areaRoomId,
+  givenOptions,
+  playerEventsChannel,
+} from './areaRoomOptions';
 import { type ActionOutcome, type GatewayReply, isReadOnly, snapshotOf } from './actionOutcome';
-import { ensureAreaRoom } from './areaRooms';
+import { handOff } from './handoff';
 import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from './eventDelivery';
 import type { AreaDef, World } from './content/world';
 import type { LiveTake } from './outsideChanges';
 import type { Authenticate, PlayerIdentity } from './persistence';
 import { PlayerSessions } from './playerSessions';
 import { AreaState } from './state/AreaState';
-import { ACTION_NAMES, type MudAction, parseAction, runAction } from './systems/actions';
+import { ACTION_NAMES, type MudAction, namedAction, parseAction, runAction } from './systems/actions';
 import { parseCommandLine } from './systems/commandLine';
 import { MarketDesk, type TradeInput, type WorldMarket, toTradeAction } from './systems/marketTrades';
 import { combatRound } from './systems/combat';
 import type { SimContext } from './systems/context';
 import { runCreatureAi } from './systems/creatureAi';
 import { type ActionErrorBody, InvalidActionError, WrongAreaError, toErrorBody } from './systems/errors';
-import { type Handoff } from './systems/movement';
-import { narrate, narrateError } from './systems/narration';
+import { narrateError } from './systems/narration';
 import { createRng } from './systems/random';
 import { restock } from './systems/merchants';
 import { ResourceSystem } from './systems/resources';
@@ -36,6 +40,7 @@ import { regenerate } from './systems/vitals';
 import { NO_WORLD_EVENTS } from './worldEvents';
 import { RoomVisibility } from './visibility';
 import { measuredTick } from './tickMetrics';
+import { holdWrites, holdWritesThisTurn } from './socketWrites';
 import { logHookFailure } from './hookFailures';
 import { askMinds } from './mindAnswers';
 import type { MindRequest, Minds } from './minds';
@@ -88,7 +93,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.minds = options.minds;
     this.log = (options.logger ?? this.log).child({ room: 'area', areaId: area.id });
     if (options.market) this.market = options.market;
-    this.settings = { ...AREA_ROOM_DEFAULTS, ...stripUndefined(options) } as Settings;
+    this.settings = { ...AREA_ROOM_DEFAULTS, ...givenOptions(options) } as Settings;
     this.roomId = areaRoomId(area.id);
     this.autoDispose = false;
     this.maxMessagesPerSecond = this.settings.maxMessagesPerSecond;
@@ -120,7 +125,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
 
     for (const name of ACTION_NAMES) {
       this.onMessage(name, (client, payload, ctx) =>
-        this.onClientAction(client, { ...asObject(payload), action: name }, ctx),
+        this.onClientAction(client, namedAction(name, payload), ctx),
       );
     }
     this.onMessage('action', (client, payload, ctx) => this.onClientAction(client, payload, ctx));
@@ -128,11 +133,15 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       client.send(EVENTS_MESSAGE, [narrateError('UNKNOWN_ACTION', `Unknown action "${String(type)}".`)]);
     });
     if (options.ticker) this.stopTicker = options.ticker.register(() => this.tick(), this.settings.tickMs);
-    else
+    else {
       this.setSimulationInterval(
         measuredTick(area.id, this.settings.tickMs, () => this.tick()),
         this.settings.tickMs,
       );
+      // The tick sends the patches, with the events (see tick); a manually stepped room (tests) keeps
+      // Colyseus's patch interval too, so a test sees an action's state change without stepping the world.
+      this.patchRate = null;
+    }
     this.clock.setInterval(() => this.players.saveEveryone(), this.settings.saveEveryMs);
   }
 
@@ -258,7 +267,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     const { result, events } = this.delivery.captured(userId, () => runAction(this.sim, userId, action));
     events.push(...(await this.answerConsulted(userId, this.consulted.splice(0))));
     const handoff = result ?? undefined;
-    if (handoff) await this.handOff(session, handoff);
+    if (handoff) await handOff(this.world, this.players, this.delivery, session, handoff);
     else {
       // Only the actor's view is reconciled now; bystanders' views follow at the end of the tick, together
       // with the events of this action they witness (reconciling every view on every action made each
@@ -269,7 +278,8 @@ export class AreaRoom extends Room<{ state: AreaState }> {
         await Promise.all(touched.map((s) => this.players.persist(s)));
       }
     }
-    // The actor's own events go out before the reply; everyone else's with the tick.
+    // The actor's own events go out before the reply (in the same socket write); everyone else's with the tick.
+    holdWritesThisTurn(session.clients);
     this.delivery.flush(session);
     return {
       userId,
@@ -301,37 +311,9 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   }
 
   /**
-   * Completes a move into another area: the player leaves this room's state, is saved at the new room, and
-   * each of their sockets gets an `area.handoff` event carrying a seat reservation for the target area room
-   * (`client.consumeSeatReservation(event.data.reservation)` in the SDK).
-   */
-  private async handOff(session: PlayerSession, to: Handoff): Promise<void> {
-    this.players.detach(session);
-    session.state.roomRef = to.roomRef;
-    await this.players.persist(session);
-    const listing = await ensureAreaRoom(to.areaId);
-    this.delivery.flush(session);
-    const areaName = this.world.areas.get(to.areaId)?.name ?? to.areaId;
-    for (const client of session.clients) {
-      const reservation = await matchMaker.reserveSeatFor(listing, {}, client.auth);
-      const line = narrate(
-        {
-          type: 'area.handoff',
-          areaId: to.areaId,
-          areaName,
-          roomRef: to.roomRef,
-          reservation,
-          to: { userId: session.identity.userId },
-        },
-        session.identity.userId,
-      );
-      client.send(EVENTS_MESSAGE, [line]);
-    }
-  }
-
-  /**
    * One simulation tick. The synchronised `state.tick` advances only on AI steps: a field changing every tick
-   * would make every tick a patch to every client even in a quiet room. Events of the tick go out batched.
+   * would make every tick a patch to every client even in a quiet room. Each client then gets the events it
+   * witnessed since the last tick (one `events` message) and the state patch, in one socket write.
    */
   private tick(): void {
     const tick = (this.ticks += 1);
@@ -346,7 +328,13 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     }
     if (tick % this.settings.regenEvery === 0) regenerate(this.sim);
     this.visibility.sync(this.players.all.values());
-    this.delivery.flushAll();
+    const release = holdWrites(this.clients);
+    try {
+      this.delivery.flushAll();
+      this.broadcastPatch();
+    } finally {
+      release();
+    }
   }
 
   private errorBody(error: unknown, userId: string, input: unknown): ActionErrorBody {
@@ -384,14 +372,4 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       onCreatureRemoved: (spawnPoint) => this.spawns.creatureRemoved(this.sim, spawnPoint),
     };
   }
-}
-
-function asObject(payload: unknown): Record<string, unknown> {
-  return payload !== null && typeof payload === 'object' && !Array.isArray(payload)
-    ? (payload as Record<string, unknown>)
-    : {};
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

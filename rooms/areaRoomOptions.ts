@@ -84,3 +84,8 @@ export const AREA_ROOM_DEFAULTS = {
   remoteIdleMs: 300_000,
   maxMessagesPerSecond: 30,
 } as const;
+
+/** The options that were given, without the undefined ones (so spreading them keeps the defaults). */
+export function givenOptions<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -95,9 +95,17 @@ export class EventDelivery {
     for (const client of session.clients) client.enqueueRaw(message);
   }
 
-  /** Flushes every player's outbox (end of a tick). */
+  /**
+   * Flushes every player's outbox (end of a tick). Bystanders of one room usually wait for the very same lines
+   * (what everyone there witnessed since the last tick): their message is built once and its bytes shared.
+   */
   flushAll(): void {
-    for (const session of this.sessions.values()) this.flush(session);
+    const built = new BuiltMessages();
+    for (const session of this.sessions.values()) {
+      if (session.outbox.length === 0) continue;
+      const message = built.messageOf(session.outbox.splice(0));
+      for (const client of session.clients) client.enqueueRaw(message);
+    }
   }
 
   private deliverTo(session: PlayerSession | undefined, event: GameEvent): void {
@@ -133,22 +141,55 @@ function namedPlayers(event: GameEvent): Set<string> {
   return named;
 }
 
+/** The Colyseus frame header of an `events` message (ROOM_DATA and the message type), the same for every one. */
+const EVENTS_FRAME = getMessageBytes.raw(Protocol.ROOM_DATA, EVENTS_MESSAGE);
+
 /**
  * The Colyseus `events` message carrying already-encoded events: a msgpack array header followed by the
- * encoded elements, framed as a regular ROOM_DATA message (clients decode it like any `send`).
+ * encoded elements, framed as a regular ROOM_DATA message (clients decode it like any `send`). One allocation.
  */
 function eventsMessage(packed: Uint8Array[]): Buffer {
   const n = packed.length;
   const header =
     n < 16
-      ? Buffer.from([0x90 | n])
+      ? [0x90 | n]
       : n < 0x10000
-        ? Buffer.from([0xdc, n >> 8, n & 0xff])
-        : Buffer.from([0xdd, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
-  return getMessageBytes.raw(
-    Protocol.ROOM_DATA,
-    EVENTS_MESSAGE,
-    undefined,
-    Buffer.concat([header, ...packed]),
-  );
+        ? [0xdc, n >> 8, n & 0xff]
+        : [0xdd, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  let length = EVENTS_FRAME.length + header.length;
+  for (const line of packed) length += line.length;
+  const message = Buffer.allocUnsafe(length);
+  EVENTS_FRAME.copy(message, 0);
+  let offset = EVENTS_FRAME.length;
+  for (const byte of header) message[offset++] = byte;
+  for (const line of packed) {
+    message.set(line, offset);
+    offset += line.length;
+  }
+  return message;
+}
+
+/** Messages already built during one flush, found again by their lines (the same encoded lines, in order). */
+class BuiltMessages {
+  /** Per first line, the messages built for outboxes starting with it; a few, so a lookup stays cheap. */
+  private readonly byFirst = new Map<Uint8Array, Array<{ lines: Uint8Array[]; message: Buffer }>>();
+
+  messageOf(lines: Uint8Array[]): Buffer {
+    const candidates = this.byFirst.get(lines[0]);
+    const found = candidates?.find((built) => sameLines(built.lines, lines));
+    if (found) return found.message;
+    const message = eventsMessage(lines);
+    if (!candidates) this.byFirst.set(lines[0], [{ lines, message }]);
+    else if (candidates.length < MAX_VARIANTS) candidates.push({ lines, message });
+    return message;
+  }
+}
+
+/** Different outboxes starting with one line remembered per flush (beyond that, messages are built each time). */
+const MAX_VARIANTS = 8;
+
+function sameLines(a: Uint8Array[], b: Uint8Array[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

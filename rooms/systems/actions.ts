@@ -109,6 +109,12 @@ export function parseAction(input: unknown): MudAction {
   );
 }
 
+/** A message named after an action (`move`, payload `{ direction }`) as the input `parseAction` reads. */
+export function namedAction(name: ActionName, payload: unknown): unknown {
+  const fields = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : {};
+  return { ...fields, action: name };
+}
+
 type Handler<A extends ActionName> = (
   ctx: SimContext,
   userId: string,

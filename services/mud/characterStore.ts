@@ -4,7 +4,7 @@ import { userModel } from '../../models/User';
 import type { CharacterRecord, CharacterSync, PlayerStore } from '../../rooms/persistence';
 import type { WorldPurse } from '../economy/worldPurse';
 import { CharacterItems, applyClaims, unseenClaims } from './characterItems';
-import { CharacterCoins } from './coinSync';
+import { CharacterCoins, SAVED_COINS, type SavedCoins } from './coinSync';
 
 /** Save rounds when outside item claims keep landing between the read and the write. */
 const MAX_SAVE_ROUNDS = 20;
@@ -95,8 +95,12 @@ export class MongoPlayerStore implements PlayerStore {
 
   async save(record: CharacterRecord): Promise<void> {
     for (let round = 0; round < MAX_SAVE_ROUNDS; round += 1) {
+      // One read for the claims guard and, with the economy, the coin sync state.
       const doc = await this.characters
-        .findOne({ userId: record.userId }, { claimSeq: 1, itemClaims: 1 })
+        .findOne(
+          { userId: record.userId },
+          { claimSeq: 1, itemClaims: 1, ...(this.coins ? SAVED_COINS : {}) },
+        )
         .lean();
       const seen = this.loadedClaims.get(record.userId) ?? doc?.claimSeq ?? 0;
       const toWrite = applyClaims(
@@ -105,7 +109,7 @@ export class MongoPlayerStore implements PlayerStore {
       );
       const guard = doc ? { claimSeq: doc.claimSeq ?? { $exists: false } } : {};
       const keep = doc?.claimSeq ? { claimSeq: doc.claimSeq, itemClaims: doc.itemClaims ?? [] } : {};
-      if (await this.write(toWrite, guard, keep, !doc)) return;
+      if (await this.write(toWrite, guard, keep, doc)) return;
     }
     throw new Error(`character ${record.userId} could not be saved: its items keep changing`);
   }
@@ -134,13 +138,14 @@ export class MongoPlayerStore implements PlayerStore {
     record: CharacterRecord,
     guard: object,
     keep: object,
-    insert: boolean,
+    saved: SavedCoins | null,
   ): Promise<boolean> {
-    if (this.coins) return this.coins.save(record, guard, keep);
-    const written = await this.characters.replaceOne(
+    if (this.coins) return this.coins.save(record, guard, keep, saved);
+    // Through the driver, as CharacterCoins.save does: the record is complete, nothing to cast.
+    const written = await this.characters.collection.replaceOne(
       { ...guard, userId: record.userId },
       { ...record, ...keep },
-      { upsert: insert },
+      { upsert: !saved, ignoreUndefined: true },
     );
     return written.matchedCount + written.upsertedCount === 1;
   }

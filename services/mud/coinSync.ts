@@ -5,6 +5,14 @@ import type { WorldPurse } from '../economy/worldPurse';
 
 type CharacterModel = Model<CharacterDocument & CharacterPlatformFields>;
 
+/** The coin fields of a saved character document (what `CharacterCoins.save` needs to know of it). */
+export type SavedCoins = Partial<
+  Pick<CharacterDocument & CharacterPlatformFields, 'coinSync' | 'currencies'>
+>;
+
+/** The projection that reads `SavedCoins`. */
+export const SAVED_COINS = { coinSync: 1, currencies: 1 } as const;
+
 /**
  * Keeps a character's coins and its owner's economy account one balance, at the character store's persistence
  * boundary (rooms are untouched). The account is the truth: a load shows its spendable balance and records it as
@@ -41,21 +49,27 @@ export class CharacterCoins {
   /**
    * Saves `record` (with the platform fields `keep`, only where the document still matches `guard`) and posts the
    * coins the world made or took since the last sync. False when the guard no longer matched (nothing written).
+   * `existing` is the saved document's `coinSync` and `currencies` (null when there is none), read by the caller
+   * in the same read as its guard: one round trip less per save.
    */
-  async save(record: CharacterRecord, guard: object, keep: object): Promise<boolean> {
-    const existing = await this.characters
-      .findOne({ userId: record.userId }, { coinSync: 1, currencies: 1 })
-      .lean();
+  async save(
+    record: CharacterRecord,
+    guard: object,
+    keep: object,
+    existing: SavedCoins | null,
+  ): Promise<boolean> {
     const sync = existing?.currencies
       ? await this.settle(record.userId, existing.currencies, existing.coinSync)
       : { base: 0, seq: 0, pending: null };
     const delta = record.currencies.soft - sync.base;
     const seq = delta === 0 ? sync.seq : sync.seq + 1;
     const coinSync = delta === 0 ? sync : { base: sync.base, seq, pending: { seq, delta } };
-    const written = await this.characters.replaceOne(
+    // Through the driver: the record is complete and typed, and mongoose's casting of the whole document (a
+    // hydrated model per save) was the largest single cost of a durable move.
+    const written = await this.characters.collection.replaceOne(
       { ...guard, userId: record.userId },
       { ...record, ...keep, coinSync },
-      { upsert: !existing },
+      { upsert: !existing, ignoreUndefined: true },
     );
     if (written.matchedCount + written.upsertedCount === 0) return false;
     if (delta === 0) return true;

@@ -1,0 +1,151 @@
+import { type Client, matchMaker } from '@colyseus/core';
+import type { AreaRoom } from '../../rooms/AreaRoom';
+import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from '../../rooms/eventDelivery';
+import { holdWrites, holdWritesThisTurn } from '../../rooms/socketWrites';
+import type { MudEvent } from '../../rooms/systems/narration';
+import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
+
+/** A client whose transport socket only counts corks (what `holdWrites` touches). */
+function buildCorkCountingClient() {
+  const socket = { corked: 0, cork: () => (socket.corked += 1), uncork: () => (socket.corked -= 1) };
+  return { socket, client: { ref: { _socket: socket } } as unknown as Client };
+}
+
+/**
+ * The server-side TCP socket of a player's SDK client, watched: each write reaching it (one system call) is
+ * recorded as the number of buffers it carried.
+ */
+function watchWrites(userId: string) {
+  const room = matchMaker.getLocalRoomById('area_village') as AreaRoom;
+  const client = room.clients.find((c) => (c.userData as { userId: string }).userId === userId)!;
+  type Socket = { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+  const socket = (client as unknown as { ref: { _socket: Socket } }).ref._socket;
+  const writes: number[] = [];
+  const write = socket._write.bind(socket);
+  const writev = socket._writev.bind(socket);
+  socket._write = (...args) => (writes.push(1), write(...args));
+  socket._writev = (chunks, ...rest) => (writes.push((chunks as unknown[]).length), writev(chunks, ...rest));
+  return { room, writes };
+}
+
+describe('holdWrites', () => {
+  it('corks every client socket until released, and skips clients without one', () => {
+    const a = buildCorkCountingClient();
+    const b = buildCorkCountingClient();
+    const release = holdWrites([a.client, { ref: {} } as unknown as Client, b.client]);
+    expect([a.socket.corked, b.socket.corked]).toEqual([1, 1]);
+    release();
+    expect([a.socket.corked, b.socket.corked]).toEqual([0, 0]);
+  });
+
+  it('holdWritesThisTurn releases only after the promise callbacks of the current turn', async () => {
+    const { socket, client } = buildCorkCountingClient();
+    holdWritesThisTurn([client]);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(socket.corked).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(socket.corked).toBe(0);
+  });
+});
+
+/** A hosted player standing in `roomRef` with one socket that records the messages sent to it. */
+function buildSession(userId: string, roomRef: string) {
+  const sent: Buffer[] = [];
+  const client = { enqueueRaw: (message: Buffer) => sent.push(message) } as unknown as Client;
+  const session = {
+    identity: { userId, name: userId },
+    state: { roomRef },
+    clients: new Set([client]),
+    outbox: [],
+    remote: false,
+    inbox: [],
+  } as unknown as PlayerSession;
+  return { session, sent };
+}
+
+describe('EventDelivery.flushAll', () => {
+  it('builds one message for the bystanders who witnessed the same lines and shares its bytes', () => {
+    const players = ['ann', 'bob', 'carl', 'dave'].map((id) =>
+      buildSession(id, id === 'dave' ? 'village:market' : 'village:square'),
+    );
+    const delivery = new EventDelivery(
+      new Map(players.map((p) => [p.session.identity.userId, p.session])),
+      () => undefined,
+    );
+    const ann = { name: 'Ann', userId: 'ann' };
+    delivery.deliver({ type: 'chat.said', actor: ann, text: 'hi', to: { roomRef: 'village:square' } });
+    delivery.deliver({ type: 'chat.said', actor: ann, text: 'all', to: { roomRef: 'village:square' } });
+    delivery.flushAll();
+    const [annSent, bobSent, carlSent, daveSent] = players.map((p) => p.sent);
+    expect([annSent.length, bobSent.length, carlSent.length, daveSent.length]).toEqual([1, 1, 1, 0]);
+    expect(bobSent[0]).toBe(carlSent[0]);
+    expect(annSent[0]).not.toBe(bobSent[0]);
+    expect(players.every((p) => p.session.outbox.length === 0)).toBe(true);
+  });
+});
+
+describe('AreaRoom: one socket write per client per tick', () => {
+  let game: GameServer;
+
+  beforeEach(async () => {
+    game = await startGameServer();
+  });
+
+  afterEach(async () => {
+    await game.shutdown();
+  });
+
+  it("sends a bystander the tick's events in order as one message, with the state patch, in one write", async () => {
+    const ann = await joinArea(game, 'ann');
+    const bob = await joinArea(game, 'bob');
+    const carl = await joinArea(game, 'carl');
+    const dave = await joinArea(game, 'dave');
+    await carl.room.request('move', { direction: 'east' });
+    game.tick();
+    await bob.log.waitFor((e) => e.text === 'Carl leaves east.');
+    await dave.log.waitFor((e) => e.text === 'Carl leaves east.');
+    const batches: MudEvent[][] = [];
+    bob.room.onMessage(EVENTS_MESSAGE, (events: MudEvent[]) => batches.push(events));
+    const daveBatches: MudEvent[][] = [];
+    dave.room.onMessage(EVENTS_MESSAGE, (events: MudEvent[]) => daveBatches.push(events));
+
+    await ann.room.request('say', { text: 'one' });
+    await ann.room.request('whisper', { to: 'Dave', text: 'psst' });
+    await ann.room.request('emote', { text: 'waves.' });
+    await ann.room.request('say', { text: 'two' });
+    const bobSocket = watchWrites('bob');
+    bobSocket.room.state.players.get('ann')!.health -= 1;
+    const health = bobSocket.room.state.players.get('ann')!.health;
+    game.tick();
+    // Two frames (events, patch) of a header and a body each: four buffers, one write.
+    expect(bobSocket.writes).toEqual([4]);
+
+    await waitForState(bob.room, (state) => state.players.get('ann')?.health === health);
+    await bob.log.waitFor((e) => e.text === 'Ann says: "two"');
+    expect(batches.map((batch) => batch.map((e) => e.text))).toEqual([
+      ['Ann says: "one"', 'Ann waves.', 'Ann says: "two"'],
+    ]);
+    // Dave's message differs from the one the other bystanders share: the whisper is his alone, in its place.
+    await dave.log.waitFor((e) => e.text === 'Ann says: "two"');
+    expect(daveBatches.map((batch) => batch.map((e) => e.text))).toEqual([
+      ['Ann says: "one"', 'Ann whispers to you: "psst"', 'Ann waves.', 'Ann says: "two"'],
+    ]);
+    // Carl, in the market, heard none of it; Ann read her own words at once, before each reply.
+    expect(carl.log.texts().filter((text) => text.startsWith('Ann'))).toEqual([]);
+    expect(ann.log.texts().filter((text) => text.startsWith('You say'))).toEqual([
+      'You say: "one"',
+      'You say: "two"',
+    ]);
+  });
+
+  it("sends the actor's events and the action's reply in one write", async () => {
+    const ann = await joinArea(game, 'ann');
+    game.tick(); // sends what joining left to patch, so only the action writes from here
+    const annSocket = watchWrites('ann');
+    const from = ann.log.events.length;
+    await ann.room.request('look');
+    expect(ann.log.events.slice(from).map((e) => e.type)).toEqual(['room.look']);
+    expect(annSocket.writes).toEqual([4]);
+  });
+});
