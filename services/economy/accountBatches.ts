@@ -3,7 +3,7 @@ import type { EconomyAccountRecord, LedgerLine } from '../../models/EconomyAccou
 import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
 import { SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
-import { GroupCommit } from './groupCommit';
+import { GroupCommit } from '../../platform/stores/groupCommit';
 import { isDuplicateKey } from './nativeCollection';
 
 /** Accounts as read before an operation was created, by id (see `LegApplier.applyAll`). */
@@ -33,13 +33,19 @@ interface SwapChain {
  * compare-and-sets of legs, and ledger writes with their pending pulls. One call per batch instead of one per
  * operation (the embedded engine's cost is per call).
  */
+/** Economy batches gather the callers of one event-loop turn before writing. */
+const GATHER = { gatherTurn: true };
+
 export class AccountBatches {
-  private readonly reads = new GroupCommit<string[], AccountSnapshots>((lists) => this.readAll(lists));
-  private readonly swaps = new GroupCommit<Swap[], number>((runs) => this.swapAll(runs));
+  private readonly reads = new GroupCommit<string[], AccountSnapshots>(
+    (lists) => this.readAll(lists),
+    GATHER,
+  );
+  private readonly swaps = new GroupCommit<Swap[], number>((runs) => this.swapAll(runs), GATHER);
   private readonly records = new GroupCommit<LedgerLine[], void>(async (lists) => {
     await this.writeLines(lists.flat());
     return [];
-  });
+  }, GATHER);
   private readonly chains = new Map<string, SwapChain>();
 
   constructor(

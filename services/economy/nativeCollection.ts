@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { Model } from 'mongoose';
-import { GroupCommit } from './groupCommit';
+import { GroupCommit } from '../../platform/stores/groupCommit';
 
 /**
  * The driver's collection under a mongoose model, typed by its record, for the hot paths that skip mongoose's
@@ -35,7 +35,7 @@ function groupFor<T, R>(
 ): GroupCommit<T, R> {
   let group = groups.get(rows);
   if (!group) {
-    group = new GroupCommit(flush);
+    group = new GroupCommit(flush, { gatherTurn: true });
     groups.set(rows, group);
   }
   return group;

@@ -1,5 +1,5 @@
 import type { Collection } from 'mongoose';
-import { CoalescingWriter } from '../../../platform/stores/coalescingWriter';
+import { GroupCommit } from '../../../platform/stores/groupCommit';
 
 /**
  * A commutative upsert of one document: fields set only when it is created, counters added, dates raised. Any
@@ -18,31 +18,35 @@ export interface MergeableUpsert {
  * driver's collection (no mongoose casting: the values are built typed).
  */
 export class UpsertCoalescer {
-  private readonly writer: CoalescingWriter<MergeableUpsert>;
+  private readonly writer: GroupCommit<MergeableUpsert>;
 
   constructor(collection: Collection) {
-    this.writer = new CoalescingWriter(async (items) => {
-      const merged = mergeUpserts(items);
-      await collection.bulkWrite(
-        merged.map((upsert) => ({
-          updateOne: {
-            filter: { _id: upsert._id as never },
-            update: {
-              $setOnInsert: upsert.setOnInsert,
-              ...(upsert.inc && Object.keys(upsert.inc).length > 0 ? { $inc: upsert.inc } : {}),
-              ...(upsert.max && Object.keys(upsert.max).length > 0 ? { $max: upsert.max } : {}),
+    this.writer = new GroupCommit<MergeableUpsert>(
+      async (items) => {
+        const merged = mergeUpserts(items);
+        await collection.bulkWrite(
+          merged.map((upsert) => ({
+            updateOne: {
+              filter: { _id: upsert._id as never },
+              update: {
+                $setOnInsert: upsert.setOnInsert,
+                ...(upsert.inc && Object.keys(upsert.inc).length > 0 ? { $inc: upsert.inc } : {}),
+                ...(upsert.max && Object.keys(upsert.max).length > 0 ? { $max: upsert.max } : {}),
+              },
+              upsert: true,
             },
-            upsert: true,
-          },
-        })),
-        { ordered: false },
-      );
-    }, 512);
+          })),
+          { ordered: false },
+        );
+        return [];
+      },
+      { maxBatch: 512 },
+    );
   }
 
   /** Writes the upserts (with whatever else is queued); resolves once all of them are stored. */
   async upsert(upserts: readonly MergeableUpsert[]): Promise<void> {
-    await Promise.all(upserts.map((upsert) => this.writer.add(upsert)));
+    await Promise.all(upserts.map((upsert) => this.writer.submit(upsert)));
   }
 }
 

@@ -10,7 +10,7 @@ import { SubjectTextIndex } from '../../../ai/memory/subjectTextIndex';
 import { timeOrderedId } from '../../../ai/memory/timeOrderedId';
 import { memoryModel, type MemoryDocument, type StoredMemoryTier } from '../../../models/Memory';
 import type { Clock } from '../../../platform/clock';
-import { insertWriter, type CoalescingWriter } from '../../../platform/stores/coalescingWriter';
+import { insertGroup, type GroupCommit } from '../../../platform/stores/groupCommit';
 import { memoryOperations } from '../../../platform/metrics';
 import type { SubjectGraph } from '../graph/subjectGraph';
 import { memoryError } from './errors';
@@ -88,11 +88,11 @@ export class MemoryKeeper implements MemoryService {
   readonly local = new LocalHashEmbedder();
   private readonly loading = new Map<string, Promise<void>>();
   /** Concurrent remembers' records, inserted together (the driver's collection: the record is built typed). */
-  private readonly inserts: CoalescingWriter<MemoryDocument>;
+  private readonly inserts: GroupCommit<MemoryDocument>;
 
   constructor(readonly options: MemoryKeeperOptions) {
     this.memories = memoryModel(options.mongo);
-    this.inserts = insertWriter<MemoryDocument>(this.memories.collection as never);
+    this.inserts = insertGroup<MemoryDocument>(this.memories.collection as never);
   }
 
   async init(): Promise<void> {
@@ -152,7 +152,7 @@ export class MemoryKeeper implements MemoryService {
       consolidated_at: null,
       summarizes: [],
     };
-    await this.inserts.add(doc);
+    await this.inserts.submit(doc);
     this.text.add(doc.subject, { id: doc._id, tier, content: doc.content, hash });
     const scope = doc.subject as `${string}:${string}`;
     await Promise.all([

@@ -1,4 +1,4 @@
-import { CoalescingWriter } from '../../../platform/stores/coalescingWriter';
+import { GroupCommit } from '../../../platform/stores/groupCommit';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { VectorSpace } from '../../../ai/retrieval/vectorIndex';
 
@@ -22,7 +22,13 @@ interface VectorPoint {
 export class MemoryVectors {
   private spaces = new Set<string>();
   /** Concurrent upserts share requests (at most 256 points each). */
-  private readonly writer = new CoalescingWriter<VectorPoint>((points) => this.upsertWithRetry(points));
+  private readonly writer = new GroupCommit<VectorPoint>(
+    async (points) => {
+      await this.upsertWithRetry(points);
+      return [];
+    },
+    { maxBatch: 256 },
+  );
 
   constructor(
     private readonly client: QdrantClient,
@@ -66,7 +72,7 @@ export class MemoryVectors {
     if (!this.spaces.has(model) || points.length === 0) return;
     await Promise.all(
       points.map((p) =>
-        this.writer.add({
+        this.writer.submit({
           id: p.id,
           vector: { [model]: p.vector },
           payload: { subject: p.subject, tier: p.tier, model },

@@ -88,6 +88,12 @@ describe('play-through over REST', () => {
       seen.push(...(attacked.body.events ?? []));
     }
     expect(kills()).toBe(3);
+    // Another rat may have joined the fight: let combat end (it resolves on the tick) before leaving.
+    for (const end = Date.now() + 20_000; Date.now() < end;) {
+      const res = await act(server.url, hero, { action: 'look' });
+      if (res.body.player.status === 'idle') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await walk('up');
     await complete('Rats in the Cellar', 20, 10);
   }, 90_000);
