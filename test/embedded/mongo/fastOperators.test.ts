@@ -53,7 +53,7 @@ describe('the fast update operators', () => {
     expect(applyFastOperators(doc, { $set: { _id: 2 } })).toBeUndefined();
     expect(applyFastOperators(doc, { $set: { o: 1 }, $inc: { 'o.p': 1 } })).toBeUndefined();
     expect(applyFastOperators(doc, { $inc: { s: 1 } })).toBeUndefined();
-    expect(applyFastOperators(doc, { $push: { list: 1 } })).toBeUndefined();
+    expect(applyFastOperators(doc, { $pop: { list: 1 } })).toBeUndefined();
     // The stored document is never changed.
     expect(applyFastOperators(doc, { $set: { 'o.p': 2 } })).toEqual({ ...doc, o: { p: 2 } });
     expect(doc.o.p).toBe(1);
