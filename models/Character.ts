@@ -174,5 +174,8 @@ const characterSchema = new Schema<CharacterDocument & CharacterPlatformFields>(
   { versionKey: false, minimize: false },
 );
 
+// A reloaded group member is kept in their group only while another character holds it (MongoPlayerStore.load).
+characterSchema.index({ group: 1 });
+
 /** The `characters` collection on `connection`. */
 export const characterModel = (connection: Connection) => modelFor(connection, 'Character', characterSchema);

@@ -7,8 +7,11 @@ import { BASE_HEALTH } from './systems/progression';
 export type { CharacterRecord };
 
 /**
- * Where characters live. `load` answers null for a user who has never played. `save` must be durable when
- * it resolves: rooms await it before acknowledging an action, so a restart loses no acknowledged progress.
+ * Where characters live. `load` answers null for a user who has never played, else everything `save` wrote (defaults
+ * for fields an older record lacks), except a `group` that is no longer one: it is kept when the character formed it
+ * (its id is their userId) or another saved character holds it, and is null otherwise (services/mud/README.md, "What a
+ * reload keeps"). `save` must be durable when it resolves: rooms await it before acknowledging an action, so a
+ * restart loses no acknowledged progress.
  */
 export interface PlayerStore {
   load(userId: string): Promise<CharacterRecord | null>;
@@ -49,6 +52,14 @@ export interface PlayerIdentity {
 /** Verifies a session token; null when it is missing, unknown or expired. Used by the area room's `onAuth`. */
 export type Authenticate = (token: string) => Promise<PlayerIdentity | null>;
 
+/** What a character holds when an older record lacks the fields added after the first release (fresh arrays). */
+export function optionalDefaults(): Required<Pick<CharacterRecord, OptionalField>> {
+  return { visited: [], asked: [], pendingCompanion: null, group: null };
+}
+
+/** The record's fields older saves may lack. */
+type OptionalField = 'visited' | 'asked' | 'pendingCompanion' | 'group';
+
 /** A `PlayerStore` in memory (tests, benches, single-process dev). Stores deep copies. */
 export class InMemoryPlayerStore implements PlayerStore {
   private readonly records = new Map<string, CharacterRecord>();
@@ -56,8 +67,13 @@ export class InMemoryPlayerStore implements PlayerStore {
   saves = 0;
 
   async load(userId: string): Promise<CharacterRecord | null> {
-    const record = this.records.get(userId);
-    return record ? structuredClone(record) : null;
+    const saved = this.records.get(userId);
+    if (!saved) return null;
+    const record = { ...optionalDefaults(), ...structuredClone(saved) };
+    const { group } = record;
+    const held = (other: CharacterRecord) => other.userId !== userId && other.group === group;
+    if (group && group !== userId && ![...this.records.values()].some(held)) record.group = null;
+    return record;
   }
 
   async save(record: CharacterRecord): Promise<void> {
@@ -83,10 +99,7 @@ export function newCharacter(world: World, identity: PlayerIdentity, now: number
     quests: {},
     relations: {},
     companion: null,
-    visited: [],
-    asked: [],
-    pendingCompanion: null,
-    group: null,
+    ...optionalDefaults(),
     updatedAt: now,
   };
 }

@@ -5,6 +5,7 @@ import type { CharacterRecord, CharacterSync, PlayerStore } from '../../rooms/pe
 import type { WorldPurse } from '../economy/worldPurse';
 import { CharacterItems, applyClaims, unseenClaims } from './characterItems';
 import { CharacterCoins, SAVED_COINS, type SavedCoins } from './coinSync';
+import { recordFromStored } from './storedCharacter';
 
 /** Save rounds when outside item claims keep landing between the read and the write. */
 const MAX_SAVE_ROUNDS = 20;
@@ -52,6 +53,10 @@ export class MongoPlayerStore implements PlayerStore {
     return user?.displayName || undefined;
   }
 
+  /**
+   * The saved character (null for a user who never played): everything `save` wrote, with defaults for fields older
+   * documents lack (see recordFromStored). A `group` is kept only while it is still a group (see groupHeld).
+   */
   async load(userId: string): Promise<CharacterRecord | null> {
     const doc = await this.characters.findOne({ userId }, { _id: 0 }).lean();
     this.loadedClaims.set(userId, doc?.name ? (doc.claimSeq ?? 0) : 0);
@@ -61,36 +66,20 @@ export class MongoPlayerStore implements PlayerStore {
     const currencies = this.coins
       ? await this.coins.onLoad(userId, doc.currencies, doc.coinSync)
       : { soft: doc.currencies.soft, hard: doc.currencies.hard };
-    return {
-      userId: doc.userId,
-      name: (await this.displayName(userId)) ?? doc.name,
-      roomRef: doc.roomRef,
-      health: doc.health,
-      maxHealth: doc.maxHealth,
-      level: doc.level,
-      xp: doc.xp,
-      currencies,
-      inventory: { ...doc.inventory },
-      equipment: { ...doc.equipment },
-      skills: { ...doc.skills },
-      quests: Object.fromEntries(
-        Object.entries(doc.quests ?? {}).map(([ref, p]) => [
-          ref,
-          { status: p.status, counts: [...p.counts] },
-        ]),
-      ),
-      relations: { ...doc.relations },
-      companion: doc.companion
-        ? {
-            ref: doc.companion.ref,
-            name: doc.companion.name,
-            bond: doc.companion.bond,
-            bondPoints: doc.companion.bondPoints,
-            presence: doc.companion.presence,
-          }
-        : null,
-      updatedAt: doc.updatedAt,
-    };
+    const record = recordFromStored(doc, (await this.displayName(userId)) ?? doc.name, currencies);
+    if (record.group && !(await this.groupHeld(userId, record.group))) record.group = null;
+    return record;
+  }
+
+  /**
+   * Whether a saved group is still one: the character formed it (a group is named by its founder's id, and a new
+   * group of theirs would get that name anyway), or another saved character still holds it. A member whose mates
+   * all left is not left in a group of one that would silently take them back when its founder forms a new one.
+   */
+  private async groupHeld(userId: string, group: string): Promise<boolean> {
+    if (group === userId) return true;
+    const mate = await this.characters.findOne({ group, userId: { $ne: userId } }, { _id: 1 }).lean();
+    return mate !== null;
   }
 
   async save(record: CharacterRecord): Promise<void> {

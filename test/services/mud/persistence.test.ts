@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AreaState } from '../../../rooms/state/AreaState';
+import type { MudEvent } from '../../../rooms/systems/narration';
+import { MongoPlayerStore } from '../../../services/mud/characterStore';
 import { type RunningServer, spawnServer, waitForLog } from '../../helpers/childProcess';
 import { waitForState } from '../../helpers/gameServer';
 import type { TestPlatform } from '../../helpers/platform';
@@ -77,6 +79,37 @@ describe('characters persist in MongoDB across restarts', () => {
     await waitForState(again.room, (state: AreaState) => state.players.get(bob.userId)?.xp === earned);
     expect(again.room.state.players.get(bob.userId)?.roomRef).toBe('village:cellar');
     await again.room.leave();
+  });
+
+  it('keeps the rooms a player visited, the topics asked and a completed quest across a restart', async () => {
+    server = await startWorldPlatform({ DATA_DIR: dataDir });
+    const ann = await signIn(server.url);
+    const play = async (body: Record<string, unknown>, route?: string) =>
+      (await act(server!.url, ann, body, route).expect(200)).body.events as MudEvent[];
+    const walk = async (...directions: string[]) => {
+      for (const direction of directions) await play({ direction }, '/mud/move');
+    };
+    await play({ action: 'quest', op: 'accept', quest: 'First Steps' });
+    await play({ action: 'talk', npc: 'elder', topic: 'founder' });
+    await walk('west');
+    await play({ action: 'talk', npc: 'smith' });
+    await walk('east', 'east', 'east', 'west', 'west');
+    await play({ action: 'quest', op: 'complete', quest: 'First Steps' });
+    const mapped = async () =>
+      (await play({ action: 'map' })).find((e) => e.type === 'map')?.data?.rooms as string[];
+    const visited = await mapped();
+    expect([...visited].sort()).toEqual(["Brandal's Smithy", 'East Gate', 'Market Row', 'Village Square']);
+
+    await server.stop();
+    server = await startWorldPlatform({ DATA_DIR: dataDir });
+    expect(await mapped()).toEqual(visited);
+    const saved = await new MongoPlayerStore(server.platform.stores.mongo).load(ann.userId);
+    expect(saved?.quests['village:first_steps']).toEqual({
+      status: 'completed',
+      counts: [1, 1],
+      completedAt: expect.any(Number),
+    });
+    expect(saved?.asked).toEqual(['village:elder#founder']);
   });
 
   it('loses no acknowledged action when the process is killed (SIGKILL) and restarted', async () => {
