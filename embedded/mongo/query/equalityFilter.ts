@@ -7,7 +7,8 @@
 import type { Document } from 'bson';
 import { compareBson, pathValues } from '../bsonValues';
 
-function simpleValue(value: unknown): boolean {
+/** A value MongoDB compares by plain equality in a query or a `$pull`: string, number, boolean, Date, ObjectId. */
+export function isPlainEqualityValue(value: unknown): boolean {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -41,7 +42,7 @@ export function compileEqualityFilter(filter: Document): ((doc: Document) => boo
       if (keys.length !== 1 || keys[0] !== '$eq') return undefined;
       value = (condition as Document).$eq;
     }
-    if (!simpleValue(value)) return undefined;
+    if (!isPlainEqualityValue(value)) return undefined;
     terms.push([field, value]);
   }
   return (doc) => terms.every(([field, value]) => fieldEquals(doc, field, value));

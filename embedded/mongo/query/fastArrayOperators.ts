@@ -6,6 +6,7 @@
  * uses mingo. Where mingo and MongoDB disagree (below), these follow MongoDB.
  */
 import type { Document } from 'bson';
+import { isPlainEqualityValue } from './equalityFilter';
 import { cloneDeep } from 'mingo/util';
 import { compareBson } from '../bsonValues';
 
@@ -26,21 +27,6 @@ export function isPlainObject(value: unknown): value is Document {
 /** Equal in BSON order: numbers by value across types, documents field by field in their order (as MongoDB). */
 function bsonEqual(a: unknown, b: unknown): boolean {
   return compareBson(a, b) === 0;
-}
-
-/** A value MongoDB compares by plain equality in a query or a `$pull`: string, number, boolean, Date, ObjectId. */
-function isScalar(value: unknown): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return !Number.isNaN(value);
-    case 'object':
-      return value instanceof Date || (value as { _bsontype?: string } | null)?._bsontype === 'ObjectId';
-    default:
-      return false;
-  }
 }
 
 /** The values a `$push`/`$addToSet` spec adds: itself, or its `$each` when that is its only `$` field. */
@@ -87,12 +73,13 @@ function addToSet(values: unknown[]): ArrayUpdate {
  * neither: mingo looks inside it.
  */
 function pullCondition(spec: unknown): ((element: unknown) => boolean) | undefined {
-  if (isScalar(spec)) return (element) => bsonEqual(element, spec);
+  if (isPlainEqualityValue(spec)) return (element) => bsonEqual(element, spec);
   if (!isPlainObject(spec)) return undefined;
   const conditions = Object.entries(spec);
   if (conditions.length === 0) return undefined;
   for (const [field, value] of conditions) {
-    if (field === '' || field.startsWith('$') || field.includes('.') || !isScalar(value)) return undefined;
+    if (field === '' || field.startsWith('$') || field.includes('.') || !isPlainEqualityValue(value))
+      return undefined;
   }
   const fieldMatches = (actual: unknown, wanted: unknown): boolean =>
     bsonEqual(actual, wanted) || (Array.isArray(actual) && actual.some((inner) => bsonEqual(inner, wanted)));

@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Connection, Model } from 'mongoose';
+import type { Connection, Model } from 'mongoose';
 import { extractEntityNames, extractFacts, type ExtractedFact } from '../../../ai/memory/factPatterns';
 import { timeOrderedId } from '../../../ai/memory/timeOrderedId';
 import type { Clock } from '../../../platform/clock';
@@ -12,7 +12,7 @@ import {
 import { graphFactModel, type GraphFactRecord } from '../../../models/GraphFact';
 import { graphMentionModel, type GraphMentionRecord } from '../../../models/GraphMention';
 import { graphRelationModel, type GraphRelationRecord } from '../../../models/GraphRelation';
-import { UpsertCoalescer, type MergeableUpsert } from './upsertCoalescer';
+import { UpsertCoalescer, upsertOperation, type MergeableUpsert } from './upsertCoalescer';
 
 /** At most this many entities of one memory get co-occurrence edges (pairs grow quadratically). */
 const MAX_LINKED_ENTITIES = 6;
@@ -101,7 +101,10 @@ export class SubjectGraph {
     const objectIsEntity = /^[A-Z]/.test(fact.object);
     const object = objectIsEntity ? entityId(scope, fact.object) : entityKey(fact.object);
     const now = new Date(this.clock.now());
-    if (objectIsEntity) await this.entities.bulkWrite([this.entityUpsert(scope, fact.object, validFrom, 0)]);
+    if (objectIsEntity)
+      await this.entities.collection.bulkWrite([
+        upsertOperation(this.entityMention(scope, fact.object, validFrom, 0)),
+      ]);
     await this.typeEntities(scope, fact, objectIsEntity);
     const open = await this.facts.find({ scope, subject, predicate: fact.predicate, valid_to: null }).lean();
     const same = open.find((existing) => existing.object === object);
@@ -206,35 +209,8 @@ export class SubjectGraph {
     };
   }
 
-  private entityUpsert(
-    scope: GraphScope,
-    name: string,
-    at: Date,
-    mentions: number,
-  ): AnyBulkWriteOperation<GraphEntityRecord> {
-    return {
-      updateOne: {
-        filter: { _id: entityId(scope, name) },
-        update: {
-          $setOnInsert: {
-            scope,
-            key: entityKey(name),
-            name,
-            type: 'term',
-            aliases: [],
-            first_seen: at,
-            communities: [],
-          },
-          $inc: { mention_count: mentions },
-          $max: { last_seen: at },
-        },
-        upsert: true,
-      },
-    };
-  }
-
-  /** An entity's upsert for one mention at `at` (the memory-path form of entityUpsert, merged across memories). */
-  private entityMention(scope: GraphScope, name: string, at: Date): MergeableUpsert {
+  /** An entity's upsert for `mentions` mentions at `at` (created as an untyped term when new). */
+  private entityMention(scope: GraphScope, name: string, at: Date, mentions = 1): MergeableUpsert {
     return {
       _id: entityId(scope, name),
       setOnInsert: {
@@ -246,7 +222,7 @@ export class SubjectGraph {
         first_seen: at,
         communities: [],
       },
-      inc: { mention_count: 1 },
+      inc: { mention_count: mentions },
       max: { last_seen: at },
     };
   }

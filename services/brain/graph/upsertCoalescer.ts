@@ -23,21 +23,7 @@ export class UpsertCoalescer {
   constructor(collection: Collection) {
     this.writer = new GroupCommit<MergeableUpsert>(
       async (items) => {
-        const merged = mergeUpserts(items);
-        await collection.bulkWrite(
-          merged.map((upsert) => ({
-            updateOne: {
-              filter: { _id: upsert._id as never },
-              update: {
-                $setOnInsert: upsert.setOnInsert,
-                ...(upsert.inc && Object.keys(upsert.inc).length > 0 ? { $inc: upsert.inc } : {}),
-                ...(upsert.max && Object.keys(upsert.max).length > 0 ? { $max: upsert.max } : {}),
-              },
-              upsert: true,
-            },
-          })),
-          { ordered: false },
-        );
+        await collection.bulkWrite(mergeUpserts(items).map(upsertOperation), { ordered: false });
         return [];
       },
       { maxBatch: 512 },
@@ -48,6 +34,21 @@ export class UpsertCoalescer {
   async upsert(upserts: readonly MergeableUpsert[]): Promise<void> {
     await Promise.all(upserts.map((upsert) => this.writer.submit(upsert)));
   }
+}
+
+/** The driver's bulkWrite operation of an upsert (operators without fields left out: MongoDB refuses them). */
+export function upsertOperation(upsert: MergeableUpsert) {
+  return {
+    updateOne: {
+      filter: { _id: upsert._id as never },
+      update: {
+        $setOnInsert: upsert.setOnInsert,
+        ...(upsert.inc && Object.keys(upsert.inc).length > 0 ? { $inc: upsert.inc } : {}),
+        ...(upsert.max && Object.keys(upsert.max).length > 0 ? { $max: upsert.max } : {}),
+      },
+      upsert: true,
+    },
+  };
 }
 
 /** Upserts of the same id folded into one: counters summed, dates raised, the first one's insert fields. */
