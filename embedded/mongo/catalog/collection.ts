@@ -9,7 +9,7 @@ import { mongoError } from '../errors';
 import { planQuery } from '../query/planner';
 import type { CollectionFile } from '../storage/collectionFile';
 import { encodeRecord, RecordType } from '../storage/records';
-import { CollectionIndex } from './collectionIndex';
+import { CollectionIndex, sameIndexKeys } from './collectionIndex';
 import { ID_INDEX, type IndexSpec } from './indexSpec';
 
 interface StoredDocument {
@@ -164,12 +164,19 @@ export class Collection {
     this.persist(id, doc);
   }
 
-  /** Replaces the stored document with the same `_id`; throws DuplicateKey on any unique index. */
+  /**
+   * Replaces the stored document with the same `_id`; throws DuplicateKey on any unique index. Only indexes whose
+   * keys changed are touched (an update of one field leaves the others' B+ tree entries where they are).
+   */
   replace(previous: Document, doc: Document): void {
     const id = idKey(doc._id);
     const next = this.keysFor(doc, id);
-    for (const index of this.indexes.values()) index.remove(index.keysOf(previous), id);
-    for (const [index, indexKeys] of next) index.add(indexKeys, id);
+    for (const [index, indexKeys] of next) {
+      const before = index.keysOf(previous);
+      if (sameIndexKeys(before, indexKeys)) continue;
+      index.remove(before, id);
+      index.add(indexKeys, id);
+    }
     this.persist(id, doc);
   }
 

@@ -26,6 +26,13 @@ function compareKeys(a: IndexKey, b: IndexKey): number {
   return a.length - b.length;
 }
 
+/** Whether two key lists are the same keys in the same order (an update that leaves an index's keys alone). */
+export function sameIndexKeys(a: IndexKey[], b: IndexKey[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (compareKeys(a[i], b[i]) !== 0) return false;
+  return true;
+}
+
 /** Bounds on the first indexed field; either side may be open. */
 export interface FirstFieldRange {
   lower?: unknown;

@@ -258,3 +258,33 @@ describe('TTL indexes', () => {
     }
   }, 150_000);
 });
+
+describe('index entries across updates', () => {
+  it('keeps entries an update leaves alone and moves those it changes, multikey included', async () => {
+    await accounts.createIndex({ tenant: 1, handle: 1 });
+    await accounts.createIndex({ tags: 1 });
+    await accounts.insertMany([
+      buildAccount({ handle: 'ann', tags: ['red', 'blue'] }),
+      buildAccount({ email: 'bo@example.com', handle: 'bo', tags: ['blue'] }),
+    ]);
+
+    await accounts.updateOne({ handle: 'ann' }, { $set: { age: 31 } });
+    await accounts.updateOne({ handle: 'bo' }, { $set: { handle: 'bob', tags: ['green', 'blue'] } });
+    await accounts.updateOne({ handle: 'ann' }, { $set: { tags: ['blue', 'red'] } });
+
+    const handles = async (filter: Document) =>
+      (await accounts.find(filter).hint({ tags: 1 }).toArray()).map((a) => a.handle).sort();
+    expect(
+      await accounts.find({ tenant: 't1', handle: 'ann' }).hint({ tenant: 1, handle: 1 }).toArray(),
+    ).toEqual([expect.objectContaining({ age: 31 })]);
+    expect(
+      await accounts.countDocuments({ tenant: 't1', handle: 'bo' }, { hint: { tenant: 1, handle: 1 } }),
+    ).toBe(0);
+    expect(
+      await accounts.countDocuments({ tenant: 't1', handle: 'bob' }, { hint: { tenant: 1, handle: 1 } }),
+    ).toBe(1);
+    expect(await handles({ tags: 'red' })).toEqual(['ann']);
+    expect(await handles({ tags: 'blue' })).toEqual(['ann', 'bob']);
+    expect(await handles({ tags: 'green' })).toEqual(['bob']);
+  });
+});
