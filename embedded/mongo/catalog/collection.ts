@@ -9,6 +9,7 @@ import { mongoError } from '../errors';
 import { planQuery } from '../query/planner';
 import type { CollectionFile } from '../storage/collectionFile';
 import { encodeRecord, RecordType } from '../storage/records';
+import { compactInBackground } from './backgroundCompaction';
 import { CollectionIndex, sameIndexKeys } from './collectionIndex';
 import { ID_INDEX, type IndexSpec } from './indexSpec';
 
@@ -22,6 +23,9 @@ interface StoredDocument {
  * When a collection file is rewritten from its live documents: once it is at least `minBytes` long and superseded
  * records make up more than `garbageRatio` of it. Checked after every write, so disk use tracks live data.
  */
+/** Live data up to which a collection compacts at once (a few ms); above it, in the background. */
+const BACKGROUND_COMPACTION_BYTES = 4 * 1024 * 1024;
+
 export interface CompactionPolicy {
   minBytes: number;
   garbageRatio: number;
@@ -53,6 +57,8 @@ export class Collection {
   private readonly file: CollectionFile;
   private metaSize = 0;
   private liveBytes = 0;
+  /** The background compaction in progress, if any. */
+  private compacting: { abort(): void } | null = null;
 
   constructor(
     meta: CollectionMeta,
@@ -233,18 +239,34 @@ export class Collection {
   /**
    * Rewrites the file from live documents when the compaction policy says so (temp file, fsync, rename). Runs
    * after each write; the rewrite costs about the live size and happens only after at least as many bytes of
-   * garbage were written, so its cost per write is bounded.
+   * garbage were written, so its cost per write is bounded. Up to BACKGROUND_COMPACTION_BYTES of live data it runs
+   * at once; a larger collection compacts in the background, in slices (backgroundCompaction.ts).
    */
   compactIfNeeded(): boolean {
+    if (this.compacting) return false;
     const { fileBytes, garbageBytes } = this.storage;
     if (fileBytes < this.compaction.minBytes || garbageBytes <= fileBytes * this.compaction.garbageRatio)
       return false;
     const meta = encodeRecord(RecordType.Meta, serialize(this.meta));
-    const chunks = [meta];
-    for (const stored of this.docs.values())
-      chunks.push(encodeRecord(RecordType.Put, serialize(stored.doc, { ignoreUndefined: true })));
-    this.file.rewrite(chunks);
-    this.metaSize = meta.length;
+    const recordOf = (id: string) => {
+      const stored = this.docs.get(id);
+      return stored && encodeRecord(RecordType.Put, serialize(stored.doc, { ignoreUndefined: true }));
+    };
+    if (this.liveBytes <= BACKGROUND_COMPACTION_BYTES) {
+      this.file.rewrite([meta, ...[...this.docs.keys()].map((id) => recordOf(id)!)]);
+      this.metaSize = meta.length;
+      return true;
+    }
+    this.compacting = compactInBackground({
+      file: this.file,
+      meta,
+      ids: [...this.docs.keys()],
+      recordOf,
+      done: (error) => {
+        this.compacting = null;
+        if (!error) this.metaSize = meta.length;
+      },
+    });
     return true;
   }
 
@@ -257,11 +279,13 @@ export class Collection {
   }
 
   close(): void {
+    this.compacting?.abort();
     this.file.close();
   }
 
   /** Deletes the collection's file; the object must not be used afterwards. */
   destroy(): void {
+    this.compacting?.abort();
     this.file.remove();
   }
 

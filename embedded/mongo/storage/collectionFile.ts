@@ -45,10 +45,66 @@ export class CollectionFile {
 
   /** Writes `data` at the end of the file; returns once the write syscall has completed. */
   append(data: Buffer): void {
-    let written = 0;
-    while (written < data.length) written += fs.writeSync(this.fd, data, written, data.length - written);
+    writeAll(this.fd, data);
     this.size += data.length;
     this.dirty = true;
+    this.rewriting?.tail.push(data);
+  }
+
+  /** The background rewrite in progress: appends made meanwhile are copied to its tail. */
+  private rewriting: { tail: Buffer[] } | null = null;
+
+  /**
+   * Starts replacing the file in the background (compaction of a large collection): the caller writes the live
+   * records to the temporary file in slices while appends go on to this file (and to the rewrite's tail); `finish`
+   * adds the tail, flushes on libuv's pool, then renames over this file. Until the rename this file is complete,
+   * so a crash at any point loses nothing.
+   */
+  beginRewrite(): BackgroundRewrite {
+    const temporary = `${this.path}.compact`;
+    const fd = fs.openSync(temporary, 'w');
+    const state = { tail: [] as Buffer[] };
+    this.rewriting = state;
+    let size = 0;
+    let open = true;
+    const end = () => {
+      open = false;
+      if (this.rewriting === state) this.rewriting = null;
+    };
+    return {
+      write: (chunks) => {
+        for (const chunk of chunks) size += writeAll(fd, chunk);
+      },
+      finish: (done) => {
+        fs.fsync(fd, (error) => {
+          if (!open) return;
+          try {
+            if (error) throw error;
+            for (const chunk of state.tail) size += writeAll(fd, chunk);
+            fs.fdatasyncSync(fd);
+            fs.closeSync(fd);
+            fs.closeSync(this.fd);
+            fs.renameSync(temporary, this.path);
+            syncDirectory(path.dirname(this.path));
+            this.fd = fs.openSync(this.path, 'a');
+            this.size = size;
+            this.dirty = false;
+            end();
+            done(undefined);
+          } catch (failure) {
+            end();
+            fs.rmSync(temporary, { force: true });
+            done(failure as Error);
+          }
+        });
+      },
+      abort: () => {
+        if (!open) return;
+        end();
+        fs.closeSync(fd);
+        fs.rmSync(temporary, { force: true });
+      },
+    };
   }
 
   /** Flushes written data to stable storage if anything was written since the last sync (blocking: `j: true`). */
@@ -81,11 +137,7 @@ export class CollectionFile {
     const fd = fs.openSync(temporary, 'w');
     let size = 0;
     try {
-      for (const chunk of chunks) {
-        let written = 0;
-        while (written < chunk.length) written += fs.writeSync(fd, chunk, written, chunk.length - written);
-        size += chunk.length;
-      }
+      for (const chunk of chunks) size += writeAll(fd, chunk);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -110,6 +162,22 @@ export class CollectionFile {
     fs.rmSync(this.path, { force: true });
     syncDirectory(path.dirname(this.path));
   }
+}
+
+/** Writes all of `data` at the file's position; answers its length. */
+function writeAll(fd: number, data: Buffer): number {
+  let written = 0;
+  while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written);
+  return data.length;
+}
+
+/** A file replacement written beside the live file (see `CollectionFile.beginRewrite`). */
+export interface BackgroundRewrite {
+  write(chunks: Buffer[]): void;
+  /** Adds what was appended meanwhile and renames over the live file; `done` gets an error if it could not. */
+  finish(done: (error: Error | undefined) => void): void;
+  /** Drops the temporary file (the collection is closing or dropped). */
+  abort(): void;
 }
 
 /** fsync on a directory makes a create, rename or unlink in it durable. */
