@@ -37,6 +37,8 @@ export function auditStatus(audit: AuditLog): BrainStatusSource {
   return {
     name: 'audit',
     status: async () => {
+      // Buffered events and their signatures first: the counts then include everything logged before the call.
+      await audit.flush();
       const [events, signatures, [newest]] = await Promise.all([
         audit.count(),
         audit.stores.vectors.size(),
