@@ -83,12 +83,7 @@ export class CollectionFile {
             for (const chunk of state.tail) size += writeAll(fd, chunk);
             fs.fdatasyncSync(fd);
             fs.closeSync(fd);
-            fs.closeSync(this.fd);
-            fs.renameSync(temporary, this.path);
-            syncDirectory(path.dirname(this.path));
-            this.fd = fs.openSync(this.path, 'a');
-            this.size = size;
-            this.dirty = false;
+            this.takeOver(temporary, size);
             end();
             done(undefined);
           } catch (failure) {
@@ -142,8 +137,13 @@ export class CollectionFile {
     } finally {
       fs.closeSync(fd);
     }
+    this.takeOver(temporary, size);
+  }
+
+  /** Renames a flushed replacement file over this one and appends to it from now on. */
+  private takeOver(replacement: string, size: number): void {
     fs.closeSync(this.fd);
-    fs.renameSync(temporary, this.path);
+    fs.renameSync(replacement, this.path);
     syncDirectory(path.dirname(this.path));
     this.fd = fs.openSync(this.path, 'a');
     this.size = size;
