@@ -3,34 +3,16 @@ import { characterModel } from '../../../models/Character';
 import type { CharacterRecord } from '../../../rooms/persistence';
 import { MongoPlayerStore } from '../../../services/mud/characterStore';
 import { startMongoTarget, type MongoTarget } from '../../embedded/mongo/mongoTarget';
+import { buildFullCharacter } from './characterFixture';
 
-/** A character with every kind of field filled in (quests with and without completedAt, a companion, maps). */
-function buildCharacter(overrides: Partial<CharacterRecord> = {}): CharacterRecord {
-  return {
-    userId: 'ann',
-    name: 'Ann',
-    roomRef: 'village:market',
-    health: 17,
-    maxHealth: 25,
-    level: 3,
-    xp: 140,
-    currencies: { soft: 12, hard: 1 },
-    inventory: { 'village:stick': 2, 'village:herb': 1 },
-    equipment: { weapon: 'village:wooden_sword' },
-    skills: { combat: 4 },
+/** The full character, with a quest saved without `completedAt` beside one saved with it. */
+function buildCharacter(): CharacterRecord {
+  return buildFullCharacter({
     quests: {
       'village:first_steps': { status: 'completed', counts: [1, 1], completedAt: 1_700_000_000_000 },
       'village:rats': { status: 'active', counts: [2] },
     },
-    relations: { 'village:elder': 3 },
-    companion: { ref: 'village:pip', name: 'Pip', bond: 2, bondPoints: 6, presence: 'Subtle' },
-    visited: ['village:square', 'village:market'],
-    asked: ['village:elder:weather'],
-    pendingCompanion: null,
-    group: null,
-    updatedAt: 1_700_000_000_500,
-    ...overrides,
-  };
+  });
 }
 
 describe('MongoPlayerStore writes', () => {
