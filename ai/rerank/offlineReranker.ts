@@ -1,3 +1,5 @@
+import type { IndexName } from '../../models/corpusRecords';
+import { indexForPath } from '../corpus/repositoryFiles';
 import type { Hit } from '../retrieval/hit';
 import { analyze, queryTerms } from '../text/terms';
 import { expandQueryTerms } from '../text/synonyms';
@@ -95,12 +97,23 @@ export function createOfflineReranker(
   };
 }
 
+const TARGET_KIND: Record<QueryTarget, IndexName | undefined> = {
+  prose: 'docs',
+  code: 'code',
+  tests: 'tests',
+  any: undefined,
+};
+
+/**
+ * Whether a candidate is of the kind the query targets. The kind follows the source's path where it names a
+ * known file type (a markdown file ingested into any index is prose, a `*.test.ts` is a test), else the index.
+ */
 function matchesTarget(hit: Hit, target: QueryTarget): boolean {
-  if (target === 'prose') return hit.index === 'docs';
-  if (target === 'code') return hit.index === 'code';
-  if (target === 'tests') return hit.index === 'tests';
-  return false;
+  const kind = KNOWN_FILE_TYPE.test(hit.source) ? indexForPath(hit.source) : hit.index;
+  return kind === TARGET_KIND[target];
 }
+
+const KNOWN_FILE_TYPE = /\.(md|markdown|mdx|txt|[cm]?[jt]sx?|sol|py|go|rs|java|rb|cs|cpp|c|h)$/i;
 
 /** 1 when the matched query terms occur side by side, falling towards 0 as the smallest window holding them widens. */
 function proximity(body: readonly string[], idf: ReadonlyMap<string, number>): number {

@@ -24,22 +24,34 @@ const CONJUNCTION = /\b(and|or|but|also|as well as|then)\b/gi;
 /** Which kind of text a query most likely wants: prose (docs), code, tests, or no preference. */
 export type QueryTarget = 'prose' | 'code' | 'tests' | 'any';
 
-const TESTS_CUE = /\b(tests?|tested|specs?|asserts?|assertions?|expects?|jest|describe|it block)\b/i;
+const TESTS_CUE =
+  /\b(tests?|tested|testing|test (files?|suites?|cases?)|assert(s|ed|ions?)?|jest|(it|describe) blocks?)\b/i;
+/** "test network" and "testnet" are chains, not tests. */
+const NOT_TESTS = /\btest ?net(work)?s?\b/gi;
 const CODE_CUE =
-  /\b(function|functions|class|classes|method|methods|constant|variable|field|interface|type|module|implementation|implemented|code|signature|returns?|parameters?|argument|constructor|export(s|ed)?|import(s|ed)?)\b/i;
+  /\b(functions?|class(es)?|methods?|constructors?|implementation|implemented|source code|code|module|exports?|exported|imports?|imported|returns?)\b/i;
+/**
+ * Identifiers a query names: lower camelCase (`embedQuery`), snake_case, `a.b` members, calls, paths with a
+ * file type, backticks. Acronyms and product names (HTTP, NPC, MongoDB) and SPEC constants (`SIWE_REPLAY_CAP`)
+ * are not counted: documentation names them as often as code does.
+ */
+const IDENTIFIER = /^[a-z][a-z0-9]*[A-Z]\w*|^[a-z0-9]+_[a-z0-9_]+$|\w\.\w+\(|\(\)|\w\/\w+\.[a-z]{1,4}\b|`/;
+
+/** Which kind of text a query most likely wants: prose (docs), code, tests, or no preference. */
+export type QueryTarget = 'prose' | 'code' | 'tests' | 'any';
 
 /**
- * The kind of text a query targets, from its surface: a mention of tests → tests; an identifier or code
- * token, or a word about code (function, class, module, returns …) → code; other natural language → prose,
- * since a question in plain words is most often answered by documentation. The reranker gives candidates
- * of the targeted kind a bonus (measured on bench/brainEval: paraphrased questions about the spec are
- * otherwise drowned by the many code and test chunks that share their words).
+ * The kind of text a query targets, from its surface: a mention of tests → tests; a code identifier or a word
+ * about code (function, class, method, returns …) → code; other natural language of three words or more →
+ * prose, since a question in plain words is most often answered by documentation; keywords → no preference.
+ * The reranker gives candidates of the targeted kind a bonus (measured on bench/brainEval: paraphrased
+ * questions about the spec are otherwise drowned by the many code and test chunks that share their words).
  */
 export function queryTarget(query: string): QueryTarget {
-  if (TESTS_CUE.test(query)) return 'tests';
-  const codeTokens = query.split(/\s+/).filter((token) => CODE_TOKEN.test(token)).length;
-  if (codeTokens > 0 || CODE_CUE.test(query)) return 'code';
-  return (query.match(WORD_PATTERN) ?? []).length >= 3 ? 'prose' : 'any';
+  const text = query.replace(NOT_TESTS, ' ');
+  if (TESTS_CUE.test(text)) return 'tests';
+  if (text.split(/\s+/).some((token) => IDENTIFIER.test(token)) || CODE_CUE.test(text)) return 'code';
+  return (text.match(WORD_PATTERN) ?? []).length >= 3 ? 'prose' : 'any';
 }
 
 /**

@@ -41,12 +41,14 @@ describe('offline reranker', () => {
     const code = buildHit({
       chunkId: 'a',
       index: 'code',
+      source: 'platform/session.ts',
       documentId: 'd1',
       text: 'session token lifetime default',
     });
     const doc = buildHit({
       chunkId: 'b',
       index: 'docs',
+      source: 'docs/SPEC.md',
       documentId: 'd2',
       text: 'session token lifetime default',
     });
@@ -54,6 +56,34 @@ describe('offline reranker', () => {
     const ranked = await rerank('How long is the session token lifetime by default?', [code, doc], 2);
 
     expect(ranked.map((h) => h.chunkId)).toEqual(['b', 'a']);
+  });
+
+  it("judges a candidate's kind by its file type before its index (a markdown file in the code index is prose)", async () => {
+    const code = buildHit({
+      chunkId: 'a',
+      index: 'code',
+      source: 'platform/session.ts',
+      documentId: 'd1',
+      text: 'session token lifetime default',
+    });
+    const doc = buildHit({
+      chunkId: 'b',
+      index: 'code',
+      source: 'notes/sessions.md',
+      documentId: 'd2',
+      text: 'session token lifetime default',
+    });
+    const page = buildHit({
+      chunkId: 'c',
+      index: 'docs',
+      source: 'https://example.org/sessions',
+      documentId: 'd3',
+      text: 'session token lifetime default',
+    });
+
+    const ranked = await rerank('How long is the session token lifetime by default?', [code, doc, page], 3);
+
+    expect(ranked[2].chunkId).toBe('a');
   });
 
   it('diversifies: a near-duplicate chunk of the same document yields to another document (MMR)', async () => {

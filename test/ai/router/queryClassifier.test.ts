@@ -27,6 +27,13 @@ describe('queryTarget', () => {
     ['What does embedQuery return?', 'code'],
     ['How long does a login token last?', 'prose'],
     ['breaker', 'any'],
+    ['Describe the limits the platform enforces', 'prose'],
+    ['In what order should an HTTP handler do its work?', 'prose'],
+    ['What stands in for MongoDB when no connection URL is configured?', 'prose'],
+    ['What must the signer address match for a signature to be accepted?', 'prose'],
+    ['Which number names the test network in the signing domain?', 'prose'],
+    ['How are describe blocks named in test files?', 'tests'],
+    ['Where is resolveConfig called?', 'code'],
   ])('%s → %s', (query, target) => {
     expect(queryTarget(query)).toBe(target);
   });
