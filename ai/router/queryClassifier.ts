@@ -21,9 +21,6 @@ const EXPLORATORY_CUE =
 const CODE_TOKEN = /[a-z][A-Z]|_[a-z]|\w\.\w|\(\)|[/\\]\w|^[A-Z0-9_]{3,}$|`/;
 const CONJUNCTION = /\b(and|or|but|also|as well as|then)\b/gi;
 
-/** Which kind of text a query most likely wants: prose (docs), code, tests, or no preference. */
-export type QueryTarget = 'prose' | 'code' | 'tests' | 'any';
-
 const TESTS_CUE =
   /\b(tests?|tested|testing|test (files?|suites?|cases?)|assert(s|ed|ions?)?|jest|(it|describe) blocks?)\b/i;
 /** "test network" and "testnet" are chains, not tests. */
