@@ -11,6 +11,7 @@
  * server falling behind shows in the p95. The load average is printed before and after, and each line ends
  * with the server process's CPU time per request (from /proc on Linux): unlike rates and latencies, it
  * hardly moves with what else runs on the machine, and 1 s divided by it is what one free core could serve.
+ * `BENCH_SERVER_PROFILE=<dir>` writes the server's CPU profile (node --cpu-prof) into that folder.
  * Run: npx tsx bench/brainSearchHttp.ts [chunks=20000] [concurrency=8]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,10 +47,17 @@ async function redisUrl(): Promise<string | undefined> {
 }
 
 async function startServer(redis: string | undefined): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'brainSearch/server.ts')], {
-    env: { ...process.env, ...(redis ? { BENCH_REDIS_URL: redis } : {}) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // BENCH_SERVER_PROFILE=<dir> writes the server's CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.BENCH_SERVER_PROFILE;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...flags, '--import', 'tsx', path.join(__dirname, 'brainSearch/server.ts')],
+    {
+      env: { ...process.env, ...(redis ? { BENCH_REDIS_URL: redis } : {}) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const [url] = await new Promise<string[]>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve([line]));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -83,10 +91,14 @@ function buildDocuments(corpus: SyntheticCorpus): { source: string; index: strin
 
 let serverPid: number | undefined;
 
-/** CPU time (user + system) the server process has used, in ms; undefined where /proc is missing. */
-function serverCpuMs(): number | undefined {
+/**
+ * CPU time (user + system) the server process has used, in ms; undefined where /proc is missing. `mainThread`
+ * counts the main thread alone (not a profiler's sampling thread).
+ */
+function serverCpuMs(mainThread = false): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${serverPid}/stat`, 'utf8');
+    const file = mainThread ? `/proc/${serverPid}/task/${serverPid}/stat` : `/proc/${serverPid}/stat`;
+    const stat = readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of stat(5), in clock ticks of 10 ms (USER_HZ 100).
     return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -95,11 +107,11 @@ function serverCpuMs(): number | undefined {
   }
 }
 
-/** Resolves once the server process used under 5 % of a core over a whole second (at once without /proc). */
+/** Resolves once the server's main thread used under 5 % of a core over a whole second (at once without /proc). */
 async function serverIdle(): Promise<void> {
-  for (let before = serverCpuMs(); before !== undefined;) {
+  for (let before = serverCpuMs(true); before !== undefined;) {
     await sleep(1000);
-    const after = serverCpuMs();
+    const after = serverCpuMs(true);
     if (after === undefined || after - before < 50) return;
     before = after;
   }
@@ -218,8 +230,19 @@ async function main(): Promise<void> {
     const corpus = new SyntheticCorpus();
     const documents = buildDocuments(corpus);
     let started = performance.now();
+    // How ingest grows with the corpus: chunks/s of each band of 2,000 chunks (two requests of 250 documents).
+    const bands: string[] = [];
+    let bandStarted = started;
     for (let i = 0; i < documents.length; i += DOCUMENTS_PER_REQUEST) {
       await call(`${url}/brain/ingest`, { documents: documents.slice(i, i + DOCUMENTS_PER_REQUEST) }, TOKEN);
+      const done = Math.min(documents.length, i + DOCUMENTS_PER_REQUEST) * CHUNKS_PER_DOCUMENT;
+      if (done % 2000 === 0 || done >= CHUNKS) {
+        const chunks = done % 2000 || 2000;
+        bands.push(
+          `${(done / 1000).toFixed(0)}k: ${(chunks / ((performance.now() - bandStarted) / 1000)).toFixed(0)}`,
+        );
+        bandStarted = performance.now();
+      }
     }
     const stats = (await call(`${url}/brain/stats`)) as { total_chunks: number };
     const ingestSeconds = (performance.now() - started) / 1000;
@@ -228,24 +251,33 @@ async function main(): Promise<void> {
         `${ingestSeconds.toFixed(1)} s (${(stats.total_chunks / ingestSeconds).toFixed(0)} chunks/s); ` +
         `cache L2: ${redis ? 'Redis' : 'off'}`,
     );
-
-    // The knowledge graph is kept up in the background (slices between event-loop turns, Louvain on a worker).
-    started = performance.now();
-    let graph = (await call(`${url}/brain/stats`)).graph as {
-      state: string;
-      entities: number;
-      relations: number;
-      communities_per_level: number[];
-    };
-    while (graph.state !== 'ready' && performance.now() - started < 600_000) {
-      await sleep(250);
-      graph = (await call(`${url}/brain/stats`)).graph as typeof graph;
-    }
     console.log(
-      `knowledge graph ${graph.state} ${((performance.now() - started) / 1000).toFixed(1)} s after the last ingest answered ` +
-        `(${(ingestSeconds + (performance.now() - started) / 1000).toFixed(1)} s in all, ` +
-        `${(stats.total_chunks / (ingestSeconds + (performance.now() - started) / 1000)).toFixed(0)} chunks/s with graph upkeep): ` +
-        `${graph.entities} entities, ${graph.relations} relations, communities per level ${graph.communities_per_level.join('/')}`,
+      `ingest chunks/s by corpus size (each band of 500 documents, ending at): ${bands.join(', ')}`,
+    );
+
+    // The knowledge graph and the RAPTOR trees are kept up in the background (slices between event-loop turns,
+    // Louvain on a worker): wait until both are ready.
+    started = performance.now();
+    type Upkeep = {
+      graph: { state: string; entities: number; relations: number; communities_per_level: number[] };
+      raptor: { state: string; nodes_per_level: number[]; summaries_written: number };
+    };
+    let upkeep = (await call(`${url}/brain/stats`)) as unknown as Upkeep;
+    while (
+      (upkeep.graph.state !== 'ready' || !['ready', 'empty'].includes(upkeep.raptor.state)) &&
+      performance.now() - started < 1_800_000
+    ) {
+      await sleep(250);
+      upkeep = (await call(`${url}/brain/stats`)) as unknown as Upkeep;
+    }
+    const { graph, raptor } = upkeep;
+    const upkeepSeconds = (performance.now() - started) / 1000;
+    console.log(
+      `knowledge graph ${graph.state}, RAPTOR ${raptor.state} ${upkeepSeconds.toFixed(1)} s after the last ingest answered ` +
+        `(${(ingestSeconds + upkeepSeconds).toFixed(1)} s in all, ` +
+        `${(stats.total_chunks / (ingestSeconds + upkeepSeconds)).toFixed(0)} chunks/s with graph and tree upkeep): ` +
+        `${graph.entities} entities, ${graph.relations} relations, communities per level ${graph.communities_per_level.join('/')}; ` +
+        `tree nodes per level ${raptor.nodes_per_level.join('/')}, ${raptor.summaries_written} summaries written`,
     );
 
     // The embedded Qdrant builds its HNSW graph on the server's event loop after the ingest (as a Qdrant server's

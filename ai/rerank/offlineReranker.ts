@@ -129,27 +129,36 @@ function proximity(body: readonly string[], idf: ReadonlyMap<string, number>): n
   return wanted.size / best;
 }
 
-/** Greedy MMR: relevance minus similarity (term overlap, doubled within one document) to what was already picked. */
+/**
+ * Greedy MMR: relevance minus similarity (term overlap, doubled within one document) to what was already
+ * picked. Each candidate's similarity is kept up to date against the latest pick only (its maximum over the
+ * picks so far), so a round costs one comparison per candidate.
+ */
 function maximalMarginalRelevance(candidates: Scored[], limit: number, lambda: number): Hit[] {
   const pool = [...candidates].sort((a, b) => b.score - a.score);
+  const similarity = new Float64Array(pool.length);
+  const taken = new Uint8Array(pool.length);
   const picked: Scored[] = [];
-  while (picked.length < limit && pool.length > 0) {
-    let bestAt = 0;
+  while (picked.length < Math.min(limit, pool.length)) {
+    let bestAt = -1;
     let bestValue = Number.NEGATIVE_INFINITY;
-    pool.forEach((candidate, i) => {
-      let similarity = 0;
-      for (const chosen of picked) {
-        const overlap = jaccard(candidate.terms, chosen.terms);
-        const sameDocument = chosen.hit.documentId === candidate.hit.documentId ? 2 : 1;
-        similarity = Math.max(similarity, Math.min(1, overlap * sameDocument));
-      }
-      const value = lambda * candidate.score - (1 - lambda) * similarity;
+    for (let i = 0; i < pool.length; i++) {
+      if (taken[i]) continue;
+      const value = lambda * pool[i].score - (1 - lambda) * similarity[i];
       if (value > bestValue) {
         bestValue = value;
         bestAt = i;
       }
-    });
-    picked.push(pool.splice(bestAt, 1)[0]);
+    }
+    const chosen = pool[bestAt];
+    taken[bestAt] = 1;
+    picked.push(chosen);
+    for (let i = 0; i < pool.length && picked.length < limit; i++) {
+      if (taken[i]) continue;
+      const sameDocument = chosen.hit.documentId === pool[i].hit.documentId ? 2 : 1;
+      const overlap = Math.min(1, jaccard(pool[i].terms, chosen.terms) * sameDocument);
+      if (overlap > similarity[i]) similarity[i] = overlap;
+    }
   }
   return picked.map(({ hit, score }) => ({ ...hit, score }));
 }
