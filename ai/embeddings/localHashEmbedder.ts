@@ -83,11 +83,22 @@ export class LocalHashEmbedder implements EmbeddingProvider {
       }
     }
 
-    let norm = 0;
-    for (const value of vector) norm += value * value;
-    norm = Math.sqrt(norm) || 1;
-    return Array.from(vector, (value) => value / norm);
+    return normalised(vector);
   }
+}
+
+/**
+ * The vector scaled to unit length (a zero vector stays zero), as a plain array. A loop, not `Array.from`: over a
+ * typed array that goes through the iterator, one result object per element, which was a tenth of the
+ * platform's garbage in a sync bench (every remember embeds its text and its near-duplicate candidates).
+ */
+export function normalised(vector: Float64Array): number[] {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
+  norm = Math.sqrt(norm) || 1;
+  const values = new Array<number>(vector.length);
+  for (let i = 0; i < vector.length; i++) values[i] = vector[i] / norm;
+  return values;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { analyze, plainWords } from '../text/terms';
 import { sharedWordNet, type WordNet } from '../text/wordNet';
-import { addFeature, counts, embedInSlices } from './localHashEmbedder';
+import { addFeature, counts, embedInSlices, normalised } from './localHashEmbedder';
 import type { EmbeddingProvider } from './provider';
 
 /** Semantic embedder settings. Defaults: 384 dimensions, provider id `local`, the shared WordNet. */
@@ -56,10 +56,7 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
       this.addAll(vector, this.termFeatures(term), 1 + Math.log(tf));
     for (const [word, tf] of counts(plainWords(text)))
       this.addAll(vector, this.wordFeatures(word), 1 + Math.log(tf));
-    let norm = 0;
-    for (const value of vector) norm += value * value;
-    norm = Math.sqrt(norm) || 1;
-    return Array.from(vector, (value) => value / norm);
+    return normalised(vector);
   }
 
   private addAll(vector: Float64Array, features: Float64Array, scale: number): void {
