@@ -92,9 +92,12 @@ export class IndexKeyExtractor {
   readonly fields: string[];
   private readonly sparse: boolean;
   private readonly partial?: Query;
+  /** No field is a dotted path, so a document's own properties hold every key value. */
+  private readonly topLevel: boolean;
 
   constructor(spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
+    this.topLevel = this.fields.every((field) => !field.includes('.'));
     this.sparse = Boolean(spec.sparse);
     this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression) : undefined;
   }
@@ -104,6 +107,8 @@ export class IndexKeyExtractor {
     if (this.sparse && this.fields.every((field) => resolve(doc, field) === undefined)) return null;
     if (this.fields.length === 1)
       return uniqueKeys(this.valuesOf(doc, this.fields[0]).values.map((v) => [v]));
+    const single = this.scalarKey(doc);
+    if (single) return [single];
     let combos: unknown[][] = [[]];
     const arrayFields: string[] = [];
     for (const field of this.fields) {
@@ -118,6 +123,21 @@ export class IndexKeyExtractor {
       combos = combos.flatMap((prefix) => values.map((value) => [...prefix, value]));
     }
     return uniqueKeys(combos);
+  }
+
+  /**
+   * The one key of a document whose indexed fields are all present, top-level and not arrays (the usual case
+   * for a compound index), built directly instead of through the combinations below; null otherwise.
+   */
+  private scalarKey(doc: Document): unknown[] | null {
+    if (!this.topLevel) return null;
+    const key = new Array<unknown>(this.fields.length);
+    for (let i = 0; i < this.fields.length; i++) {
+      const value = doc[this.fields[i]];
+      if (value === undefined || Array.isArray(value)) return null;
+      key[i] = value;
+    }
+    return key;
   }
 
   private valuesOf(doc: Document, field: string): { values: unknown[]; arrays: number } {
