@@ -8,10 +8,16 @@
  *    the baseline, p50/p95 per batch, and the platform's CPU per 1,000 events. Target: >= 5,000 events/s per process.
  * 3. Profiles: the players are raised to `identities` (seen events), then GET /social/brain/profile of random players
  *    with a viewer, `concurrency` in flight: p50/p95, with GET /healthz's p95 in the same run as the floor.
- * The load average is printed before and after: the machine is shared.
+ * The load average is printed before and after: the machine is shared. Besides the whole process's CPU (every
+ * thread: the event loop, GC helpers, worker threads), the mixed phase reports the event loop thread's own CPU,
+ * what bounds one process's rate when another core is free. BENCH_PROFILE=file.cpuprofile writes a CPU profile of
+ * the platform's main thread over the mixed phase only.
  * Run: npx tsx bench/socialSync.ts [batches=200] [players=20000] [identities=100000] [profiles=2000] [concurrency=4]
  */
+import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { seededRandom } from '../platform/seededRandom';
@@ -155,6 +161,30 @@ async function load(port: number): Promise<void> {
   process.send?.({ kind: 'profiles', ...profiles, healthP95: health.p95 });
 }
 
+/** CPU time of this process's main (event loop) thread, from /proc (Linux); undefined elsewhere. */
+function eventLoopCpuMs(): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts a CPU profile of this process's main thread when BENCH_PROFILE names a file; answers its stop. */
+async function startProfile(): Promise<() => Promise<void>> {
+  const file = process.env.BENCH_PROFILE;
+  if (!file) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    await fs.writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 async function main(): Promise<void> {
   const loadavg = () =>
     os
@@ -181,12 +211,20 @@ async function main(): Promise<void> {
       `baseline (player_seen only): ${baseline.events} events in ${baseline.seconds.toFixed(2)} s = ${Math.round(baselineRate)} events/s; ` +
         `batch p50 ${baseline.p50.toFixed(1)} ms, p95 ${baseline.p95.toFixed(1)} ms; platform CPU ${(cpuMs() / (baseline.events / 1000)).toFixed(1)} ms per 1,000 events`,
     );
+    const stopProfile = await startProfile();
+    const loopBefore = eventLoopCpuMs();
     const sync = await child.message('sync');
+    const loopAfter = eventLoopCpuMs();
+    await stopProfile();
+    const loopMs =
+      loopBefore === undefined || loopAfter === undefined
+        ? 'n/a'
+        : ((loopAfter - loopBefore) / (sync.events / 1000)).toFixed(1);
     const rate = sync.events / sync.seconds;
     console.log(
       `mixed sync: ${sync.events} events (${BATCHES} batches of ${EVENTS_PER_BATCH}, ${PLAYERS} players, ${CONCURRENCY} in flight) in ` +
         `${sync.seconds.toFixed(2)} s = ${Math.round(rate)} events/s (${(rate / baselineRate).toFixed(2)} × baseline; target 5,000); ` +
-        `batch p50 ${sync.p50.toFixed(1)} ms, p95 ${sync.p95.toFixed(1)} ms; platform CPU ${(cpuMs() / (sync.events / 1000)).toFixed(1)} ms per 1,000 events; failed batches ${sync.failed}`,
+        `batch p50 ${sync.p50.toFixed(1)} ms, p95 ${sync.p95.toFixed(1)} ms; platform CPU ${(cpuMs() / (sync.events / 1000)).toFixed(1)} ms per 1,000 events (event loop thread ${loopMs}); failed batches ${sync.failed}`,
     );
     await child.message('seeded');
     const stats = (
