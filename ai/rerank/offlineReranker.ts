@@ -37,7 +37,8 @@ export const DEFAULT_RERANKER_OPTIONS: OfflineRerankerOptions = {
   mmrLambda: 0.85,
 };
 
-interface Scored {
+/** A candidate with its relevance score and term set, as MMR reads it. */
+export interface Scored {
   hit: Hit;
   score: number;
   terms: Set<string>;
@@ -131,12 +132,15 @@ function proximity(body: readonly string[], idf: ReadonlyMap<string, number>): n
 
 /**
  * Greedy MMR: relevance minus similarity (term overlap, doubled within one document) to what was already
- * picked. Each candidate's similarity is kept up to date against the latest pick only (its maximum over the
- * picks so far), so a round costs one comparison per candidate.
+ * picked. Lazy, with the same result as comparing every candidate with every pick: candidates are visited best
+ * score first, and a round stops at the first whose relevance alone cannot beat the best value found (the
+ * similarity only lowers it); a visited candidate's similarity is brought up to date with the picks it has not
+ * been compared with yet. A round then costs a few comparisons, not one per candidate and pick.
  */
-function maximalMarginalRelevance(candidates: Scored[], limit: number, lambda: number): Hit[] {
+export function maximalMarginalRelevance(candidates: Scored[], limit: number, lambda: number): Hit[] {
   const pool = [...candidates].sort((a, b) => b.score - a.score);
   const similarity = new Float64Array(pool.length);
+  const comparedWith = new Uint32Array(pool.length);
   const taken = new Uint8Array(pool.length);
   const picked: Scored[] = [];
   while (picked.length < Math.min(limit, pool.length)) {
@@ -144,21 +148,21 @@ function maximalMarginalRelevance(candidates: Scored[], limit: number, lambda: n
     let bestValue = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < pool.length; i++) {
       if (taken[i]) continue;
+      if (lambda * pool[i].score <= bestValue) break;
+      for (; comparedWith[i] < picked.length; comparedWith[i]++) {
+        const chosen = picked[comparedWith[i]];
+        const sameDocument = chosen.hit.documentId === pool[i].hit.documentId ? 2 : 1;
+        const overlap = Math.min(1, jaccard(pool[i].terms, chosen.terms) * sameDocument);
+        if (overlap > similarity[i]) similarity[i] = overlap;
+      }
       const value = lambda * pool[i].score - (1 - lambda) * similarity[i];
       if (value > bestValue) {
         bestValue = value;
         bestAt = i;
       }
     }
-    const chosen = pool[bestAt];
     taken[bestAt] = 1;
-    picked.push(chosen);
-    for (let i = 0; i < pool.length && picked.length < limit; i++) {
-      if (taken[i]) continue;
-      const sameDocument = chosen.hit.documentId === pool[i].hit.documentId ? 2 : 1;
-      const overlap = Math.min(1, jaccard(pool[i].terms, chosen.terms) * sameDocument);
-      if (overlap > similarity[i]) similarity[i] = overlap;
-    }
+    picked.push(pool[bestAt]);
   }
   return picked.map(({ hit, score }) => ({ ...hit, score }));
 }
