@@ -1,4 +1,5 @@
 import { createOfflineReranker } from '../../../ai/rerank/offlineReranker';
+import type { Hit } from '../../../ai/retrieval/hit';
 import { buildHit } from '../factories';
 
 // A fresh reranker per call: it caches each chunk's analysis by chunk id, and these tests reuse ids.
@@ -37,51 +38,32 @@ describe('offline reranker', () => {
     expect(ranked[0].chunkId).toBe('b');
   });
 
-  it('prefers documentation for a plain-language question (prose target)', async () => {
-    const code = buildHit({
-      chunkId: 'a',
-      index: 'code',
-      source: 'platform/session.ts',
-      documentId: 'd1',
+  // Same text everywhere: only the candidate's kind (file type, then index) can order them.
+  const sessionChunk = (chunkId: string, index: Hit['index'], source: string) =>
+    buildHit({
+      chunkId,
+      index,
+      source,
+      documentId: `doc-${chunkId}`,
       text: 'session token lifetime default',
     });
-    const doc = buildHit({
-      chunkId: 'b',
-      index: 'docs',
-      source: 'docs/SPEC.md',
-      documentId: 'd2',
-      text: 'session token lifetime default',
-    });
+  const question = 'How long is the session token lifetime by default?';
 
-    const ranked = await rerank('How long is the session token lifetime by default?', [code, doc], 2);
+  it('prefers documentation for a plain-language question (prose target)', async () => {
+    const code = sessionChunk('a', 'code', 'platform/session.ts');
+    const doc = sessionChunk('b', 'docs', 'docs/SPEC.md');
+
+    const ranked = await rerank(question, [code, doc], 2);
 
     expect(ranked.map((h) => h.chunkId)).toEqual(['b', 'a']);
   });
 
   it("judges a candidate's kind by its file type before its index (a markdown file in the code index is prose)", async () => {
-    const code = buildHit({
-      chunkId: 'a',
-      index: 'code',
-      source: 'platform/session.ts',
-      documentId: 'd1',
-      text: 'session token lifetime default',
-    });
-    const doc = buildHit({
-      chunkId: 'b',
-      index: 'code',
-      source: 'notes/sessions.md',
-      documentId: 'd2',
-      text: 'session token lifetime default',
-    });
-    const page = buildHit({
-      chunkId: 'c',
-      index: 'docs',
-      source: 'https://example.org/sessions',
-      documentId: 'd3',
-      text: 'session token lifetime default',
-    });
+    const code = sessionChunk('a', 'code', 'platform/session.ts');
+    const doc = sessionChunk('b', 'code', 'notes/sessions.md');
+    const page = sessionChunk('c', 'docs', 'https://example.org/sessions');
 
-    const ranked = await rerank('How long is the session token lifetime by default?', [code, doc, page], 3);
+    const ranked = await rerank(question, [code, doc, page], 3);
 
     expect(ranked[2].chunkId).toBe('a');
   });
