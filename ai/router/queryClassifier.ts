@@ -22,17 +22,18 @@ const CODE_TOKEN = /[a-z][A-Z]|_[a-z]|\w\.\w|\(\)|[/\\]\w|^[A-Z0-9_]{3,}$|`/;
 const CONJUNCTION = /\b(and|or|but|also|as well as|then)\b/gi;
 
 const TESTS_CUE =
-  /\b(tests?|tested|testing|test (files?|suites?|cases?)|assert(s|ed|ions?)?|jest|(it|describe) blocks?)\b/i;
+  /\b(tests?|tested|testing|(test|spec) (files?|suites?|cases?)|assert(s|ed|ions?)?|jest|(it|describe) blocks?)\b/i;
 /** "test network" and "testnet" are chains, not tests. */
 const NOT_TESTS = /\btest ?net(work)?s?\b/gi;
 const CODE_CUE =
   /\b(functions?|class(es)?|methods?|constructors?|implementation|implemented|source code|code|module|exports?|exported|imports?|imported|returns?)\b/i;
 /**
- * Identifiers a query names: lower camelCase (`embedQuery`), snake_case, `a.b` members, calls, paths with a
- * file type, backticks. Acronyms and product names (HTTP, NPC, MongoDB) and SPEC constants (`SIWE_REPLAY_CAP`)
+ * Identifiers a query names: lower camelCase (`embedQuery`), snake_case, calls (`a.b(`, `()`), file names
+ * and paths with a source file type, backticks. Acronyms and product names (HTTP, NPC, MongoDB) and SPEC constants (`SIWE_REPLAY_CAP`)
  * are not counted: documentation names them as often as code does.
  */
-const IDENTIFIER = /^[a-z][a-z0-9]*[A-Z]\w*|^[a-z0-9]+_[a-z0-9_]+$|\w\.\w+\(|\(\)|\w\/\w+\.[a-z]{1,4}\b|`/;
+const IDENTIFIER =
+  /^[a-z][a-z0-9]*[A-Z]\w*|^[a-z0-9]+_[a-z0-9_]+$|\w\.\w+\(|\(\)|\w\.([cm]?[jt]sx?|json|ya?ml|sol|py)\b|`/;
 
 /** Which kind of text a query most likely wants: prose (docs), code, tests, or no preference. */
 export type QueryTarget = 'prose' | 'code' | 'tests' | 'any';

@@ -34,6 +34,8 @@ describe('queryTarget', () => {
     ['Which number names the test network in the signing domain?', 'prose'],
     ['How are describe blocks named in test files?', 'tests'],
     ['Where is resolveConfig called?', 'code'],
+    ['What does config.ts read first?', 'code'],
+    ['Which spec file covers the breaker?', 'tests'],
   ])('%s → %s', (query, target) => {
     expect(queryTarget(query)).toBe(target);
   });
