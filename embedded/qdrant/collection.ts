@@ -34,6 +34,9 @@ export class Collection {
   private readonly lookup = new PayloadLookup();
   private idOrder: PointRecord[] | null = null;
 
+  /** True when some vector builds per-partition graphs (`m: 0` with `payload_m`). */
+  private readonly partitioned: boolean;
+
   constructor(
     readonly name: string,
     readonly config: CollectionConfig,
@@ -44,6 +47,7 @@ export class Collection {
         new VectorIndex(vector.size, vector.distance, indexParamsOf(config, vector)),
       );
     }
+    this.partitioned = [...this.vectors.values()].some((index) => index.partitioned);
   }
 
   get size(): number {
@@ -82,7 +86,7 @@ export class Collection {
   matching(filter: Filter | null | undefined): PointRecord[] {
     if (!filter) return [...this.points.values()];
     const predicate = compileFilter(filter, this.filterContext());
-    const candidates = this.indexedCandidates(filter);
+    const candidates = this.indexedCandidates(filter)?.labels;
     const pool = candidates
       ? [...candidates].map((label) => this.byLabel[label]).filter((p): p is PointRecord => p !== undefined)
       : this.points.values();
@@ -98,7 +102,7 @@ export class Collection {
    */
   candidateFilter(filter: Filter, eligible: (label: number) => boolean): CandidateFilter {
     const predicate = compileFilter(filter, this.filterContext());
-    const indexed = this.indexedCandidates(filter);
+    const { labels: indexed, partition } = this.indexedCandidates(filter) ?? {};
     const verdicts = new Int8Array(this.byLabel.length);
     const allows = (label: number): boolean => {
       if (verdicts[label] !== 0) return verdicts[label] === 1;
@@ -112,7 +116,7 @@ export class Collection {
       const labels = indexed ? [...indexed] : this.byLabel.map((_, label) => label);
       return labels.filter(allows);
     };
-    if (indexed) return { estimate: indexed.size, allows, all };
+    if (indexed) return { estimate: indexed.size, partition, allows, all };
     const stride = Math.max(1, Math.floor(this.byLabel.length / SELECTIVITY_SAMPLE));
     let sampled = 0;
     let passed = 0;
@@ -158,10 +162,12 @@ export class Collection {
         this.payloadIndexes.set(op.field, op.schema);
         this.lookup.removeField(op.field);
         if (isLookupIndex(op.schema)) this.lookup.addField(op.field, this.points.values());
+        this.reassignPartitions();
         return;
       case 'delete_index':
         this.payloadIndexes.delete(op.field);
         this.lookup.removeField(op.field);
+        this.reassignPartitions();
         return;
     }
   }
@@ -201,6 +207,7 @@ export class Collection {
       if (vector) index.set(record.label, vector);
       else index.remove(record.label);
     }
+    this.assignPartitions(record);
   }
 
   private deletePoint(id: PointId): void {
@@ -220,11 +227,37 @@ export class Collection {
     point.payload = payload;
     point.version = seq;
     this.lookup.insert(point.label, payload);
+    this.assignPartitions(point);
   }
 
-  private indexedCandidates(filter: Filter): Set<number> | undefined {
+  /**
+   * Tells partitioned vector indexes (`m: 0` with `payload_m`) which payload partitions a point is in: one per
+   * value of each lookup-indexed field, as Qdrant builds payload graphs for indexed values.
+   */
+  private assignPartitions(point: PointRecord): void {
+    if (!this.partitioned) return;
+    const keys: string[] = [];
+    for (const [field, spec] of this.payloadIndexes) {
+      if (!isLookupIndex(spec)) continue;
+      for (const value of valuesAtPath(point.payload, field)) {
+        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+          keys.push(partitionKey(field, value));
+      }
+    }
+    for (const index of this.vectors.values()) index.assignPartitions(point.label, keys);
+  }
+
+  private reassignPartitions(): void {
+    if (this.partitioned) for (const point of this.points.values()) this.assignPartitions(point);
+  }
+
+  /**
+   * The smallest candidate set a top-level `must` match on a lookup-indexed key gives, and its partition when it
+   * matches one value.
+   */
+  private indexedCandidates(filter: Filter): { labels: Set<number>; partition?: string } | undefined {
     const must = filter.must === null || filter.must === undefined ? [] : [filter.must].flat();
-    let best: Set<number> | undefined;
+    let best: { labels: Set<number>; partition?: string } | undefined;
     for (const condition of must) {
       if (!('key' in condition) || !condition.match) continue;
       const spec = this.payloadIndexes.get(condition.key);
@@ -232,8 +265,15 @@ export class Collection {
       const match = condition.match;
       const wanted = 'value' in match ? [match.value] : 'any' in match ? match.any : undefined;
       const labels = wanted && this.lookup.labelsMatching(condition.key, wanted);
-      if (labels && (!best || labels.size < best.size)) best = labels;
+      if (!labels || (best && labels.size >= best.labels.size)) continue;
+      const partition = wanted.length === 1 ? partitionKey(condition.key, wanted[0]) : undefined;
+      best = { labels, partition };
     }
     return best;
   }
+}
+
+/** A payload partition's key: the field and the value with its type (`"1"` and `1` differ). */
+function partitionKey(field: string, value: unknown): string {
+  return `${field}\u0000${JSON.stringify(value)}`;
 }

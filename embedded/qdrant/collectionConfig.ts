@@ -7,6 +7,7 @@ const hnswDiffSchema = z.looseObject({
   m: z.number().int().nonnegative().nullish(),
   ef_construct: z.number().int().positive().nullish(),
   full_scan_threshold: z.number().int().nonnegative().nullish(),
+  payload_m: z.number().int().nonnegative().nullish(),
 });
 
 const vectorParamsSchema = z.looseObject({
@@ -37,6 +38,8 @@ export interface HnswSettings {
   m: number;
   ef_construct: number;
   full_scan_threshold: number;
+  /** `m` of the per-value graphs of indexed payload fields; they are built only when `m` is 0. */
+  payload_m?: number;
 }
 
 /** One dense vector's configuration; the unnamed default vector is stored under the name `""`. */
@@ -118,6 +121,7 @@ export function indexParamsOf(config: CollectionConfig, vector: VectorConfig): I
     efConstruct: vector.hnsw.ef_construct,
     fullScanThresholdKb: vector.hnsw.full_scan_threshold,
     indexingThresholdKb: vector.hnsw.m === 0 ? 0 : config.indexingThresholdKb,
+    payloadM: vector.hnsw.m === 0 ? (vector.hnsw.payload_m ?? 0) : 0,
   };
 }
 
@@ -125,10 +129,12 @@ function mergeHnsw(
   base: HnswSettings,
   diff: z.infer<typeof hnswDiffSchema> | null | undefined,
 ): HnswSettings {
+  const payloadM = diff?.payload_m ?? base.payload_m;
   return {
     m: diff?.m ?? base.m,
     ef_construct: diff?.ef_construct ?? base.ef_construct,
     full_scan_threshold: diff?.full_scan_threshold ?? base.full_scan_threshold,
+    ...(payloadM === undefined ? {} : { payload_m: payloadM }),
   };
 }
 
@@ -142,5 +148,6 @@ function stripNulls(
   if (diff.full_scan_threshold !== null && diff.full_scan_threshold !== undefined) {
     kept.full_scan_threshold = diff.full_scan_threshold;
   }
+  if (diff.payload_m !== null && diff.payload_m !== undefined) kept.payload_m = diff.payload_m;
   return kept;
 }

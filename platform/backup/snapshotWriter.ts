@@ -53,7 +53,12 @@ async function qdrantLayout(client: QdrantClient, name: string) {
   const info = await client.getCollection(name);
   const config = info.config as unknown as {
     params: { vectors: unknown; on_disk_payload?: boolean };
-    hnsw_config?: { m?: number; ef_construct?: number; full_scan_threshold?: number };
+    hnsw_config?: {
+      m?: number;
+      ef_construct?: number;
+      full_scan_threshold?: number;
+      payload_m?: number | null;
+    };
     optimizer_config?: { indexing_threshold?: number | null };
     metadata?: Record<string, unknown>;
   };
@@ -64,6 +69,7 @@ async function qdrantLayout(client: QdrantClient, name: string) {
       m: hnsw.m,
       ef_construct: hnsw.ef_construct,
       full_scan_threshold: hnsw.full_scan_threshold,
+      ...(hnsw.payload_m != null ? { payload_m: hnsw.payload_m } : {}),
     },
     ...(config.optimizer_config?.indexing_threshold != null
       ? { optimizers_config: { indexing_threshold: config.optimizer_config.indexing_threshold } }

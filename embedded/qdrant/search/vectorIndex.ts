@@ -1,5 +1,5 @@
-import { HierarchicalNSW } from 'hnswlib-node';
 import { scoreAt, type Distance } from './distance';
+import { HnswGraph } from './hnswGraph';
 import { TopK, type Hit } from './topK';
 
 /** HNSW and planner settings of one vector, in Qdrant's units (kilobytes of float32 vectors). */
@@ -10,6 +10,8 @@ export interface IndexParams {
   fullScanThresholdKb: number;
   /** Past this many KB of stored vectors the HNSW graph is built; 0 disables indexing. */
   indexingThresholdKb: number;
+  /** `m` of the per-partition graphs built when `m` is 0 (Qdrant's `payload_m`); 0 builds none. */
+  payloadM: number;
 }
 
 /**
@@ -19,6 +21,8 @@ export interface IndexParams {
  */
 export interface CandidateFilter {
   estimate: number;
+  /** The payload partition (an indexed `must` match value) every allowed label is in, when there is one. */
+  partition?: string;
   allows(label: number): boolean;
   all(): number[];
 }
@@ -34,22 +38,26 @@ export interface VectorSearchOptions {
 }
 
 const INITIAL_CAPACITY = 1024;
-const HNSW_SEED = 100;
 
 /**
  * Storage and search for one dense vector of a collection, addressed by the collection's point labels.
  * Vectors live in one growable Float32Array (exact scans and scoring read it directly); once the collection
- * passes the indexing threshold an HNSW graph (hnswlib) is built in the background from the `pending` set,
- * and searches merge graph hits with an exact scan of what is still pending, so results never miss a point.
+ * passes the indexing threshold a global HNSW graph is built in the background from its waiting labels, and
+ * searches merge graph hits with an exact scan of what still waits, so results never miss a point.
+ * With `m: 0` and `payloadM > 0` (Qdrant's multitenancy setting) there is no global graph: each partition (a
+ * payload index value, given by the collection) larger than the full-scan threshold gets a graph of its own.
  */
 export class VectorIndex {
   private arena: Float32Array;
   private present: Uint8Array;
-  private inGraph: Uint8Array;
   private capacity = INITIAL_CAPACITY;
   private stored = 0;
-  private graph: HierarchicalNSW | null = null;
-  private readonly pending = new Set<number>();
+  private readonly global: HnswGraph;
+  private readonly partitions = new Map<string, HnswGraph>();
+  /** Each label's partitions (kept only when partitions get graphs). */
+  private readonly partitionsOf = new Map<number, readonly string[]>();
+  /** Partitions large enough for a graph, with labels waiting to join it. */
+  private readonly partitionsWaiting = new Set<string>();
 
   constructor(
     readonly dim: number,
@@ -58,7 +66,7 @@ export class VectorIndex {
   ) {
     this.arena = new Float32Array(this.capacity * dim);
     this.present = new Uint8Array(this.capacity);
-    this.inGraph = new Uint8Array(this.capacity);
+    this.global = this.newGraph(params.m);
   }
 
   /** Number of stored vectors. */
@@ -66,14 +74,30 @@ export class VectorIndex {
     return this.stored;
   }
 
-  /** Number of vectors searchable through the HNSW graph (Qdrant's `indexed_vectors_count`). */
+  /** True when payload partitions get graphs of their own (`m: 0` with `payload_m`). */
+  get partitioned(): boolean {
+    return this.params.m === 0 && this.params.payloadM > 0;
+  }
+
+  /**
+   * Number of vectors searchable through an HNSW graph (Qdrant's `indexed_vectors_count`); with partition graphs,
+   * their sizes added up (a label in two partitions counts twice), at most the number of stored vectors.
+   */
   get indexedCount(): number {
-    return this.graph ? this.stored - this.pending.size : 0;
+    if (this.global.built) return this.global.indexedCount;
+    let indexed = 0;
+    for (const graph of this.partitions.values()) indexed += graph.indexedCount;
+    return Math.min(indexed, this.stored);
+  }
+
+  /** True when the global graph holds vectors (the one graph a snapshot saves). */
+  get hasGlobalGraph(): boolean {
+    return this.global.built;
   }
 
   /** True while vectors wait to be added to a graph that should exist. */
   get needsIndexing(): boolean {
-    return this.wantsGraph() && this.pending.size > 0;
+    return (this.wantsGlobalGraph() && this.global.pending.size > 0) || this.partitionsWaiting.size > 0;
   }
 
   has(label: number): boolean {
@@ -85,44 +109,59 @@ export class VectorIndex {
     return this.arena.slice(label * this.dim, (label + 1) * this.dim);
   }
 
-  /** Stores or replaces a label's vector; the graph picks it up on the next indexing step. */
+  /** Stores or replaces a label's vector; the graphs pick it up on the next indexing step. */
   set(label: number, vector: Float32Array): void {
     this.ensureCapacity(label + 1);
     this.arena.set(vector, label * this.dim);
     if (this.present[label] === 0) this.stored++;
     this.present[label] = 1;
-    this.detachFromGraph(label);
-    this.pending.add(label);
+    this.global.queue(label);
+    for (const key of this.partitionsOf.get(label) ?? []) this.queueInPartition(key, label);
   }
 
+  /** Removes a label's vector and forgets its partitions (an upsert assigns them again). */
   remove(label: number): void {
+    const keys = this.partitionsOf.get(label);
+    this.partitionsOf.delete(label);
     if (!this.has(label)) return;
     this.present[label] = 0;
     this.stored--;
-    this.detachFromGraph(label);
-    this.pending.delete(label);
+    this.global.drop(label);
+    for (const key of keys ?? []) this.leavePartition(key, label);
   }
 
-  /** Adds pending vectors to the graph for about `budgetMs`; returns true while work remains. */
+  /**
+   * Records the partitions (payload index values, as keys) a label belongs to; ignored unless partitions get
+   * graphs. A label without a vector is remembered and joins when its vector is set.
+   */
+  assignPartitions(label: number, keys: readonly string[]): void {
+    if (!this.partitioned) return;
+    const before = this.partitionsOf.get(label) ?? [];
+    for (const key of before) if (!keys.includes(key)) this.leavePartition(key, label);
+    if (keys.length === 0) this.partitionsOf.delete(label);
+    else this.partitionsOf.set(label, [...keys]);
+    if (!this.has(label)) return;
+    for (const key of keys) if (!before.includes(key)) this.queueInPartition(key, label);
+  }
+
+  /** Adds waiting vectors to the graphs for about `budgetMs`; returns true while work remains. */
   indexStep(budgetMs: number): boolean {
-    if (!this.needsIndexing) return false;
-    const graph = this.ensureGraph();
     const deadline = performance.now() + budgetMs;
-    for (const label of this.pending) {
-      if (graph.getCurrentCount() >= graph.getMaxElements()) graph.resizeIndex(graph.getMaxElements() * 2);
-      graph.addPoint(Array.from(this.arena.subarray(label * this.dim, (label + 1) * this.dim)), label);
-      this.inGraph[label] = 1;
-      this.pending.delete(label);
+    const vectorOf = (label: number) => this.arena.subarray(label * this.dim, (label + 1) * this.dim);
+    if (this.wantsGlobalGraph() && this.global.pending.size > 0) this.global.step(vectorOf, deadline);
+    for (const key of this.partitionsWaiting) {
       if (performance.now() >= deadline) break;
+      if (!this.partitions.get(key)?.step(vectorOf, deadline)) this.partitionsWaiting.delete(key);
     }
-    return this.pending.size > 0;
+    return this.needsIndexing;
   }
 
   /** The `k` best hits for `query` (already prepared with `prepareVector`). */
   search(query: Float32Array, k: number, options: VectorSearchOptions = {}): Hit[] {
     const { filter } = options;
     const candidateKb = ((filter?.estimate ?? this.stored) * this.dim * 4) / 1024;
-    const graph = this.graph;
+    const partition = filter?.partition === undefined ? undefined : this.partitions.get(filter.partition);
+    const graph = partition?.built ? partition : this.global.built ? this.global : null;
     const fullScan =
       options.exact || !graph || (filter !== undefined && candidateKb < this.params.fullScanThresholdKb);
     if (fullScan) return this.exactSearch(query, k, filter?.all());
@@ -151,44 +190,30 @@ export class VectorIndex {
     return top.sorted();
   }
 
-  /** Writes the graph to `file`; returns the labels still pending, which the snapshot must record. */
+  /**
+   * Writes the global graph to `file`; returns the labels still waiting, which the snapshot must record.
+   * Partition graphs are not saved: after a restart they are built again in the background.
+   */
   saveGraph(file: string): number[] | null {
-    if (!this.graph) return null;
-    this.graph.writeIndexSync(file);
-    return [...this.pending];
+    return this.global.save(file);
   }
 
-  /** Loads a graph saved alongside the snapshot just loaded; `pending` lists labels it does not cover. */
+  /** Loads a global graph saved alongside the snapshot just loaded; `pending` lists labels it does not cover. */
   loadGraph(file: string, pending: number[]): void {
-    const graph = new HierarchicalNSW(this.distance === 'Euclid' ? 'l2' : 'ip', this.dim);
-    graph.readIndexSync(file);
     const stillPending = new Set(pending);
-    this.pending.clear();
-    for (const label of graph.getIdsList()) {
-      if (this.has(label) && !stillPending.has(label)) {
-        this.inGraph[label] = 1;
-      } else {
-        markDeletedQuietly(graph, label);
-      }
-    }
-    for (const label of this.allLabels()) if (this.inGraph[label] === 0) this.pending.add(label);
-    this.graph = graph;
+    this.global.load(file, this.allLabels(), (label) => this.has(label) && !stillPending.has(label));
   }
 
-  private graphSearch(graph: HierarchicalNSW, query: Float32Array, k: number, options: VectorSearchOptions) {
+  private graphSearch(graph: HnswGraph, query: Float32Array, k: number, options: VectorSearchOptions) {
     const top = new TopK(k, this.distance);
     const { filter } = options;
     const allowed = filter ? (label: number) => filter.allows(label) : undefined;
-    const graphSize = graph.getCurrentCount();
-    if (graphSize > 0) {
-      graph.setEf(Math.max(options.hnswEf ?? this.params.efConstruct, k));
-      const result = graph.searchKnn(Array.from(query), Math.min(k, graph.getMaxElements()), allowed);
-      for (const label of result.neighbors) {
-        top.offer(label, scoreAt(this.distance, query, this.arena, label * this.dim));
-      }
+    const ef = options.hnswEf ?? this.params.efConstruct;
+    for (const label of graph.search(query, k, ef, allowed)) {
+      top.offer(label, scoreAt(this.distance, query, this.arena, label * this.dim));
     }
     if (!options.indexedOnly) {
-      for (const label of this.pending) {
+      for (const label of graph.pending) {
         if (!allowed || allowed(label))
           top.offer(label, scoreAt(this.distance, query, this.arena, label * this.dim));
       }
@@ -196,29 +221,39 @@ export class VectorIndex {
     return top.sorted();
   }
 
-  private wantsGraph(): boolean {
+  private wantsGlobalGraph(): boolean {
     const { indexingThresholdKb } = this.params;
-    return indexingThresholdKb > 0 && (this.stored * this.dim * 4) / 1024 > indexingThresholdKb;
+    return indexingThresholdKb > 0 && this.kilobytes(this.stored) > indexingThresholdKb;
   }
 
-  private ensureGraph(): HierarchicalNSW {
-    if (this.graph) return this.graph;
-    const graph = new HierarchicalNSW(this.distance === 'Euclid' ? 'l2' : 'ip', this.dim);
-    graph.initIndex(
-      Math.max(this.capacity, INITIAL_CAPACITY),
-      this.params.m,
-      this.params.efConstruct,
-      HNSW_SEED,
-    );
-    this.graph = graph;
-    return graph;
+  /** Qdrant builds payload graphs for values with more points than a full scan handles well. */
+  private wantsPartitionGraph(graph: HnswGraph): boolean {
+    return this.kilobytes(graph.size) > this.params.fullScanThresholdKb;
   }
 
-  private detachFromGraph(label: number): void {
-    if (this.graph && this.inGraph[label] === 1) {
-      this.graph.markDelete(label);
-      this.inGraph[label] = 0;
-    }
+  private kilobytes(vectors: number): number {
+    return (vectors * this.dim * 4) / 1024;
+  }
+
+  private queueInPartition(key: string, label: number): void {
+    let graph = this.partitions.get(key);
+    if (!graph) this.partitions.set(key, (graph = this.newGraph(this.params.payloadM)));
+    graph.queue(label);
+    if (this.wantsPartitionGraph(graph)) this.partitionsWaiting.add(key);
+  }
+
+  private leavePartition(key: string, label: number): void {
+    const graph = this.partitions.get(key);
+    if (!graph) return;
+    graph.drop(label);
+    if (graph.size === 0) this.partitions.delete(key);
+    // A partition that shrank below the threshold is scanned exactly: its waiting labels need no graph.
+    if (!this.wantsPartitionGraph(graph)) this.partitionsWaiting.delete(key);
+  }
+
+  private newGraph(m: number): HnswGraph {
+    const space = this.distance === 'Euclid' ? 'l2' : 'ip';
+    return new HnswGraph({ space, dim: this.dim, m, efConstruct: this.params.efConstruct });
   }
 
   private *allLabels(): Generator<number> {
@@ -233,19 +268,8 @@ export class VectorIndex {
     arena.set(this.arena);
     const present = new Uint8Array(capacity);
     present.set(this.present);
-    const inGraph = new Uint8Array(capacity);
-    inGraph.set(this.inGraph);
     this.arena = arena;
     this.present = present;
-    this.inGraph = inGraph;
     this.capacity = capacity;
-  }
-}
-
-function markDeletedQuietly(graph: HierarchicalNSW, label: number): void {
-  try {
-    graph.markDelete(label);
-  } catch {
-    // Already marked deleted when the graph was saved: nothing to do.
   }
 }

@@ -40,12 +40,15 @@ export class CollectionStore {
     private readonly wal: RecordAppender,
     private readonly options: StoreOptions,
   ) {
-    this.graphsSaved = [...collection.vectors.values()].some((index) => index.indexedCount > 0);
+    this.graphsSaved = [...collection.vectors.values()].some((index) => index.hasGlobalGraph);
   }
 
-  /** True when no HNSW graph of this collection is on disk yet, so a restart would rebuild from scratch. */
+  /**
+   * True when a global HNSW graph exists but none is on disk yet, so a restart would rebuild it from scratch.
+   * Partition graphs (`m: 0` with `payload_m`) are never saved: they are rebuilt in the background.
+   */
   get graphsUnsaved(): boolean {
-    return !this.graphsSaved;
+    return !this.graphsSaved && [...this.collection.vectors.values()].some((index) => index.hasGlobalGraph);
   }
 
   /** Creates the collection directory atomically (a crash leaves either nothing or a complete collection). */

@@ -2,16 +2,9 @@ import { GroupCommit } from '../../../platform/stores/groupCommit';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { VectorSpace } from '../../../ai/retrieval/vectorIndex';
 
-const PAYLOAD_FIELDS = ['subject', 'tier', 'model'] as const;
-
 const matchValue = (key: string, value: string) => ({ key, match: { value } });
 const matchAny = (key: string, values: readonly string[]) => ({ key, match: { any: [...values] } });
 
-/**
- * Memory vectors in Qdrant (collection `<BRAIN_QDRANT_COLLECTION>_memories`): one point per memory, its id the
- * memory's id, a named Cosine vector per embedding model, payload `{subject, tier, model}` keyword-indexed so every
- * search is filtered to one subject.
- */
 /** One point as Qdrant stores it. */
 interface VectorPoint {
   id: string;
@@ -19,6 +12,15 @@ interface VectorPoint {
   payload: Record<string, string>;
 }
 
+/**
+ * Memory vectors in Qdrant (collection `<BRAIN_QDRANT_COLLECTION>_memories`): one point per memory, its id the
+ * memory's id, a named Cosine vector per embedding model, payload `{subject, tier, model}`. Every search is
+ * filtered to one subject, so the collection is multitenant as Qdrant recommends: no global HNSW graph (`m: 0`),
+ * `subject` a keyword index marked `is_tenant`, and a graph per subject (`payload_m: 16`) once a subject has more
+ * vectors than a full scan handles well (Qdrant's `full_scan_threshold`, about 6,600 of 384 dimensions); smaller
+ * subjects are scanned exactly. `tier` is not indexed: an index would get graphs of its own, each as large as a
+ * global one.
+ */
 export class MemoryVectors {
   private spaces = new Set<string>();
   /** Concurrent upserts share requests (at most 256 points each). */
@@ -42,14 +44,12 @@ export class MemoryVectors {
       const vectors = Object.fromEntries(
         spaces.map((space) => [space.model, { size: space.dimensions, distance: 'Cosine' as const }]),
       );
-      await this.client.createCollection(this.collection, { vectors });
-      for (const field of PAYLOAD_FIELDS) {
-        await this.client.createPayloadIndex(this.collection, {
-          field_name: field,
-          field_schema: 'keyword',
-          wait: true,
-        });
-      }
+      await this.client.createCollection(this.collection, { vectors, hnsw_config: { m: 0, payload_m: 16 } });
+      await this.client.createPayloadIndex(this.collection, {
+        field_name: 'subject',
+        field_schema: { type: 'keyword', is_tenant: true },
+        wait: true,
+      });
     }
     const info = await this.client.getCollection(this.collection);
     this.spaces = new Set(Object.keys((info.config.params.vectors ?? {}) as Record<string, unknown>));

@@ -108,6 +108,15 @@ describe('backups: snapshot, retention and restore into a fresh data directory',
     });
     const points = Array.from({ length: 300 }, (_, index) => buildPoint(index));
     await source.vectors.upsert('chunks_v1', { wait: true, points });
+    // A multitenant collection (no global graph, a graph per subject) keeps its setting and tenant index.
+    await source.vectors.createCollection('memories_v1', {
+      vectors: { size: 4, distance: 'Cosine' },
+      hnsw_config: { m: 0, payload_m: 16 },
+    });
+    await source.vectors.createPayloadIndex('memories_v1', {
+      field_name: 'subject',
+      field_schema: { type: 'keyword', is_tenant: true },
+    });
 
     const result = await runner.run();
     expect(result.manifest.mongo.collections.map(({ name, documents }) => ({ name, documents }))).toEqual([
@@ -116,6 +125,7 @@ describe('backups: snapshot, retention and restore into a fresh data directory',
     ]);
     expect(result.manifest.qdrant.collections).toEqual([
       expect.objectContaining({ name: 'chunks_v1', points: 300, payloadIndexes: { documentId: 'keyword' } }),
+      expect.objectContaining({ name: 'memories_v1', points: 0 }),
     ]);
 
     const freshDir = path.join(root, 'fresh');
@@ -153,6 +163,9 @@ describe('backups: snapshot, retention and restore into a fresh data directory',
       const back = await restored.vectors.retrieve('chunks_v1', { ids, with_vector: true });
       expect(back).toEqual(original);
       expect(back[41]).toEqual(expect.objectContaining({ id: 42, payload: points[41].payload }));
+      const tenants = await restored.vectors.getCollection('memories_v1');
+      expect(tenants.config.hnsw_config).toMatchObject({ m: 0, payload_m: 16 });
+      expect(tenants.payload_schema?.subject).toMatchObject({ params: { is_tenant: true } });
     } finally {
       await restored.close();
     }
@@ -170,7 +183,7 @@ describe('backups: snapshot, retention and restore into a fresh data directory',
       });
       expect(status).toBe(1);
       expect(printed).toEqual([
-        'restore failed: Refusing to restore over existing data: mongo:users, qdrant:chunks_v1. Restore into empty stores.',
+        'restore failed: Refusing to restore over existing data: mongo:users, qdrant:chunks_v1, qdrant:memories_v1. Restore into empty stores.',
       ]);
     } finally {
       source = await startStores(source.dataDir);
