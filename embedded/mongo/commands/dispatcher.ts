@@ -1,10 +1,12 @@
 /**
  * Routes a command document to its handler by the command's name (its first field), refuses what a standalone
  * MongoDB refuses (transactions) or what the engine does not implement (CommandNotFound), turns thrown errors into
- * MongoDB error replies, and honours `writeConcern.j` by syncing to disk before replying.
+ * MongoDB error replies, writes each file's records of the command in one syscall, and honours `writeConcern.j` by
+ * syncing to disk before replying.
  */
 import type { Document } from 'bson';
 import { asMongoError, mongoError } from '../errors';
+import { holdingAppends } from '../storage/collectionFile';
 import { aggregateCommands } from './aggregate';
 import { collectionCommands } from './collections';
 import type { CommandContext, CommandHandler } from './context';
@@ -61,7 +63,7 @@ export function dispatchCommand(context: CommandContext): Document {
         'Transaction numbers are only allowed on a replica set member or mongos',
       );
     }
-    const reply = handler(context);
+    const reply = holdingAppends(() => handler(context));
     const writeConcern = context.command.writeConcern as Document | undefined;
     if (writeConcern?.j === true || writeConcern?.fsync === true) context.engine.syncNow();
     return { ...reply, ok: 1 };

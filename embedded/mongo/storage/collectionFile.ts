@@ -8,6 +8,46 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { scanRecords, type StoredRecord } from './records';
 
+/** Files holding appends until the running command ends (`holdingAppends`), or null outside a command. */
+let holding: Set<CollectionFile> | null = null;
+
+/**
+ * Runs one command with its appends held: each file's records are written in one write syscall when `run`
+ * returns (or throws), before the reply is sent, so an acknowledged write is on disk as before. A command that
+ * writes 500 documents makes one syscall per file instead of 500. Commands run synchronously, one at a time, so
+ * nothing else sees the held records; a crash inside a command loses only that unacknowledged command's records.
+ */
+export function holdingAppends<T>(run: () => T): T {
+  if (holding) return run();
+  const files = new Set<CollectionFile>();
+  holding = files;
+  let result: T;
+  try {
+    result = run();
+  } catch (error) {
+    holding = null;
+    // The command's own error is the one reported; its records are still written (they are applied in memory).
+    writeHeldRecords(files);
+    throw error;
+  }
+  holding = null;
+  writeHeldRecords(files);
+  return result;
+}
+
+/** Writes every file's held records, even if one fails (disk full); then throws the first failure. */
+function writeHeldRecords(files: Set<CollectionFile>): void {
+  let failure: unknown;
+  for (const file of files) {
+    try {
+      file.writeHeld();
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined) throw failure;
+}
+
 /** An open collection file. */
 export class CollectionFile {
   readonly path: string;
@@ -43,10 +83,34 @@ export class CollectionFile {
     return { file: new CollectionFile(filePath, fd, validLength), records, droppedBytes };
   }
 
-  /** Writes `data` at the end of the file; returns once the write syscall has completed. */
+  /**
+   * Writes `data` at the end of the file; returns once the write syscall has completed, or, inside
+   * `holdingAppends`, once the record is queued for the command's single write.
+   */
   append(data: Buffer): void {
-    writeAll(this.fd, data);
     this.size += data.length;
+    if (holding) {
+      holding.add(this);
+      this.held.push(data);
+      return;
+    }
+    this.write(data);
+  }
+
+  /** Records appended during the running command, not written yet. */
+  private held: Buffer[] = [];
+  private closed = false;
+
+  /** Writes the records held for the command that just ended, in one syscall. */
+  writeHeld(): void {
+    if (this.held.length === 0 || this.closed) return;
+    const data = this.held.length === 1 ? this.held[0] : Buffer.concat(this.held);
+    this.write(data);
+    this.held = [];
+  }
+
+  private write(data: Buffer): void {
+    writeAll(this.fd, data);
     this.dirty = true;
     this.rewriting?.tail.push(data);
   }
@@ -126,8 +190,9 @@ export class CollectionFile {
 
   private flushing = false;
 
-  /** Atomically replaces the file's content with `chunks`. */
+  /** Atomically replaces the file's content with `chunks` (which hold any records appended but not written yet). */
   rewrite(chunks: Buffer[]): void {
+    this.held = [];
     const temporary = `${this.path}.compact`;
     const fd = fs.openSync(temporary, 'w');
     let size = 0;
@@ -152,12 +217,16 @@ export class CollectionFile {
 
   /** Flushes and closes the file. */
   close(): void {
+    this.writeHeld();
+    this.closed = true;
     this.sync();
     fs.closeSync(this.fd);
   }
 
   /** Closes and deletes the file. */
   remove(): void {
+    this.held = [];
+    this.closed = true;
     fs.closeSync(this.fd);
     fs.rmSync(this.path, { force: true });
     syncDirectory(path.dirname(this.path));

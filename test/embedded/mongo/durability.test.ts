@@ -71,6 +71,16 @@ it('keeps every acknowledged write after the process is killed with SIGKILL', as
   for (let i = 0; i < 200; i++) await players.insertOne({ _id: i, score: i });
   await players.updateMany({ _id: { $lt: 50 } }, { $set: { tag: 'early' } });
   await players.deleteMany({ _id: { $gte: 190 } });
+  // One command's records go to disk in one write: a batch, and an ordered batch that stops at a duplicate key.
+  await players.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: 1000 + i, score: i })));
+  await expect(
+    players.insertMany([
+      { _id: 2000, score: 1 },
+      { _id: 2001, score: 1 },
+      { _id: 1000, score: 0 },
+      { _id: 2002, score: 1 },
+    ]),
+  ).rejects.toMatchObject({ code: 11000 });
   child.kill('SIGKILL');
   expect((await exited(child)).signal).toBe('SIGKILL');
   await client.close(true);
@@ -78,7 +88,8 @@ it('keeps every acknowledged write after the process is killed with SIGKILL', as
   const restarted = await startTempEngine({ dir });
   const reader = await MongoClient.connect(`${restarted.engine.uri}game`);
   const again = reader.db('game').collection('players');
-  expect(await again.countDocuments()).toBe(190);
+  expect(await again.countDocuments()).toBe(190 + 300 + 2);
+  expect(await again.countDocuments({ _id: { $gte: 2000 } } as never)).toBe(2);
   expect(await again.countDocuments({ tag: 'early' })).toBe(50);
   expect(await again.findOne({ _id: 189 as never })).toEqual({ _id: 189, score: 189 });
   expect((await again.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_', 'score_1']);
