@@ -29,15 +29,22 @@ interface PlannedTerm {
   bound: number;
 }
 
-/** A term's postings: parallel arrays for fast scans, plus each document's slot for O(1) removal. */
+/**
+ * A term's postings: parallel arrays for fast scans, plus each document's slot for O(1) removal once the term
+ * has more than SLOT_MAP_FROM documents (below that a scan of `docs` finds it; most terms of a small index, such
+ * as one memory subject's, have one or two documents, and a Map each was most of the index's memory).
+ */
 interface Posting {
   docs: number[];
   weights: number[];
-  slotOf: Map<number, number>;
+  slotOf?: Map<number, number>;
   /** The largest weight and the shortest document length ever posted (kept on removal: bounds for pruning). */
   maxWeight: number;
   minLength: number;
 }
+
+/** Postings longer than this keep a document → slot map for removal. */
+const SLOT_MAP_FROM = 16;
 
 /**
  * An inverted index scored with BM25F (field-weighted term frequencies and lengths), built for top-k
@@ -91,17 +98,19 @@ export class Bm25Index {
     this.numberOf.set(id, num);
     this.totalLength += length;
     for (const [term, weight] of tf) {
-      let posting = this.postings.get(term);
-      if (!posting)
-        this.postings.set(
-          term,
-          (posting = { docs: [], weights: [], slotOf: new Map(), maxWeight: 0, minLength: length }),
-        );
+      const posting = this.postings.get(term);
+      if (!posting) {
+        // Literal one-element arrays: a first push into [] reserves 17 slots, and most terms stay at one document.
+        this.postings.set(term, { docs: [num], weights: [weight], maxWeight: weight, minLength: length });
+        continue;
+      }
       if (weight > posting.maxWeight) posting.maxWeight = weight;
       if (length < posting.minLength) posting.minLength = length;
-      posting.slotOf.set(num, posting.docs.length);
+      posting.slotOf?.set(num, posting.docs.length);
       posting.docs.push(num);
       posting.weights.push(weight);
+      if (!posting.slotOf && posting.docs.length > SLOT_MAP_FROM)
+        posting.slotOf = new Map(posting.docs.map((doc, slot) => [doc, slot]));
     }
   }
 
@@ -124,17 +133,17 @@ export class Bm25Index {
 
   /** Swap-removes a document from a term's postings, dropping the term when none are left. */
   private removePosting(term: string, posting: Posting, num: number): void {
-    const slot = posting.slotOf.get(num);
-    if (slot === undefined) return;
+    const slot = posting.slotOf ? posting.slotOf.get(num) : posting.docs.indexOf(num);
+    if (slot === undefined || slot < 0) return;
     const last = posting.docs.length - 1;
     if (slot !== last) {
       posting.docs[slot] = posting.docs[last];
       posting.weights[slot] = posting.weights[last];
-      posting.slotOf.set(posting.docs[slot], slot);
+      posting.slotOf?.set(posting.docs[slot], slot);
     }
     posting.docs.pop();
     posting.weights.pop();
-    posting.slotOf.delete(num);
+    posting.slotOf?.delete(num);
     if (posting.docs.length === 0) this.postings.delete(term);
   }
 
