@@ -10,6 +10,7 @@ import {
   type ContextPassage,
 } from './contextBuilder';
 import { performance } from 'node:perf_hooks';
+import { unmentionedNames } from './questionNames';
 
 /** The answer when the evidence is too weak: the service abstains instead of guessing. */
 export const ABSTENTION = 'The indexed documents do not say.';
@@ -52,7 +53,8 @@ export interface QuestionAnswererOptions {
 /**
  * Retrieval-augmented question answering (SPEC 4.2 `/brain/ask`): search through the adaptive router, build
  * the context within the token budget (separately from searching), measure the evidence — the best
- * sentence's idf-weighted coverage of the question — and abstain below the threshold; otherwise ask the
+ * sentence's idf-weighted coverage of the question — and abstain below the threshold, or when the question names
+ * something (an acronym, a capitalised word) no passage mentions (`questionNames.ts`); otherwise ask the
  * generation chain (an LLM when configured, else the extractive generator) and keep only citations that
  * exist. Citations are renumbered 1..m in order of first use; an LLM answer without any valid citation is
  * replaced by the extractive one, so a grounded answer always cites. Feeds `brain_ask_total{outcome,model}`
@@ -84,7 +86,8 @@ export class QuestionAnswerer {
     const passages = buildContext(hits, request.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS);
     const best = this.extractive.rank(request.question, passages, 1)[0];
     let result: Omit<AskResult, 'route' | 'degraded'>;
-    if (!best || best.relevance < this.options.evidenceThreshold) {
+    const weak = !best || best.relevance < this.options.evidenceThreshold;
+    if (weak || unmentionedNames(request.question, passages).length > 0) {
       result = { answer: ABSTENTION, citations: [], model: 'none', grounded: false };
     } else {
       result = await this.answer(request.question, passages);

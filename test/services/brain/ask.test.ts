@@ -43,6 +43,17 @@ describe('POST /brain/ask offline (extractive answers, citations, abstention)', 
     expect(await brain.metric('brain_ask_total', { outcome: 'abstained' })).toBeGreaterThanOrEqual(1);
   });
 
+  it('abstains when the question names something no retrieved passage mentions', async () => {
+    // "fee ... keep on a sale" matches the economy document as well as the answerable question above does.
+    const res = await ask({ question: 'What fee does the Zorbon guild keep on a sale?' }).expect(200);
+
+    expect(res.body).toMatchObject({
+      answer: 'The indexed documents do not say.',
+      citations: [],
+      grounded: false,
+    });
+  });
+
   it('requires authentication', async () => {
     const res = await request(brain.url).post('/brain/ask').send({ question: 'fee?' }).expect(401);
 
