@@ -52,7 +52,8 @@ export class VectorIndex {
   private present: Uint8Array;
   private capacity = INITIAL_CAPACITY;
   private stored = 0;
-  private readonly global: HnswGraph;
+  /** The global graph and its waiting labels; none when indexing is off (`m: 0` or threshold 0). */
+  private readonly global: HnswGraph | null;
   private readonly partitions = new Map<string, HnswGraph>();
   /** Each label's partitions (kept only when partitions get graphs). */
   private readonly partitionsOf = new Map<number, readonly string[]>();
@@ -66,7 +67,7 @@ export class VectorIndex {
   ) {
     this.arena = new Float32Array(this.capacity * dim);
     this.present = new Uint8Array(this.capacity);
-    this.global = this.newGraph(params.m);
+    this.global = params.indexingThresholdKb > 0 && params.m > 0 ? this.newGraph(params.m) : null;
   }
 
   /** Number of stored vectors. */
@@ -84,7 +85,7 @@ export class VectorIndex {
    * their sizes added up (a label in two partitions counts twice), at most the number of stored vectors.
    */
   get indexedCount(): number {
-    if (this.global.built) return this.global.indexedCount;
+    if (this.global?.built) return this.global.indexedCount;
     let indexed = 0;
     for (const graph of this.partitions.values()) indexed += graph.indexedCount;
     return Math.min(indexed, this.stored);
@@ -92,12 +93,12 @@ export class VectorIndex {
 
   /** True when the global graph holds vectors (the one graph a snapshot saves). */
   get hasGlobalGraph(): boolean {
-    return this.global.built;
+    return this.global?.built ?? false;
   }
 
   /** True while vectors wait to be added to a graph that should exist. */
   get needsIndexing(): boolean {
-    return (this.wantsGlobalGraph() && this.global.pending.size > 0) || this.partitionsWaiting.size > 0;
+    return this.globalWaiting() || this.partitionsWaiting.size > 0;
   }
 
   has(label: number): boolean {
@@ -115,7 +116,7 @@ export class VectorIndex {
     this.arena.set(vector, label * this.dim);
     if (this.present[label] === 0) this.stored++;
     this.present[label] = 1;
-    this.global.queue(label);
+    this.global?.queue(label);
     for (const key of this.partitionsOf.get(label) ?? []) this.queueInPartition(key, label);
   }
 
@@ -126,7 +127,7 @@ export class VectorIndex {
     if (!this.has(label)) return;
     this.present[label] = 0;
     this.stored--;
-    this.global.drop(label);
+    this.global?.drop(label);
     for (const key of keys ?? []) this.leavePartition(key, label);
   }
 
@@ -148,7 +149,7 @@ export class VectorIndex {
   indexStep(budgetMs: number): boolean {
     const deadline = performance.now() + budgetMs;
     const vectorOf = (label: number) => this.arena.subarray(label * this.dim, (label + 1) * this.dim);
-    if (this.wantsGlobalGraph() && this.global.pending.size > 0) this.global.step(vectorOf, deadline);
+    if (this.globalWaiting()) this.global!.step(vectorOf, deadline);
     for (const key of this.partitionsWaiting) {
       if (performance.now() >= deadline) break;
       if (!this.partitions.get(key)?.step(vectorOf, deadline)) this.partitionsWaiting.delete(key);
@@ -161,7 +162,7 @@ export class VectorIndex {
     const { filter } = options;
     const candidateKb = ((filter?.estimate ?? this.stored) * this.dim * 4) / 1024;
     const partition = filter?.partition === undefined ? undefined : this.partitions.get(filter.partition);
-    const graph = partition?.built ? partition : this.global.built ? this.global : null;
+    const graph = partition?.built ? partition : this.global?.built ? this.global : null;
     const fullScan =
       options.exact || !graph || (filter !== undefined && candidateKb < this.params.fullScanThresholdKb);
     if (fullScan) return this.exactSearch(query, k, filter?.all());
@@ -195,13 +196,13 @@ export class VectorIndex {
    * Partition graphs are not saved: after a restart they are built again in the background.
    */
   saveGraph(file: string): number[] | null {
-    return this.global.save(file);
+    return this.global?.save(file) ?? null;
   }
 
   /** Loads a global graph saved alongside the snapshot just loaded; `pending` lists labels it does not cover. */
   loadGraph(file: string, pending: number[]): void {
     const stillPending = new Set(pending);
-    this.global.load(file, this.allLabels(), (label) => this.has(label) && !stillPending.has(label));
+    this.global?.load(file, this.allLabels(), (label) => this.has(label) && !stillPending.has(label));
   }
 
   private graphSearch(graph: HnswGraph, query: Float32Array, k: number, options: VectorSearchOptions) {
@@ -221,9 +222,13 @@ export class VectorIndex {
     return top.sorted();
   }
 
-  private wantsGlobalGraph(): boolean {
-    const { indexingThresholdKb } = this.params;
-    return indexingThresholdKb > 0 && this.kilobytes(this.stored) > indexingThresholdKb;
+  /** True when the collection is past the indexing threshold and vectors wait for the global graph. */
+  private globalWaiting(): boolean {
+    return (
+      !!this.global &&
+      this.global.pending.size > 0 &&
+      this.kilobytes(this.stored) > this.params.indexingThresholdKb
+    );
   }
 
   /** Qdrant builds payload graphs for values with more points than a full scan handles well. */
