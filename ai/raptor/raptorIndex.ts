@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import pino, { type Logger } from 'pino';
 import { INDEX_NAMES, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
 import type { EmbeddingProvider } from '../embeddings/provider';
@@ -20,6 +21,8 @@ export interface RaptorIndexOptions {
   idf?: (term: string) => number;
   sink?: RaptorSink;
   tree?: Partial<RaptorTreeOptions>;
+  /** Longest a summary stays stale while changes keep arriving (a bulk ingest), in ms. Default 10,000. */
+  maxStaleMs?: number;
   logger?: Logger;
 }
 
@@ -40,7 +43,8 @@ export interface RaptorStats {
 /**
  * The RAPTOR strategy's trees (one per index) and their upkeep, off the request path like the graph's:
  * document changes from the fulltext index's change feed are queued and coalesced per document, then applied
- * in the background, one batch per round. The work yields to the event loop throughout: the embedder embeds
+ * in the background, one batch per round. Summaries whose children changed are rewritten when a round finds
+ * nothing more queued (or after 10 s of a continuous stream), once per burst. The work yields to the event loop throughout: the embedder embeds
  * in time slices, and k-means and the summaries take a turn of the loop after every 8 ms of work. A failed round
  * is logged and leaves the state `stale`; the next change retries.
  */
@@ -116,6 +120,12 @@ export class RaptorIndex {
     };
   }
 
+  private async store(tree: RaptorTree, update: TreeUpdate): Promise<void> {
+    this.summaries += update.written.length;
+    if (update.written.length + update.removed.length > 0)
+      await this.options.sink?.sync(tree, update, this.model);
+  }
+
   private async drain(): Promise<void> {
     const batch = [...this.queue.entries()];
     this.queue.clear();
@@ -129,10 +139,14 @@ export class RaptorIndex {
     try {
       for (const [index, changes] of byIndex) {
         const tree = this.trees.get(index)!;
-        const update = await tree.apply(changes);
-        this.summaries += update.written.length;
-        if (update.written.length + update.removed.length > 0)
-          await this.options.sink?.sync(tree, update, this.model);
+        await this.store(tree, await tree.apply(changes));
+      }
+      // Stale summaries are rewritten once the burst is over (nothing queued meanwhile), or after maxStaleMs.
+      const maxStaleMs = this.options.maxStaleMs ?? 10_000;
+      for (const tree of this.trees.values()) {
+        const { nodes, since } = tree.staleness();
+        if (nodes > 0 && (this.queue.size === 0 || performance.now() - since >= maxStaleMs))
+          await this.store(tree, await tree.settle());
       }
       this.failed = false;
     } catch (error) {

@@ -46,7 +46,7 @@ export interface DocumentLeaves {
  * until a level has at most `branching` nodes or `maxLevels` is reached. Incremental: a changed document's
  * chunks are compared by id (an unchanged chunk keeps its id, so its leaf and branch stay); removed leaves
  * leave their parents, new leaves join the parent whose centroid is nearest, and only the parents touched —
- * then their ancestors — are re-summarised. A parent grown past `maxChildren` is split, one left empty is
+ * then their ancestors — are re-summarised, when the tree settles. A parent grown past `maxChildren` is split, one left empty is
  * removed. When a `rebuildShare` of the leaves changed at once (the start-up rebuild), the summary levels are
  * built from scratch.
  */
@@ -56,6 +56,9 @@ export class RaptorTree {
   private readonly leavesOf = new Map<string, string[]>();
   private readonly options: RaptorTreeOptions;
   private update: TreeUpdate = { written: [], removed: [], rebuilt: false };
+  /** Summary nodes whose children changed since their summary was written (see `settle`). */
+  private readonly stale = new Set<string>();
+  private staleSince = 0;
 
   constructor(
     readonly index: IndexName,
@@ -77,7 +80,17 @@ export class RaptorTree {
     return this.leavesOf.has(documentId);
   }
 
-  /** Applies documents' changes to the leaves, then to the levels above; returns what to store. */
+  /** Summary nodes waiting to be re-summarised, and since when (`performance.now()`) the oldest has waited. */
+  staleness(): { nodes: number; since: number } {
+    return { nodes: this.stale.size, since: this.staleSince };
+  }
+
+  /**
+   * Applies documents' changes to the leaves, then to the levels above; returns what to store. Membership and
+   * centroids follow at once and new summary nodes are written, but an existing node whose children changed is
+   * only marked stale: `settle` re-summarises it later, once for a whole burst of changes (a bulk ingest had
+   * re-summarised each parent for nearly every document filed under it).
+   */
   async apply(changes: readonly DocumentLeaves[]): Promise<TreeUpdate> {
     this.update = { written: [], removed: [], rebuilt: false };
     const removed: RaptorNode[] = [];
@@ -104,8 +117,30 @@ export class RaptorTree {
     ) {
       await this.rebuild();
     } else {
-      await this.propagate(0, removed, added, []);
+      await this.propagate(0, removed, added);
     }
+    return this.takeUpdate();
+  }
+
+  /**
+   * Re-summarises the stale nodes, level by level from the bottom: a node's new summary changes its vector, so its
+   * parent is re-summarised in turn, up to the top. Returns what to store.
+   */
+  async settle(): Promise<TreeUpdate> {
+    this.update = { written: [], removed: [], rebuilt: false };
+    for (let level = 1; level < this.levels.length && this.stale.size > 0; level++) {
+      const nodes = [...this.stale].map((id) => this.nodes.get(id)!).filter((node) => node.level === level);
+      await this.summarise(nodes);
+      for (const node of nodes) {
+        this.stale.delete(node.id);
+        if (node.parent) this.stale.add(node.parent);
+      }
+    }
+    this.stale.clear();
+    return this.takeUpdate();
+  }
+
+  private takeUpdate(): TreeUpdate {
     this.update.written = [...new Set(this.update.written)].filter((n) => this.nodes.get(n.id) === n);
     return this.update;
   }
@@ -133,15 +168,11 @@ export class RaptorTree {
 
   /**
    * Carries one level's changes to the next: `removed` nodes leave their parents, `added` ones join the
-   * nearest parent, parents of `changed` (re-summarised) nodes are re-summarised in turn; then recurses.
+   * nearest parent; parents that lost or gained children get new centroids and are marked stale (or are split or
+   * removed); then recurses.
    */
-  private async propagate(
-    level: number,
-    removed: RaptorNode[],
-    added: RaptorNode[],
-    changed: RaptorNode[],
-  ): Promise<void> {
-    if (removed.length + added.length + changed.length === 0) return;
+  private async propagate(level: number, removed: RaptorNode[], added: RaptorNode[]): Promise<void> {
+    if (removed.length + added.length === 0) return;
     const up = level + 1;
     if (up >= this.levels.length || this.levels[up].size === 0) {
       // `level` is the top: grow the tree when it has become wide.
@@ -155,7 +186,6 @@ export class RaptorTree {
       parent?.children.delete(node.id);
       if (parent) dirty.add(parent.id);
     }
-    for (const node of changed) if (node.parent) dirty.add(node.parent);
     const parents = [...this.levels[up]].map((id) => this.nodes.get(id)!);
     for (const node of added) {
       let best = parents[0];
@@ -168,8 +198,7 @@ export class RaptorTree {
       node.parent = best.id;
       dirty.add(best.id);
     }
-    const next = { removed: [] as RaptorNode[], added: [] as RaptorNode[], changed: [] as RaptorNode[] };
-    const resummarise: RaptorNode[] = [];
+    const next = { removed: [] as RaptorNode[], added: [] as RaptorNode[] };
     for (const id of dirty) {
       const node = this.nodes.get(id)!;
       const children = [...node.children].map((child) => this.nodes.get(child)!);
@@ -181,12 +210,15 @@ export class RaptorTree {
           next.added.push(...(await this.createParents(up, groups)));
         }
       } else {
-        resummarise.push(node);
+        node.centroid = centroidOf(
+          children.map((child) => child.vector),
+          children[0].vector.length,
+        );
+        if (this.stale.size === 0) this.staleSince = performance.now();
+        this.stale.add(node.id);
       }
     }
-    await this.summarise(resummarise);
-    next.changed.push(...resummarise);
-    await this.propagate(up, next.removed, next.added, next.changed);
+    await this.propagate(up, next.removed, next.added);
   }
 
   /** Groups nodes by k-means into about `k` groups of at most `maxChildren` (a larger group is split again). */
@@ -267,6 +299,7 @@ export class RaptorTree {
 
   private dropNode(id: string, level: number): void {
     this.nodes.delete(id);
+    this.stale.delete(id);
     this.levels[level].delete(id);
     if (level > 0) this.update.removed.push(id);
   }

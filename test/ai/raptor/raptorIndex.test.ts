@@ -41,7 +41,7 @@ class RecordingSink implements RaptorSink {
   }
 }
 
-async function buildIndex() {
+async function buildIndex(maxStaleMs?: number) {
   const fullText = new FullTextIndex();
   const sink = new RecordingSink();
   const index = new RaptorIndex({
@@ -49,6 +49,7 @@ async function buildIndex() {
     idf: (term) => fullText.idf(term),
     sink,
     tree: { branching: 3, maxChildren: 6 },
+    maxStaleMs,
   });
   fullText.onDocumentChange((documentId, chunks) => index.enqueue(documentId, chunks));
   for (const topic of Object.keys(TOPICS)) {
@@ -140,6 +141,32 @@ describe('RAPTOR tree', () => {
     const changedText = untouched.filter(([id, text]) => tree.nodes.get(id!)?.text !== text);
     expect(changedText.length).toBeLessThanOrEqual(rebuilt);
     expect(tree.nodes.has(chunks.find((c) => c.text.includes('edited'))!.id)).toBe(true);
+    expectConsistent(tree);
+  });
+
+  it.each([
+    ['once, when the burst is over', undefined, false],
+    ['in every round when summaries may not wait (maxStaleMs 0)', 0, true],
+  ])('re-summarises the branches a burst of changes touched %s', async (_name, maxStaleMs, repeats) => {
+    const { fullText, index, sink, tree } = await buildIndex(maxStaleMs);
+    const from = sink.updates.length;
+
+    // The first change starts a round; the next two are queued meanwhile and make a second round.
+    for (const [topic, word] of [
+      ['breaker', 'recovery'],
+      ['breaker', 'trial'],
+      ['ledger', 'escrow'],
+    ] as const) {
+      const { documentId, chunks } = topicDocument(topic, 1, word);
+      fullText.replaceDocument(documentId, chunks);
+    }
+    await index.whenIdle();
+
+    const written = sink.updates.slice(from).flatMap((update) => update.written.map((node) => node.id));
+    expect(written.length).toBeGreaterThan(0);
+    expect(new Set(written).size < written.length).toBe(repeats);
+    expect(index.stats().state).toBe('ready');
+    for (const node of tree.nodes.values()) if (node.level > 0) expect(node.text.length).toBeGreaterThan(20);
     expectConsistent(tree);
   });
 
