@@ -21,7 +21,9 @@ export interface RaptorIndexOptions {
   idf?: (term: string) => number;
   sink?: RaptorSink;
   tree?: Partial<RaptorTreeOptions>;
-  /** Longest a summary stays stale while changes keep arriving (a bulk ingest), in ms. Default 10,000. */
+  /** Stale summaries are rewritten once no change has arrived for this long, in ms. Default 1,000. */
+  quietMs?: number;
+  /** Longest a summary stays stale while changes keep arriving (a bulk ingest), in ms. Default 30,000. */
   maxStaleMs?: number;
   logger?: Logger;
 }
@@ -43,8 +45,8 @@ export interface RaptorStats {
 /**
  * The RAPTOR strategy's trees (one per index) and their upkeep, off the request path like the graph's:
  * document changes from the fulltext index's change feed are queued and coalesced per document, then applied
- * in the background, one batch per round. Summaries whose children changed are rewritten when a round finds
- * nothing more queued (or after 10 s of a continuous stream), once per burst. The work yields to the event loop throughout: the embedder embeds
+ * in the background, one batch per round. Summaries whose children changed are rewritten once no change has
+ * arrived for 1 s (or after 30 s of a continuous stream), once per burst. The work yields to the event loop throughout: the embedder embeds
  * in time slices, and k-means and the summaries take a turn of the loop after every 8 ms of work. A failed round
  * is logged and leaves the state `stale`; the next change retries.
  */
@@ -58,6 +60,9 @@ export class RaptorIndex {
   private readonly logger: Logger;
   private readonly prefix = randomBytes(3).toString('hex');
   private nextId = 1;
+  private lastChangeAt = 0;
+  /** The round that settles stale summaries once the quiet period has passed, while it waits. */
+  private settleWait?: Promise<void>;
 
   constructor(private readonly options: RaptorIndexOptions) {
     this.logger = options.logger ?? pino({ level: 'silent' });
@@ -93,22 +98,46 @@ export class RaptorIndex {
   /** Queues a document change (an empty list removes it) and starts the upkeep if idle. */
   enqueue(documentId: string, chunks: readonly ChunkRecord[]): void {
     this.queue.set(documentId, chunks);
+    this.lastChangeAt = performance.now();
+    this.startRound();
+  }
+
+  /** Resolves once the queue is empty and the trees are up to date, stale summaries included (tests, benches). */
+  async whenIdle(): Promise<void> {
+    while (this.running || this.settleWait) await (this.running ?? this.settleWait);
+  }
+
+  private startRound(): void {
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
-      if (this.queue.size > 0) this.enqueue(...this.queue.entries().next().value!);
+      if (this.queue.size > 0) this.startRound();
+      else this.scheduleSettle();
     });
   }
 
-  /** Resolves once the queue is empty and the trees are up to date (tests, benches, shutdown). */
-  async whenIdle(): Promise<void> {
-    while (this.running) await this.running;
+  /** With stale summaries and nothing queued, runs a round once no change has arrived for `quietMs`. */
+  private scheduleSettle(): void {
+    const stale = [...this.trees.values()].some((tree) => tree.staleness().nodes > 0);
+    if (this.settleWait || !stale) return;
+    const wait = Math.max(0, this.quietMs - (performance.now() - this.lastChangeAt));
+    this.settleWait = new Promise((resolve) =>
+      setTimeout(() => {
+        this.settleWait = undefined;
+        this.startRound();
+        resolve();
+      }, wait),
+    );
+  }
+
+  private get quietMs(): number {
+    return this.options.quietMs ?? 1_000;
   }
 
   stats(): RaptorStats {
     const nodesPerLevel: number[] = [];
     for (const tree of this.trees.values())
       tree.nodesPerLevel().forEach((n, level) => (nodesPerLevel[level] = (nodesPerLevel[level] ?? 0) + n));
-    const busy = this.running !== undefined || this.queue.size > 0;
+    const busy = this.running !== undefined || this.queue.size > 0 || this.settleWait !== undefined;
     const leaves = nodesPerLevel[0] ?? 0;
     const state =
       !this.built && busy ? 'building' : busy || this.failed ? 'stale' : leaves === 0 ? 'empty' : 'ready';
@@ -141,12 +170,13 @@ export class RaptorIndex {
         const tree = this.trees.get(index)!;
         await this.store(tree, await tree.apply(changes));
       }
-      // Stale summaries are rewritten once the burst is over (nothing queued meanwhile), or after maxStaleMs.
-      const maxStaleMs = this.options.maxStaleMs ?? 10_000;
+      // Stale summaries are rewritten once no change has arrived for quietMs, or after maxStaleMs.
+      const maxStaleMs = this.options.maxStaleMs ?? 30_000;
       for (const tree of this.trees.values()) {
         const { nodes, since } = tree.staleness();
-        if (nodes > 0 && (this.queue.size === 0 || performance.now() - since >= maxStaleMs))
-          await this.store(tree, await tree.settle());
+        const now = performance.now();
+        const quiet = this.queue.size === 0 && now - this.lastChangeAt >= this.quietMs;
+        if (nodes > 0 && (quiet || now - since >= maxStaleMs)) await this.store(tree, await tree.settle());
       }
       this.failed = false;
     } catch (error) {

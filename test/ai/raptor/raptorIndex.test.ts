@@ -5,6 +5,7 @@ import { RaptorIndex, type RaptorSink } from '../../../ai/raptor/raptorIndex';
 import type { TreeUpdate } from '../../../ai/raptor/raptorNode';
 import { createRaptorStrategy } from '../../../ai/raptor/raptorStrategy';
 import { sphericalKMeans } from '../../../ai/raptor/sphericalKMeans';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildChunk } from '../factories';
 
 const TOPICS: Record<string, string[]> = {
@@ -41,7 +42,7 @@ class RecordingSink implements RaptorSink {
   }
 }
 
-async function buildIndex(maxStaleMs?: number) {
+async function buildIndex(timing: { quietMs?: number; maxStaleMs?: number } = { quietMs: 0 }) {
   const fullText = new FullTextIndex();
   const sink = new RecordingSink();
   const index = new RaptorIndex({
@@ -49,7 +50,7 @@ async function buildIndex(maxStaleMs?: number) {
     idf: (term) => fullText.idf(term),
     sink,
     tree: { branching: 3, maxChildren: 6 },
-    maxStaleMs,
+    ...timing,
   });
   fullText.onDocumentChange((documentId, chunks) => index.enqueue(documentId, chunks));
   for (const topic of Object.keys(TOPICS)) {
@@ -145,27 +146,29 @@ describe('RAPTOR tree', () => {
   });
 
   it.each([
-    ['once, when the burst is over', undefined, false],
-    ['in every round when summaries may not wait (maxStaleMs 0)', 0, true],
-  ])('re-summarises the branches a burst of changes touched %s', async (_name, maxStaleMs, repeats) => {
-    const { fullText, index, sink, tree } = await buildIndex(maxStaleMs);
+    ['once, after a quiet period', { quietMs: 150 }, false],
+    ['in every round when summaries may not wait', { quietMs: 0, maxStaleMs: 0 }, true],
+  ])('re-summarises the branches a burst of changes touched %s', async (_name, timing, repeats) => {
+    const { fullText, index, sink, tree } = await buildIndex(timing);
     const from = sink.updates.length;
 
-    // The first change starts a round; the next two are queued meanwhile and make a second round.
-    for (const [topic, word] of [
-      ['breaker', 'recovery'],
-      ['breaker', 'trial'],
-      ['ledger', 'escrow'],
-    ] as const) {
+    // Three rounds: the first change starts one, the second comes once it is over, the third is queued meanwhile.
+    const change = (topic: string, word: string) => {
       const { documentId, chunks } = topicDocument(topic, 1, word);
       fullText.replaceDocument(documentId, chunks);
-    }
+    };
+    change('breaker', 'recovery');
+    // The first round is over when its summaries are marked stale (or, when they may not wait, written).
+    while (tree.staleness().nodes === 0 && sink.updates.length === from) await sleep(5);
+    change('breaker', 'trial');
+    change('ledger', 'escrow');
     await index.whenIdle();
 
     const written = sink.updates.slice(from).flatMap((update) => update.written.map((node) => node.id));
     expect(written.length).toBeGreaterThan(0);
     expect(new Set(written).size < written.length).toBe(repeats);
     expect(index.stats().state).toBe('ready');
+    expect(tree.staleness().nodes).toBe(0);
     for (const node of tree.nodes.values()) if (node.level > 0) expect(node.text.length).toBeGreaterThan(20);
     expectConsistent(tree);
   });
