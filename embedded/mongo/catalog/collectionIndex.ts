@@ -18,9 +18,15 @@ function compareKeys(a: IndexKey, b: IndexKey): number {
   for (let i = 0; i < length; i++) {
     const x = a[i];
     const y = b[i];
-    // Two strings (the commonest key) compare as compareBson would compare them, without its type dispatch.
-    const order =
-      typeof x === 'string' && typeof y === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : compareBson(x, y);
+    // Two strings (the commonest key), two numbers or two dates compare as compareBson would compare them,
+    // without its type dispatch.
+    let order: number;
+    if (typeof x === 'string' && typeof y === 'string') order = x < y ? -1 : x > y ? 1 : 0;
+    else if (typeof x === 'number' && typeof y === 'number') order = x < y ? -1 : x > y ? 1 : 0;
+    else if (x instanceof Date && y instanceof Date) {
+      const difference = x.getTime() - y.getTime();
+      order = difference < 0 ? -1 : difference > 0 ? 1 : 0;
+    } else order = compareBson(x, y);
     if (order !== 0) return order;
   }
   return a.length - b.length;
