@@ -46,9 +46,9 @@ export interface RaptorStats {
  * The RAPTOR strategy's trees (one per index) and their upkeep, off the request path like the graph's:
  * document changes from the fulltext index's change feed are queued and coalesced per document, then applied
  * in the background, one batch per round. Summaries whose children changed are rewritten once no change has
- * arrived for 1 s (or after 30 s of a continuous stream), once per burst. The work yields to the event loop throughout: the embedder embeds
- * in time slices, and k-means and the summaries take a turn of the loop after every 8 ms of work. A failed round
- * is logged and leaves the state `stale`; the next change retries.
+ * arrived for 1 s (or after 30 s of a continuous stream), once per burst. The work yields to the event loop
+ * throughout: the embedder embeds in time slices, and k-means and the summaries take a turn of the loop after every
+ * 8 ms of work. A failed round is logged and leaves the state `stale`; the next change retries.
  */
 export class RaptorIndex {
   readonly trees = new Map<IndexName, RaptorTree>();
@@ -111,7 +111,8 @@ export class RaptorIndex {
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
       if (this.queue.size > 0) this.startRound();
-      else this.scheduleSettle();
+      // A failed round waits for the next change, as before (no retry every quietMs while a store is down).
+      else if (!this.failed) this.scheduleSettle();
     });
   }
 

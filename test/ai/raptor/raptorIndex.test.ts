@@ -203,4 +203,34 @@ describe('RAPTOR tree', () => {
     await index.whenIdle();
     expect(index.stats()).toMatchObject({ state: 'empty', nodesPerLevel: [] });
   });
+
+  it('leaves a failed settle for the next change instead of retrying every quiet period', async () => {
+    let calls = 0;
+    let failing = false;
+    const index = new RaptorIndex({
+      embedder: new LocalSemanticEmbedder(),
+      tree: { branching: 3, maxChildren: 6 },
+      quietMs: 10,
+      summarize: async (members) => {
+        calls++;
+        if (failing) throw new Error('summariser down');
+        return extractiveClusterSummary(members);
+      },
+    });
+    for (const topic of Object.keys(TOPICS)) {
+      const { documentId, chunks } = topicDocument(topic, 1);
+      index.enqueue(documentId, chunks);
+    }
+    await index.whenIdle();
+    failing = true;
+    const { documentId, chunks } = topicDocument('breaker', 1, 'recovery');
+    index.enqueue(documentId, chunks);
+    await index.whenIdle();
+    const afterFailure = calls;
+    await sleep(100);
+
+    expect(index.trees.get('docs')!.staleness().nodes).toBeGreaterThan(0);
+    expect(calls).toBe(afterFailure);
+    expect(index.stats().state).toBe('stale');
+  });
 });
