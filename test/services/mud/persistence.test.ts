@@ -11,20 +11,34 @@ import { type Player, act, joinWithSdk, signIn, startWorldPlatform, textsOf } fr
 
 /**
  * Fights the cellar rats over combat rounds until one dies at the player's hand. A rat brought down to its
- * last hit point may panic and run, ending that fight, so the player turns on the next one.
+ * last hit point may panic and run (up into the inn), ending that fight, so the player turns on the next one; if
+ * every rat has run, the player follows them up, and comes back down after the kill.
  */
 async function huntRat({ room, log }: Awaited<ReturnType<typeof joinWithSdk>>): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  let upstairs = false;
+  for (let attempt = 0; attempt < 8; attempt++) {
     const from = log.events.length;
-    await room.request('attack', { target: 'rat' }).catch((error: { code?: string }) => {
-      if (error.code !== 'ALREADY_FIGHTING') throw error;
-    });
+    const attacked = await room.request('attack', { target: 'rat' }).then(
+      () => true,
+      (error: { code?: string }) => {
+        if (error.code === 'ALREADY_FIGHTING') return true;
+        if (error.code === 'NO_SUCH_TARGET' && !upstairs) return false;
+        throw error;
+      },
+    );
+    if (!attacked) {
+      await room.request('move', { direction: 'up' });
+      upstairs = true;
+      continue;
+    }
     const ended = await log.waitFor(
       (e) => e.type === 'xp.gained' || (e.type === 'creature.left' && e.text.startsWith('The cellar rat')),
       5000,
       from,
     );
-    if (ended.type === 'xp.gained') return;
+    if (ended.type !== 'xp.gained') continue;
+    if (upstairs) await room.request('move', { direction: 'down' });
+    return;
   }
   throw new Error('every rat ran away');
 }
