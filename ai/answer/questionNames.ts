@@ -10,8 +10,9 @@ export function questionNames(question: string): string[] {
   const names = new Set<string>();
   for (const match of question.matchAll(WORD)) {
     const word = match[0].replace(/['’]s$/i, '');
-    const before = question.slice(0, match.index).trimEnd();
-    const opensSentence = before === '' || /[.?!:;]$/.test(before);
+    let before = match.index - 1;
+    while (before >= 0 && /\s/.test(question[before])) before--;
+    const opensSentence = before < 0 || '.?!:;'.includes(question[before]);
     const acronym = word.length >= 2 && /^[A-Z0-9]+$/.test(word) && /[A-Z]/.test(word);
     const capitalised = /^[A-Z][a-z]/.test(word) && !opensSentence;
     if (acronym || capitalised) names.add(word);
