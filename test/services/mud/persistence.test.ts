@@ -20,10 +20,12 @@ async function huntRat({ room, log }: Awaited<ReturnType<typeof joinWithSdk>>): 
     const from = log.events.length;
     const attacked = await room.request('attack', { target: 'rat' }).then(
       () => true,
-      (error: { code?: string }) => {
-        if (error.code === 'ALREADY_FIGHTING') return true;
-        if (error.code === 'NO_SUCH_TARGET' && !upstairs) return false;
-        throw error;
+      (error: { reason?: { code?: string } }) => {
+        // A refused request carries the world's reason (`{status, code, message}`) as `reason`.
+        const code = error.reason?.code;
+        if (code === 'ALREADY_FIGHTING') return true;
+        if (code === 'NO_SUCH_TARGET' && !upstairs) return false;
+        throw new Error(`attack refused: ${JSON.stringify(error.reason ?? error)}`);
       },
     );
     if (!attacked) {
