@@ -6,11 +6,11 @@ import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
 import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
 import { cosine } from '../../../ai/memory/recallScoring';
 import { BLOCKING_SECRET_KINDS, redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
-import { SubjectTextIndex } from '../../../ai/memory/subjectTextIndex';
+import { SubjectTextIndex, type IndexedMemory } from '../../../ai/memory/subjectTextIndex';
 import { timeOrderedId } from '../../../ai/memory/timeOrderedId';
 import { memoryModel, type MemoryDocument, type StoredMemoryTier } from '../../../models/Memory';
 import type { Clock } from '../../../platform/clock';
-import { insertGroup, type GroupCommit } from '../../../platform/stores/groupCommit';
+import { GroupCommit, insertGroup } from '../../../platform/stores/groupCommit';
 import { memoryOperations } from '../../../platform/metrics';
 import type { SubjectGraph } from '../graph/subjectGraph';
 import { memoryError } from './errors';
@@ -87,6 +87,11 @@ export class MemoryKeeper implements MemoryService {
   readonly text = new SubjectTextIndex();
   readonly local = new LocalHashEmbedder();
   private readonly loading = new Map<string, Promise<void>>();
+  /** Subjects asked for in one turn of the event loop are loaded together (`loadSubjects`). */
+  private readonly loads = new GroupCommit<string, undefined>((subjects) => this.loadSubjects(subjects), {
+    gatherTurn: true,
+    maxBatch: 256,
+  });
   /** Concurrent remembers' records, inserted together (the driver's collection: the record is built typed). */
   private readonly inserts: GroupCommit<MemoryDocument>;
 
@@ -210,16 +215,27 @@ export class MemoryKeeper implements MemoryService {
     if (this.text.has(subject)) return;
     let loading = this.loading.get(subject);
     if (!loading) {
-      loading = (async () => {
-        const docs = await this.memories.find({ subject }, { tier: 1, content: 1, content_hash: 1 }).lean();
-        this.text.load(
-          subject,
-          docs.map((doc) => ({ id: doc._id, tier: doc.tier, content: doc.content, hash: doc.content_hash })),
-        );
-      })().finally(() => this.loading.delete(subject));
+      loading = this.loads.submit(subject).finally(() => this.loading.delete(subject));
       this.loading.set(subject, loading);
     }
     await loading;
+  }
+
+  /**
+   * Loads subjects into the fulltext index with one query: a sync batch remembers for hundreds of people at once,
+   * most of them new, and a query each was most of the store's commands (7,866 of 9,300 in a 20,000-event run).
+   */
+  private async loadSubjects(subjects: string[]): Promise<undefined[]> {
+    const docs = await this.memories
+      .find({ subject: { $in: subjects } }, { subject: 1, tier: 1, content: 1, content_hash: 1 })
+      .lean();
+    const bySubject = new Map<string, IndexedMemory[]>(subjects.map((subject) => [subject, []]));
+    for (const doc of docs)
+      bySubject
+        .get(doc.subject)
+        ?.push({ id: doc._id, tier: doc.tier, content: doc.content, hash: doc.content_hash });
+    for (const [subject, memories] of bySubject) this.text.load(subject, memories);
+    return subjects.map(() => undefined);
   }
 
   /** Refuses (or redacts) private keys and mnemonics. */

@@ -1,0 +1,95 @@
+import mongoose, { type Connection } from 'mongoose';
+import pino from 'pino';
+import { LocalHashEmbedder } from '../../../../ai/embeddings/localHashEmbedder';
+import { ManualClock } from '../../../../platform/clock';
+import type { SubjectGraph } from '../../../../services/brain/graph/subjectGraph';
+import { contentHash, MemoryKeeper } from '../../../../services/brain/memory/memoryKeeper';
+import type { MemoryVectors } from '../../../../services/brain/memory/memoryVectors';
+import { InProcessWorkingMemory } from '../../../../services/brain/memory/workingMemory';
+import { startMongoTarget, type MongoTarget } from '../../../embedded/mongo/mongoTarget';
+
+/** A keeper on a real (embedded) MongoDB; vectors and the graph are not part of what this file tests. */
+function keeperOn(connection: Connection): MemoryKeeper {
+  const embedder = new LocalHashEmbedder();
+  return new MemoryKeeper({
+    mongo: connection,
+    vectors: { upsert: async () => undefined } as unknown as MemoryVectors,
+    embeddings: {
+      embed: async (texts: string[]) => ({
+        model: embedder.model,
+        vectors: texts.map((t) => embedder.embedOne(t)),
+      }),
+      embedQuery: async (text: string) => ({ model: embedder.model, vector: embedder.embedOne(text) }),
+    } as never,
+    working: new InProcessWorkingMemory(),
+    graph: { recordMemory: async () => undefined } as unknown as SubjectGraph,
+    tokens: { count: (text: string) => text.length } as never,
+    clock: new ManualClock(),
+    logger: pino({ level: 'silent' }),
+    workingBudget: 128_000,
+    duplicateSimilarity: 0.9,
+    redactSecrets: false,
+  });
+}
+
+describe('loading memory subjects into the fulltext index', () => {
+  let target: MongoTarget;
+  let connection: Connection;
+
+  beforeAll(async () => {
+    target = await startMongoTarget();
+    connection = await mongoose.createConnection(target.uri).asPromise();
+  });
+
+  afterAll(async () => {
+    await connection.close();
+    await target.close();
+  });
+
+  it('reads the subjects remembered for in one turn with one query, each with its own stored memories', async () => {
+    const keeper = keeperOn(connection);
+    await keeper.init();
+    // Another process stored a memory of player 3 and one of player 7: this keeper has not loaded them.
+    const stored = (subject: string, id: string, content: string) => ({
+      _id: id,
+      subject,
+      tier: 'episodic',
+      content,
+      content_hash: contentHash(content),
+      tags: [],
+      importance: 0.5,
+      session_id: null,
+      kind: null,
+      occurred_at: new Date(0),
+      created_at: new Date(0),
+      last_seen: new Date(0),
+      seen_count: 1,
+      vector_model: 'none',
+      consolidated_at: null,
+      summarizes: [],
+    });
+    await keeper.memories.collection.insertMany([
+      stored('player:3', 'm-3', 'Traded a diamond sword for wheat'),
+      stored('player:7', 'm-7', 'Was attacked near the nether portal'),
+    ] as never);
+    const find = jest.spyOn(keeper.memories, 'find');
+
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        keeper.remember({
+          subject: `player:${n}`,
+          content: n === 3 ? 'traded a DIAMOND sword for wheat' : `Met player ${n} at the harbour`,
+        }),
+      ),
+    );
+
+    expect(find).toHaveBeenCalledTimes(1);
+    expect(results[3]).toMatchObject({ merged: true, memory: { id: 'm-3', seen_count: 2 } });
+    expect(results.filter((result) => result.merged)).toHaveLength(1);
+    expect(keeper.text.size('player:7')).toBe(2);
+    expect(keeper.text.size('player:8')).toBe(1);
+    // Loaded subjects are not read again.
+    await keeper.remember({ subject: 'player:8', content: 'Fished by the bridge' });
+    expect(find).toHaveBeenCalledTimes(1);
+  });
+});
