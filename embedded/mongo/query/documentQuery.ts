@@ -8,6 +8,7 @@ import { compareBson, pathValues } from '../bsonValues';
 import { asMongoError, mongoError } from '../errors';
 import type { Collection, ExaminedCounters } from '../catalog/collection';
 import { compileEqualityFilter } from './equalityFilter';
+import { compileFastProjection } from './fastProjection';
 
 /** The parts of a find, count, update or delete that select documents. */
 export interface QuerySpec {
@@ -128,13 +129,18 @@ function idFirst(doc: Document): Document {
   return { _id, ...rest };
 }
 
-/** Applies a find projection (inclusion, exclusion, `$slice`, `$elemMatch`, positional `$`) with mingo. */
+/**
+ * Applies a find projection: top-level inclusion or exclusion directly (`fastProjection.ts`), the rest (`$slice`,
+ * `$elemMatch`, positional `$`, dotted paths) with mingo.
+ */
 export function projectDocuments(
   docs: Document[],
   projection: Document | undefined,
   filter: Document | undefined,
 ): Document[] {
   if (!projection || Object.keys(projection).length === 0 || docs.length === 0) return docs;
+  const fast = compileFastProjection(projection);
+  if (fast) return docs.map(fast);
   try {
     return new Query(filter ?? {}).find<Document>(docs, projection).all().map(idFirst);
   } catch (error) {
