@@ -105,8 +105,7 @@ export class IndexKeyExtractor {
   keys(doc: Document): unknown[][] | null {
     if (this.partial && !this.partial.test(doc)) return null;
     if (this.sparse && this.fields.every((field) => resolve(doc, field) === undefined)) return null;
-    if (this.fields.length === 1)
-      return uniqueKeys(this.valuesOf(doc, this.fields[0]).values.map((v) => [v]));
+    if (this.fields.length === 1) return this.valuesOf(doc, this.fields[0]).values.map((v) => [v]);
     const single = this.scalarKey(doc);
     if (single) return [single];
     let combos: unknown[][] = [[]];
@@ -122,7 +121,8 @@ export class IndexKeyExtractor {
       }
       combos = combos.flatMap((prefix) => values.map((value) => [...prefix, value]));
     }
-    return uniqueKeys(combos);
+    // At most one field has several values, each once (`valuesOf`), so the combinations are distinct.
+    return combos;
   }
 
   /**
@@ -144,17 +144,32 @@ export class IndexKeyExtractor {
     const direct = field.includes('.') ? undefined : doc[field];
     if (direct !== undefined && !Array.isArray(direct)) return { values: [direct], arrays: 0 };
     const found = pathValues(doc, field);
-    return { values: found.values.map((value) => value ?? null), arrays: found.arrays };
+    return { values: uniqueValues(found.values.map((value) => value ?? null)), arrays: found.arrays };
   }
 }
 
-function uniqueKeys(keys: unknown[][]): unknown[][] {
-  if (keys.length < 2) return keys;
-  const seen = new Set<string>();
-  return keys.filter((key) => {
-    const text = JSON.stringify(key);
-    if (seen.has(text)) return false;
-    seen.add(text);
-    return true;
-  });
+/**
+ * An array field's values, each once (`tags: ['a', 'a']` is one index key): primitives by identity, dates by time,
+ * other values (documents, ObjectIds, binaries) by their JSON text. Keys used to be deduplicated as whole JSON
+ * tuples, which stringified every key of a multikey document (a date in each), and took a date for the string of
+ * its ISO text.
+ */
+function uniqueValues(values: unknown[]): unknown[] {
+  if (values.length < 2) return values;
+  const primitives = new Set<unknown>();
+  let others: Set<string> | undefined;
+  const unique: unknown[] = [];
+  for (const value of values) {
+    if (value === null || typeof value !== 'object') {
+      if (primitives.has(value)) continue;
+      primitives.add(value);
+    } else {
+      const text = value instanceof Date ? `date:${value.getTime()}` : `json:${JSON.stringify(value)}`;
+      others ??= new Set();
+      if (others.has(text)) continue;
+      others.add(text);
+    }
+    unique.push(value);
+  }
+  return unique;
 }

@@ -288,3 +288,25 @@ describe('index entries across updates', () => {
     expect(await handles({ tags: 'green' })).toEqual(['bob']);
   });
 });
+
+describe('multikey index entries', () => {
+  it('indexes each distinct array value once, a date and the string of its ISO text apart', async () => {
+    await accounts.createIndex({ tags: 1, tenant: 1 });
+    const day = new Date('2026-11-26T00:00:00.000Z');
+    await accounts.insertMany([
+      buildAccount({ handle: 'ann', tags: ['red', 'red', day, day.toISOString(), { k: 1 }, { k: 1 }] }),
+      buildAccount({ email: 'bo@example.com', handle: 'bo', tags: [new Date(day), 'blue'] }),
+    ]);
+
+    const handles = async (tag: unknown) =>
+      (await accounts.find({ tags: tag, tenant: 't1' }).hint({ tags: 1, tenant: 1 }).toArray())
+        .map((account) => account.handle)
+        .sort();
+    expect(await handles('red')).toEqual(['ann']);
+    expect(await handles(day)).toEqual(['ann', 'bo']);
+    expect(await handles(day.toISOString())).toEqual(['ann']);
+    expect(await handles({ k: 1 })).toEqual(['ann']);
+    await accounts.updateOne({ handle: 'ann' }, { $pull: { tags: 'red' } });
+    expect(await handles('red')).toEqual([]);
+  });
+});
