@@ -36,6 +36,8 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
   /** Per term and per word, its hashed features (bucket, signed weight): vocabularies repeat heavily. */
   private readonly termMemo = new Map<string, Float64Array>();
   private readonly wordMemo = new Map<string, Float64Array>();
+  /** Where a new term's or word's features are summed; `remember` leaves it zeroed (one allocation, not one a term). */
+  private scratch = new Float64Array(0);
 
   constructor(options: Partial<LocalSemanticEmbedderOptions> = {}) {
     this.id = options.id ?? 'local';
@@ -67,7 +69,7 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
   private termFeatures(term: string): Float64Array {
     const cached = this.termMemo.get(term);
     if (cached) return cached;
-    const scratch = new Float64Array(this.dimensions);
+    const scratch = this.zeroedScratch();
     addFeature(scratch, `u:${term}`, TERM_WEIGHT);
     const padded = `^${term}$`;
     const trigrams = padded.length - 2;
@@ -81,7 +83,7 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
   private wordFeatures(word: string): Float64Array {
     const cached = this.wordMemo.get(word);
     if (cached) return cached;
-    const scratch = new Float64Array(this.dimensions);
+    const scratch = this.zeroedScratch();
     const senses = this.wordNet.synsetIdsOf(word, SENSE_WEIGHTS.length);
     senses.forEach((id, i) => addFeature(scratch, `s:${id}`, SENSE_WEIGHTS[i % 2]));
     const first = senses[0] ? this.wordNet.synset(senses[0]) : undefined;
@@ -89,11 +91,19 @@ export class LocalSemanticEmbedder implements EmbeddingProvider {
     return this.remember(this.wordMemo, word, scratch);
   }
 
+  private zeroedScratch(): Float64Array {
+    if (this.scratch.length !== this.dimensions) this.scratch = new Float64Array(this.dimensions);
+    return this.scratch;
+  }
+
+  /** Memoises the non-zero buckets of `dense` as (bucket, weight) pairs, and zeroes `dense` for the next use. */
   private remember(memo: Map<string, Float64Array>, key: string, dense: Float64Array): Float64Array {
     const pairs: number[] = [];
-    dense.forEach((value, bucket) => {
-      if (value !== 0) pairs.push(bucket, value);
-    });
+    for (let bucket = 0; bucket < dense.length; bucket++) {
+      if (dense[bucket] === 0) continue;
+      pairs.push(bucket, dense[bucket]);
+      dense[bucket] = 0;
+    }
     const features = Float64Array.from(pairs);
     if (memo.size >= 200_000) memo.clear();
     memo.set(key, features);

@@ -306,7 +306,7 @@ describe('multikey index entries', () => {
     expect(await handles(day)).toEqual(['ann', 'bo']);
     expect(await handles(day.toISOString())).toEqual(['ann']);
     expect(await handles({ k: 1 })).toEqual(['ann']);
-    await accounts.updateOne({ handle: 'ann' }, { $pull: { tags: 'red' } });
+    await accounts.updateOne({ handle: 'ann' }, { $pull: { tags: 'red' } } as Document);
     expect(await handles('red')).toEqual([]);
   });
 });
