@@ -5,8 +5,8 @@ import { modelFor } from './modelFor';
 export type StoredMemoryTier = 'episodic' | 'semantic' | 'archival';
 
 /**
- * One remembered item of a subject (collection `memories`). `content_hash` finds exact repeats in one lookup;
- * near-duplicates merge into the existing row (`seen_count`, `last_seen`). `consolidated_at` marks what the nightly
+ * One remembered item of a subject (collection `memories`). `content_hash` finds exact repeats in one lookup of
+ * the memory service's in-process index (loaded from these rows); near-duplicates merge into the existing row (`seen_count`, `last_seen`). `consolidated_at` marks what the nightly
  * consolidation has processed; `summarizes` lists the memories an archival summary replaced.
  */
 export interface MemoryDocument {
@@ -51,12 +51,12 @@ const memorySchema = new Schema<MemoryDocument>(
   { versionKey: false },
 );
 // Listing a subject's memories newest first (by tier, by session, by tag: an NPC's memories of one player),
-// exact-repeat lookup, consolidation scans.
+// consolidation scans. Exact repeats are found in the process's index, so `{subject, content_hash}` is no longer
+// created (each memory paid an index entry no query read); databases made before keep it, unused and harmless.
 memorySchema.index({ subject: 1, _id: -1 });
 memorySchema.index({ subject: 1, tags: 1, _id: -1 });
 memorySchema.index({ subject: 1, tier: 1, _id: -1 });
 memorySchema.index({ subject: 1, session_id: 1 });
-memorySchema.index({ subject: 1, content_hash: 1 });
 memorySchema.index({ tier: 1, consolidated_at: 1 });
 memorySchema.index({ tier: 1, occurred_at: 1 });
 
