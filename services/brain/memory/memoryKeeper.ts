@@ -87,6 +87,8 @@ export class MemoryKeeper implements MemoryService {
   readonly text = new SubjectTextIndex();
   readonly local = new LocalHashEmbedder();
   private readonly loading = new Map<string, Promise<void>>();
+  /** Embeddings in flight by text: the two memories of one social interaction share their text and one call. */
+  private readonly embedding = new Map<string, Promise<{ model: string; vector: number[] }>>();
   /** Subjects asked for in one turn of the event loop are loaded together (`loadSubjects`). */
   private readonly loads = new GroupCommit<string, undefined>((subjects) => this.loadSubjects(subjects), {
     gatherTurn: true,
@@ -146,7 +148,7 @@ export class MemoryKeeper implements MemoryService {
         .lean();
       if (merged) return { memory: recordOf(merged), merged: true };
     }
-    const { model, vectors } = await this.options.embeddings.embed([record.content]);
+    const { model, vector } = await this.embedContent(record.content);
     const { id, ...fields } = record;
     const doc: MemoryDocument = {
       ...fields,
@@ -161,7 +163,7 @@ export class MemoryKeeper implements MemoryService {
     this.text.add(doc.subject, { id: doc._id, tier, content: doc.content, hash });
     const scope = doc.subject as `${string}:${string}`;
     await Promise.all([
-      this.options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier, vector: vectors[0] }]),
+      this.options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier, vector }]),
       this.options.graph.recordMemory(scope, doc._id, doc.session_id, doc.content, doc.occurred_at),
     ]);
     return { memory: recordOf(doc), merged: false };
@@ -208,6 +210,19 @@ export class MemoryKeeper implements MemoryService {
   /** The session's working memory, oldest first. */
   working(subject: string, sessionId: string): Promise<MemoryRecord[]> {
     return this.options.working.list(subject, sessionId);
+  }
+
+  /** The text's embedding; concurrent calls for the same text share one (nothing is kept once it is answered). */
+  private embedContent(content: string): Promise<{ model: string; vector: number[] }> {
+    let pending = this.embedding.get(content);
+    if (!pending) {
+      pending = this.options.embeddings
+        .embed([content])
+        .then(({ model, vectors }) => ({ model, vector: vectors[0] }))
+        .finally(() => this.embedding.delete(content));
+      this.embedding.set(content, pending);
+    }
+    return pending;
   }
 
   /** Loads a subject's stored memories into the in-process fulltext index once (concurrent callers share it). */

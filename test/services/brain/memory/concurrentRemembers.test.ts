@@ -9,16 +9,16 @@ import { InProcessWorkingMemory } from '../../../../services/brain/memory/workin
 import { startMongoTarget, type MongoTarget } from '../../../embedded/mongo/mongoTarget';
 
 /** A keeper on a real (embedded) MongoDB; vectors and the graph are not part of what this file tests. */
-function keeperOn(connection: Connection): MemoryKeeper {
+function keeperOn(connection: Connection, embedded: string[] = []): MemoryKeeper {
   const embedder = new LocalHashEmbedder();
   return new MemoryKeeper({
     mongo: connection,
     vectors: { upsert: async () => undefined } as unknown as MemoryVectors,
     embeddings: {
-      embed: async (texts: string[]) => ({
-        model: embedder.model,
-        vectors: texts.map((t) => embedder.embedOne(t)),
-      }),
+      embed: async (texts: string[]) => {
+        embedded.push(...texts);
+        return { model: embedder.model, vectors: texts.map((t) => embedder.embedOne(t)) };
+      },
       embedQuery: async (text: string) => ({ model: embedder.model, vector: embedder.embedOne(text) }),
     } as never,
     working: new InProcessWorkingMemory(),
@@ -32,7 +32,7 @@ function keeperOn(connection: Connection): MemoryKeeper {
   });
 }
 
-describe('loading memory subjects into the fulltext index', () => {
+describe('remembers made at once', () => {
   let target: MongoTarget;
   let connection: Connection;
 
@@ -91,5 +91,20 @@ describe('loading memory subjects into the fulltext index', () => {
     // Loaded subjects are not read again.
     await keeper.remember({ subject: 'player:8', content: 'Fished by the bridge' });
     expect(find).toHaveBeenCalledTimes(1);
+  });
+
+  it('embed a text remembered for several subjects at once one time, and again when remembered later', async () => {
+    const embedded: string[] = [];
+    const keeper = keeperOn(connection, embedded);
+    const text = 'minecraft:p1 → minecraft:p2: trade_completed — 3 wheat';
+    const [first, second] = await Promise.all([
+      keeper.remember({ subject: 'person:a', content: text }),
+      keeper.remember({ subject: 'person:b', content: text }),
+    ]);
+
+    expect(embedded).toEqual([text]);
+    expect(first.memory.id).not.toBe(second.memory.id);
+    await keeper.remember({ subject: 'person:c', content: text });
+    expect(embedded).toEqual([text, text]);
   });
 });
