@@ -9,6 +9,7 @@ import { mongoError } from '../errors';
 import { planQuery } from '../query/planner';
 import type { CollectionFile } from '../storage/collectionFile';
 import { encodeRecord, RecordType } from '../storage/records';
+import { takeWireBytes } from '../wire/documentBytes';
 import { compactInBackground } from './backgroundCompaction';
 import { CollectionIndex, sameIndexKeys } from './collectionIndex';
 import { ID_INDEX, type IndexSpec } from './indexSpec';
@@ -300,7 +301,8 @@ export class Collection {
   }
 
   private persist(id: string, doc: Document): void {
-    const record = encodeRecord(RecordType.Put, serialize(doc, { ignoreUndefined: true }));
+    const bytes = takeWireBytes(doc) ?? serialize(doc, { ignoreUndefined: true });
+    const record = encodeRecord(RecordType.Put, bytes);
     this.liveBytes += record.length - (this.docs.get(id)?.size ?? 0);
     this.docs.set(id, { doc, size: record.length });
     this.file.append(record);

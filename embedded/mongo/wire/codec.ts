@@ -4,6 +4,7 @@
  */
 import { deserialize, serialize, type Document } from 'bson';
 import { mongoError } from '../errors';
+import { rememberWireBytes } from './documentBytes';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -74,8 +75,10 @@ function decodeOpMsg(message: Buffer, requestId: number): WireRequest {
       let cursor = sequenceStart;
       const documents: Document[] = [];
       while (cursor < sectionEnd) {
+        const start = cursor;
         let document: Document;
         [document, cursor] = readDocument(message, cursor);
+        rememberWireBytes(document, message.subarray(start, cursor));
         documents.push(document);
       }
       sequences.push([identifier, documents]);
