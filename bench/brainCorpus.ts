@@ -12,6 +12,7 @@ import { InMemoryVectorIndex } from '../ai/retrieval/memoryVectorIndex';
 import { buildRetrievalSuite } from '../ai/router/retrievalSuite';
 import { GraphIndex } from '../ai/graph/graphIndex';
 import { RaptorIndex } from '../ai/raptor/raptorIndex';
+import { DocumentAuthority } from '../ai/rerank/documentAuthority';
 
 const ROOT = join(__dirname, '..');
 /**
@@ -36,6 +37,9 @@ export function buildInMemoryBrain(
   const ingestor = new Ingestor({ store, vectors, fullText, embeddings });
   const graph = new GraphIndex({ chunkText: (id) => fullText.get(id)?.text });
   fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
+  // Citation authority, the reranker's document prior, follows the corpus as the graph does.
+  const authority = new DocumentAuthority();
+  fullText.onDocumentChange((documentId, chunks) => authority.apply(documentId, chunks));
   // The tree's own space: the offline semantic embedder, as the brain's core does.
   const raptor = new RaptorIndex({ embedder: new LocalSemanticEmbedder(), idf: (t) => fullText.idf(t) });
   if (options.raptor !== false)
@@ -45,6 +49,7 @@ export function buildInMemoryBrain(
     embeddings,
     vectors,
     graph,
+    authority: (documentId) => authority.of(documentId),
     ...(options.raptor !== false ? { raptor } : {}),
   });
   const strategies = suite.strategies as Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> &

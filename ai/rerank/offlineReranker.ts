@@ -8,15 +8,18 @@ import { queryTarget, type QueryTarget } from '../router/queryClassifier';
 /** Reorders candidate hits for a query; keeps at most `limit`. */
 export type Reranker = (query: string, hits: readonly Hit[], limit: number) => Promise<Hit[]>;
 
-/** What the offline reranker reads: the corpus's inverse document frequencies. */
+/** What the offline reranker reads: the corpus's inverse document frequencies and, optionally, authority. */
 export interface OfflineRerankerDeps {
   idf: (term: string) => number;
+  /** A document's citation authority in [0, 1) (`DocumentAuthority.of`); without it, no authority prior. */
+  authority?: (documentId: string) => number;
 }
 
 /**
  * Offline reranker weights. Defaults (tuned on bench/brainEval, see ai/README.md): the candidate's rank in
  * its list (prior) 0.35, idf-weighted query coverage of the text 0.3 (WordNet synonyms count 0.5), term
- * proximity 0.15, title/heading/symbol/source match 0.2; MMR λ 0.85 against chunks of the same document.
+ * proximity 0.15, title/heading/symbol/source match 0.2, target kind 0.25, citation authority of the
+ * candidate's document 0.15; MMR λ 0.85 against chunks of the same document.
  */
 export interface OfflineRerankerOptions {
   prior: number;
@@ -25,6 +28,8 @@ export interface OfflineRerankerOptions {
   title: number;
   /** Bonus for a candidate of the kind the query targets (prose for plain questions, code, tests). */
   target: number;
+  /** Weight of the candidate's document authority (how many other documents cite it by file name). */
+  authority: number;
   mmrLambda: number;
 }
 
@@ -34,6 +39,7 @@ export const DEFAULT_RERANKER_OPTIONS: OfflineRerankerOptions = {
   proximity: 0.15,
   title: 0.2,
   target: 0.25,
+  authority: 0.15,
   mmrLambda: 0.85,
 };
 
@@ -47,7 +53,8 @@ export interface Scored {
 /**
  * The offline reranker: scores each candidate by its prior rank, the share of the query's idf mass its text
  * covers (synonyms at half weight), how close together the query terms occur (smallest window holding the
- * matched terms), and how much of the query its title, headings, symbols and source path match; then
+ * matched terms), how much of the query its title, headings, symbols and source path match, whether it is of
+ * the kind the query targets and how often other documents cite its document by file name; then
  * selects greedily by maximal marginal relevance, so near-duplicate chunks of one document do not crowd the
  * top. `score` of a reranked hit is its relevance score in [0, 1].
  */
@@ -91,7 +98,8 @@ export function createOfflineReranker(
         w.coverage * (covered / mass) +
         w.proximity * proximity(body, idf) +
         w.title * (titled / mass) +
-        w.target * (matchesTarget(hit, target) ? 1 : 0);
+        w.target * (matchesTarget(hit, target) ? 1 : 0) +
+        w.authority * (deps.authority?.(hit.documentId) ?? 0);
       return { hit, score, terms: bodySet };
     });
     return maximalMarginalRelevance(scored, limit, w.mmrLambda);

@@ -24,6 +24,11 @@ export interface RetrievalSuiteDeps {
   logger?: Logger;
   /** Writes HYDE's hypothetical answer (the LLM chain); offline RM3 + WordNet without it. */
   hypothesisWriter?: HypothesisWriter;
+  /**
+   * Citation authority of documents (`DocumentAuthority.of`), a prior of the offline reranker; the caller keeps
+   * it in step with the corpus (subscribed to the fulltext index's changes before its start-up rebuild).
+   */
+  authority?: (documentId: string) => number;
   /** Replaces the offline reranker (an LLM or cross-encoder endpoint). */
   reranker?: Reranker;
   /** The knowledge graph; with it the GRAPH strategy joins. */
@@ -42,7 +47,7 @@ export interface RetrievalSuite {
 
 /**
  * Builds the strategies (fulltext, semantic, hybrid, hyde, plus graph and raptor when given), the offline
- * reranker (idf from the BM25 index) and the adaptive router over them: one composition shared by the
+ * reranker (idf from the BM25 index, citation authority when given) and the adaptive router over them: one composition shared by the
  * brain's core and the quality benches, so both measure the same thing.
  */
 export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
@@ -70,7 +75,8 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
       : {}),
     ...(deps.raptor ? { raptor: createRaptorStrategy({ index: deps.raptor, chunks: fullText }) } : {}),
   };
-  const reranker = deps.reranker ?? createOfflineReranker({ idf: (term) => fullText.idf(term) });
+  const reranker =
+    deps.reranker ?? createOfflineReranker({ idf: (term) => fullText.idf(term), authority: deps.authority });
   const router = new AdaptiveRouter(strategies, reranker, { ...deps.router, ...(logger ? { logger } : {}) });
   return { strategies, reranker, router };
 }

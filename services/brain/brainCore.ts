@@ -15,6 +15,7 @@ import { ExtractiveGenerator } from '../../ai/llm/extractiveGenerator';
 import { GenerationChain } from '../../ai/llm/generationChain';
 import { llmHypothesisWriter } from '../../ai/llm/hypothesisWriter';
 import { buildRetrievalSuite } from '../../ai/router/retrievalSuite';
+import { DocumentAuthority } from '../../ai/rerank/documentAuthority';
 import { GraphIndex } from '../../ai/graph/graphIndex';
 import { workerLouvain } from '../../ai/graph/louvainRunner';
 import { MongoGraphSink } from '../../ai/graph/mongoGraphSink';
@@ -137,6 +138,8 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   // Subscribed before the rebuild, so the start-up rebuild feeds the graph and the trees too.
   fullText.onDocumentChange((documentId, chunks) => graph.enqueue(documentId, chunks));
   fullText.onDocumentChange((documentId, chunks) => raptor.enqueue(documentId, chunks));
+  const authority = new DocumentAuthority();
+  fullText.onDocumentChange((documentId, chunks) => authority.apply(documentId, chunks));
   const follower = new FullTextFollower(store, fullText, { logger });
   const chunkCount = await follower.rebuild();
   logger.info({ chunks: chunkCount, collection: vectors.collectionName }, 'brain fulltext index rebuilt');
@@ -169,6 +172,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     hypothesisWriter: llmHypothesisWriter(generation),
     graph,
     raptor,
+    authority: (documentId) => authority.of(documentId),
     router: { rrfK: config.BRAIN_RRF_K },
   });
   const { fulltext, semantic, hybrid } = suite.strategies as Required<typeof suite.strategies>;

@@ -85,3 +85,32 @@ describe('offline reranker', () => {
     expect(await rerank('cache', hits, 2)).toHaveLength(2);
   });
 });
+
+describe('offline reranker: citation authority', () => {
+  // Same text and kind: only the prior rank and the documents' authority can order them.
+  const twin = (chunkId: string) =>
+    buildHit({
+      chunkId,
+      documentId: `doc-${chunkId}`,
+      source: `notes/${chunkId}.md`,
+      text: 'lantern oil ration',
+    });
+
+  it('lifts a candidate of a much-cited document over a higher-ranked one of an uncited document', async () => {
+    const authority = (documentId: string) => (documentId === 'doc-b' ? 0.8 : 0);
+    const rerank = createOfflineReranker({ idf: () => 1, authority });
+
+    const ranked = await rerank('lantern oil ration', [twin('a'), twin('b')], 2);
+
+    expect(ranked.map((h) => h.chunkId)).toEqual(['b', 'a']);
+  });
+
+  it('keeps the prior order without an authority, or with its weight at 0', async () => {
+    const authority = (documentId: string) => (documentId === 'doc-b' ? 0.8 : 0);
+    const plain = createOfflineReranker({ idf: () => 1 });
+    const weightless = createOfflineReranker({ idf: () => 1, authority }, { authority: 0 });
+
+    expect((await plain('lantern oil ration', [twin('a'), twin('b')], 2))[0].chunkId).toBe('a');
+    expect((await weightless('lantern oil ration', [twin('a'), twin('b')], 2))[0].chunkId).toBe('a');
+  });
+});

@@ -1,0 +1,62 @@
+import type { Reranker } from '../../../ai/rerank/offlineReranker';
+import { AdaptiveRouter } from '../../../ai/router/adaptiveRouter';
+import type { SearchOptions, SearchStrategy, StrategyName } from '../../../ai/retrieval/hit';
+import { buildHit } from '../factories';
+
+/** Strategies that answer one hit each and record how many candidates the router asked them for. */
+function recordingStrategies(): {
+  strategies: Partial<Record<StrategyName, SearchStrategy>>;
+  asked: Array<[StrategyName, number | undefined]>;
+} {
+  const asked: Array<[StrategyName, number | undefined]> = [];
+  const strategy =
+    (name: StrategyName): SearchStrategy =>
+    async (_query: string, options: SearchOptions = {}) => {
+      asked.push([name, options.limit]);
+      return [buildHit({ chunkId: `${name}-1`, documentId: name, strategy: name, foundBy: [name] })];
+    };
+  const names: StrategyName[] = ['fulltext', 'semantic', 'hybrid', 'hyde', 'graph'];
+  return { strategies: Object.fromEntries(names.map((n) => [n, strategy(n)])), asked };
+}
+
+/** A reranker that keeps the fused order: these tests are about what the router asks for. */
+const rerankKeepingOrder: Reranker = async (_query, hits, limit) => hits.slice(0, limit);
+
+describe('adaptive router: candidate depth of the class plans', () => {
+  it('asks HYDE for 200 candidates on a specific question (FACTUAL), whatever the limit below that', async () => {
+    const { strategies, asked } = recordingStrategies();
+    const router = new AdaptiveRouter(strategies, rerankKeepingOrder);
+
+    const { route } = await router.search('How long is a lantern kept lit before it is refilled?', {
+      limit: 10,
+    });
+
+    expect(route).toMatchObject({ class: 'FACTUAL', strategies: ['hyde'], reranked: true, depth: 200 });
+    expect(asked).toEqual([['hyde', 200]]);
+  });
+
+  it('asks fulltext for 50 candidates on a keyword lookup (SIMPLE) and every strategy for 100 on a comparison (COMPLEX)', async () => {
+    const { strategies, asked } = recordingStrategies();
+    const router = new AdaptiveRouter(strategies, rerankKeepingOrder);
+
+    await router.search('lanternOil', { limit: 10 });
+    await router.search('What is the difference between lantern oil and candle wax?', { limit: 10 });
+
+    expect(asked).toEqual([
+      ['fulltext', 50],
+      ['fulltext', 100],
+      ['semantic', 100],
+      ['graph', 100],
+      ['hyde', 100],
+    ]);
+  });
+
+  it('never asks for fewer candidates than the hits requested', async () => {
+    const { strategies, asked } = recordingStrategies();
+    const router = new AdaptiveRouter(strategies, rerankKeepingOrder);
+
+    await router.search('How long is a lantern kept lit before it is refilled?', { limit: 300 });
+
+    expect(asked).toEqual([['hyde', 300]]);
+  });
+});

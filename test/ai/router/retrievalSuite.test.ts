@@ -1,0 +1,50 @@
+import { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
+import { FullTextIndex } from '../../../ai/fulltext/fullTextIndex';
+import { DocumentAuthority } from '../../../ai/rerank/documentAuthority';
+import { InMemoryVectorIndex } from '../../../ai/retrieval/memoryVectorIndex';
+import { buildRetrievalSuite } from '../../../ai/router/retrievalSuite';
+import { buildChunk } from '../factories';
+
+/**
+ * A short uncited note that BM25 ranks first and a longer page with the same words that twelve other notes
+ * cite by file name: only the page's citation authority can put it first.
+ */
+function corpus(): { fullText: FullTextIndex; authority: DocumentAuthority } {
+  const fullText = new FullTextIndex();
+  const authority = new DocumentAuthority();
+  fullText.onDocumentChange((documentId, chunks) => authority.apply(documentId, chunks));
+  const add = (source: string, text: string) =>
+    fullText.replaceDocument(source, [buildChunk({ documentId: source, source, text })]);
+  add('notes/plain.md', 'Lantern oil ration.');
+  add('docs/almanac.md', 'Lantern oil ration: one flask a week, kept by the quartermaster of the keep.');
+  for (let i = 0; i < 12; i++) add(`notes/cite-${i}.md`, `Details in almanac.md, entry ${i}.`);
+  return { fullText, authority };
+}
+
+const suiteOver = (fullText: FullTextIndex, authority?: (documentId: string) => number) =>
+  buildRetrievalSuite({
+    fullText,
+    embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+    vectors: new InMemoryVectorIndex(),
+    ...(authority ? { authority } : {}),
+  });
+
+describe('retrieval suite: citation authority', () => {
+  it("hands the documents' citation authority to the offline reranker", async () => {
+    const { fullText, authority } = corpus();
+    const withAuthority = suiteOver(fullText, (documentId) => authority.of(documentId));
+    const without = suiteOver(fullText);
+
+    const cited = await withAuthority.router.search('lantern oil ration', { strategy: 'fulltext' });
+    const plain = await without.router.search('lantern oil ration', { strategy: 'fulltext' });
+    const unranked = await without.router.search('lantern oil ration', {
+      strategy: 'fulltext',
+      rerank: false,
+    });
+
+    expect(unranked.hits[0].source).toBe('notes/plain.md');
+    expect(plain.hits[0].source).toBe('notes/plain.md');
+    expect(cited.hits[0].source).toBe('docs/almanac.md');
+  });
+});
