@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
+import mongoose, { type Connection } from 'mongoose';
 import { startMongoEngine, type MongoEngine, type MongoEngineOptions } from '../../../embedded/mongo';
 
 /** A database to test against and how to reach it. */
@@ -67,5 +68,26 @@ export async function startMongoTarget(overrides: Partial<MongoEngineOptions> = 
       await client.close();
       await temp?.close();
     },
+  };
+}
+
+/**
+ * A mongoose connection to a fresh target for the enclosing `describe` (opened in `beforeAll`, closed in
+ * `afterAll`); call the answer inside tests.
+ */
+export function useMongooseTarget(): () => Connection {
+  let target: MongoTarget | undefined;
+  let connection: Connection | undefined;
+  beforeAll(async () => {
+    target = await startMongoTarget();
+    connection = await mongoose.createConnection(target.uri).asPromise();
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await target?.close();
+  });
+  return () => {
+    if (!connection) throw new Error('useMongooseTarget: the connection opens in beforeAll');
+    return connection;
   };
 }

@@ -1,8 +1,7 @@
-import mongoose, { type Connection } from 'mongoose';
 import { characterModel } from '../../../models/Character';
 import type { CharacterRecord } from '../../../rooms/persistence';
 import { MongoPlayerStore } from '../../../services/mud/characterStore';
-import { startMongoTarget, type MongoTarget } from '../../embedded/mongo/mongoTarget';
+import { useMongooseTarget } from '../../embedded/mongo/mongoTarget';
 import { buildFullCharacter } from './characterFixture';
 
 /** The full character, with a quest saved without `completedAt` beside one saved with it. */
@@ -16,26 +15,15 @@ function buildCharacter(): CharacterRecord {
 }
 
 describe('MongoPlayerStore writes', () => {
-  let target: MongoTarget;
-  let connection: Connection;
-
-  beforeAll(async () => {
-    target = await startMongoTarget();
-    connection = await mongoose.createConnection(target.uri).asPromise();
-  });
-
-  afterAll(async () => {
-    await connection.close();
-    await target.close();
-  });
+  const connection = useMongooseTarget();
 
   it('stores a character (written through the driver) that is exactly the record and valid for the model', async () => {
-    const store = new MongoPlayerStore(connection);
+    const store = new MongoPlayerStore(connection());
     const record = buildCharacter();
     await store.save(record);
     await store.save({ ...record, roomRef: 'village:square', updatedAt: record.updatedAt + 1 });
 
-    const characters = characterModel(connection);
+    const characters = characterModel(connection());
     const { _id, ...stored } = (await characters.findOne({ userId: 'ann' }).lean())!;
     // Exactly the record (nothing cast away, nothing undefined written as null, one document per user).
     expect(stored).toEqual({ ...record, roomRef: 'village:square', updatedAt: record.updatedAt + 1 });

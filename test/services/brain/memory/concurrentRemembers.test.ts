@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import pino from 'pino';
 import { LocalHashEmbedder } from '../../../../ai/embeddings/localHashEmbedder';
 import { ManualClock } from '../../../../platform/clock';
@@ -6,7 +6,7 @@ import type { SubjectGraph } from '../../../../services/brain/graph/subjectGraph
 import { contentHash, MemoryKeeper } from '../../../../services/brain/memory/memoryKeeper';
 import type { MemoryVectors } from '../../../../services/brain/memory/memoryVectors';
 import { InProcessWorkingMemory } from '../../../../services/brain/memory/workingMemory';
-import { startMongoTarget, type MongoTarget } from '../../../embedded/mongo/mongoTarget';
+import { useMongooseTarget } from '../../../embedded/mongo/mongoTarget';
 
 /** A keeper on a real (embedded) MongoDB; vectors and the graph are not part of what this file tests. */
 function keeperOn(connection: Connection, embedded: string[] = []): MemoryKeeper {
@@ -33,21 +33,10 @@ function keeperOn(connection: Connection, embedded: string[] = []): MemoryKeeper
 }
 
 describe('remembers made at once', () => {
-  let target: MongoTarget;
-  let connection: Connection;
-
-  beforeAll(async () => {
-    target = await startMongoTarget();
-    connection = await mongoose.createConnection(target.uri).asPromise();
-  });
-
-  afterAll(async () => {
-    await connection.close();
-    await target.close();
-  });
+  const connection = useMongooseTarget();
 
   it('reads the subjects remembered for in one turn with one query, each with its own stored memories', async () => {
-    const keeper = keeperOn(connection);
+    const keeper = keeperOn(connection());
     await keeper.init();
     // Another process stored a memory of player 3 and one of player 7: this keeper has not loaded them.
     const stored = (subject: string, id: string, content: string) => ({
@@ -95,7 +84,7 @@ describe('remembers made at once', () => {
 
   it('embed a text remembered for several subjects at once one time, and again when remembered later', async () => {
     const embedded: string[] = [];
-    const keeper = keeperOn(connection, embedded);
+    const keeper = keeperOn(connection(), embedded);
     const text = 'minecraft:p1 → minecraft:p2: trade_completed — 3 wheat';
     const [first, second] = await Promise.all([
       keeper.remember({ subject: 'person:a', content: text }),
