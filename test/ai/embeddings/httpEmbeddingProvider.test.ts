@@ -6,16 +6,21 @@ describe('HttpEmbeddingProvider', () => {
   let server: FakeEmbeddingServer;
   let provider: HttpEmbeddingProvider;
 
-  beforeEach(async () => {
-    server = await startFakeEmbeddingServer(4);
-    provider = new HttpEmbeddingProvider({
+  /** A provider of the fake server; a generous timeout unless a test is about timing out (a loaded CI machine
+   * once took over 200 ms for a file's first request). */
+  const providerFor = (timeoutMs = 10_000) =>
+    new HttpEmbeddingProvider({
       id: 'primary',
       url: server.url,
       model: 'm-small',
       dimensions: 4,
       apiKey: 'k-1',
-      timeoutMs: 200,
+      timeoutMs,
     });
+
+  beforeEach(async () => {
+    server = await startFakeEmbeddingServer(4);
+    provider = providerFor();
   });
 
   afterEach(() => server.close());
@@ -54,7 +59,7 @@ describe('HttpEmbeddingProvider', () => {
   it('times out a stalled server as a retryable failure', async () => {
     server.fallback = { kind: 'stall' };
 
-    const error = await failure(provider.embed(['a']));
+    const error = await failure(providerFor(200).embed(['a']));
 
     expect([error.message, error.retryable]).toEqual(['primary timed out after 200 ms', true]);
   });
