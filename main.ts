@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, withRoleArguments } from './platform/config';
 import { createLogger } from './platform/logger';
 import { Platform } from './platform/platform';
 import { secretsOf } from './platform/redaction';
-import { embeddedEngines } from './embedded';
+import { embeddedEnginesFor } from './embedded';
 import { productParts } from './productParts';
 
 /** Exit code for a configuration error (sysexits EX_CONFIG). */
@@ -30,7 +30,12 @@ async function main(): Promise<void> {
   });
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-  const platform = await Platform.start({ config, logger, parts: productParts, engines: embeddedEngines });
+  const platform = await Platform.start({
+    config,
+    logger,
+    parts: productParts,
+    engines: embeddedEnginesFor(config.EMBEDDED_ENGINE_THREADS),
+  });
 
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {

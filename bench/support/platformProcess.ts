@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { embeddedEngines } from '../../embedded';
+import { embeddedEnginesFor } from '../../embedded';
 import { loadConfig, type Config } from '../../platform/config';
 import { createLogger, type Logger } from '../../platform/logger';
 import { Platform } from '../../platform/platform';
@@ -40,7 +40,12 @@ export async function startBenchPlatform(
     GATEWAY_RATE_LIMIT_PER_SECOND: '1000000',
     ...env,
   });
-  const platform = await Platform.start({ config, logger, parts: productParts, engines: embeddedEngines });
+  const platform = await Platform.start({
+    config,
+    logger,
+    parts: productParts,
+    engines: embeddedEnginesFor(config.EMBEDDED_ENGINE_THREADS),
+  });
   return {
     platform,
     config,

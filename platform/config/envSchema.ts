@@ -95,6 +95,7 @@ export const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: int(3000, 0, 65535),
   DATA_DIR: z.string().min(1).default('./data'),
+  EMBEDDED_ENGINE_THREADS: flag('1'),
   MONGODB_URI: optionalUrl(['mongodb', 'mongodb+srv']),
   MONGODB_DB: z.string().min(1).default('forge'),
   QDRANT_URL: optionalUrl(['http', 'https']),
