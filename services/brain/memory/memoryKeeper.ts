@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { TokenCounter } from '../../../ai/chunking/tokenCounter';
@@ -34,6 +35,13 @@ import type { WorkingMemoryStore } from './workingMemory';
  * BM25 search at 100k memories of one subject scanned most of the index when the text's words were common.
  */
 const DUPLICATE_CANDIDATES = 2000;
+
+/**
+ * Texts whose offline embedding the near-duplicate check keeps (about 3 KB each). A subject's newest memories are
+ * the candidates of its next remember, and both people of a social interaction remember the same text, so most
+ * lookups hit: a sync bench spent a tenth of its allocations embedding the same candidates again.
+ */
+const NEAR_DUPLICATE_VECTORS = 4096;
 
 /** What the memory service is built from. */
 export interface MemoryKeeperOptions {
@@ -86,6 +94,8 @@ export class MemoryKeeper implements MemoryService {
   readonly memories: Model<MemoryDocument>;
   readonly text = new SubjectTextIndex();
   readonly local = new LocalHashEmbedder();
+  /** Offline embeddings of recent texts, for the near-duplicate check (`NEAR_DUPLICATE_VECTORS`). */
+  private readonly localVectors = new LRUCache<string, number[]>({ max: NEAR_DUPLICATE_VECTORS });
   private readonly loading = new Map<string, Promise<void>>();
   /** Embeddings in flight by text: the two memories of one social interaction share their text and one call. */
   private readonly embedding = new Map<string, Promise<{ model: string; vector: number[] }>>();
@@ -286,16 +296,26 @@ export class MemoryKeeper implements MemoryService {
     if (exact) return exact;
     const candidates = this.text.search(record.subject, record.content, [tier], 5, DUPLICATE_CANDIDATES);
     if (candidates.length === 0) return null;
-    const vector = this.local.embedOne(record.content);
+    const vector = this.localVector(record.content);
     let best: { id: string; similarity: number } | null = null;
     for (const candidate of candidates) {
       const content = this.text.get(record.subject, candidate.id)?.content;
       if (content === undefined) continue;
-      const similarity = cosine(vector, this.local.embedOne(content));
+      const similarity = cosine(vector, this.localVector(content));
       if (similarity >= this.options.duplicateSimilarity && (!best || similarity > best.similarity))
         best = { id: candidate.id, similarity };
     }
     return best?.id ?? null;
+  }
+
+  /** The offline embedding of a text, from the cache of recent ones when it is there. */
+  private localVector(text: string): number[] {
+    let vector = this.localVectors.get(text);
+    if (!vector) {
+      vector = this.local.embedOne(text);
+      this.localVectors.set(text, vector);
+    }
+    return vector;
   }
 
   /** Adds a turn; while the session is over budget, its oldest turns move to the episodic tier. */

@@ -96,4 +96,23 @@ describe('remembers made at once', () => {
     await keeper.remember({ subject: 'person:c', content: text });
     expect(embedded).toEqual([text, text]);
   });
+
+  it('checks near duplicates against the offline embedding of each recent text computed once', async () => {
+    const keeper = keeperOn(connection());
+    const embedOne = jest.spyOn(keeper.local, 'embedOne');
+    const texts = Array.from(
+      { length: 6 },
+      (_, n) => `minecraft:p1 → minecraft:p${n + 2}: help — stone ${n}`,
+    );
+    const results = [];
+    for (const content of texts) results.push(await keeper.remember({ subject: 'person:p1', content }));
+    // The same texts for the other people of each interaction: each was embedded already.
+    for (const [n, content] of texts.entries())
+      results.push(await keeper.remember({ subject: `person:p${n + 2}`, content }));
+
+    expect(results.filter((result) => result.merged)).toHaveLength(0);
+    const embeddedTexts = embedOne.mock.calls.map(([text]) => text);
+    expect(new Set(embeddedTexts).size).toBe(embeddedTexts.length);
+    expect(embeddedTexts.length).toBeLessThanOrEqual(texts.length);
+  });
 });
