@@ -9,7 +9,8 @@
  * 3. Profiles: the players are raised to `identities` (seen events), then GET /social/brain/profile of random players
  *    with a viewer, `concurrency` in flight: p50/p95, with GET /healthz's p95 in the same run as the floor.
  * The load average is printed before and after: the machine is shared. Besides the whole process's CPU (every
- * thread: the event loop, GC helpers, worker threads), the mixed phase reports the event loop thread's own CPU,
+ * thread: the event loop, GC helpers, worker threads), the mixed phase reports the load process's CPU (the share
+ * of the machine the load takes) and the event loop thread's own CPU,
  * what bounds one process's rate when another core is free, and the CPU of the background work the phase left (the
  * platform is given until it is idle before the next phase). BENCH_PROFILE=file.cpuprofile writes a CPU profile of
  * the platform's main thread over the mixed phase only.
@@ -45,7 +46,7 @@ const WORDS = (
 type Timed = { seconds: number; p50: number; p95: number };
 type LoadMessage =
   | ({ kind: 'baseline'; events: number } & Timed)
-  | ({ kind: 'sync'; events: number; failed: number } & Timed)
+  | ({ kind: 'sync'; events: number; failed: number; loadCpuMs: number } & Timed)
   | ({ kind: 'profiles'; failed: number; healthP95: number } & Timed)
   | { kind: 'seeded' }
   | { kind: 'health' };
@@ -126,10 +127,17 @@ async function load(port: number): Promise<void> {
     post('/social/brain/minecraft/sync', seenBatches[i]),
   );
   process.send?.({ kind: 'baseline', events: seenBatches.length * EVENTS_PER_BATCH, ...baseline });
+  const loadCpu = process.cpuUsage();
   const mixed = await drive(mixedBatches.length, (i) =>
     post('/social/brain/minecraft/sync', mixedBatches[i]),
   );
-  process.send?.({ kind: 'sync', events: mixedBatches.length * EVENTS_PER_BATCH, ...mixed });
+  const { user, system } = process.cpuUsage(loadCpu);
+  process.send?.({
+    kind: 'sync',
+    events: mixedBatches.length * EVENTS_PER_BATCH,
+    loadCpuMs: (user + system) / 1000,
+    ...mixed,
+  });
   // The platform first finishes the background work the mixed phase left (see `settle`).
   await new Promise((resolve) => process.once('message', resolve));
   const seedBatches = Math.ceil(IDENTITIES / EVENTS_PER_BATCH);
@@ -251,7 +259,7 @@ async function main(): Promise<void> {
     console.log(
       `mixed sync: ${sync.events} events (${BATCHES} batches of ${EVENTS_PER_BATCH}, ${PLAYERS} players, ${CONCURRENCY} in flight) in ` +
         `${sync.seconds.toFixed(2)} s = ${Math.round(rate)} events/s (${(rate / baselineRate).toFixed(2)} × baseline; target 5,000); ` +
-        `batch p50 ${sync.p50.toFixed(1)} ms, p95 ${sync.p95.toFixed(1)} ms; platform CPU ${(syncCpu / (sync.events / 1000)).toFixed(1)} ms per 1,000 events (event loop thread ${loopMs}); failed batches ${sync.failed}`,
+        `batch p50 ${sync.p50.toFixed(1)} ms, p95 ${sync.p95.toFixed(1)} ms; platform CPU ${(syncCpu / (sync.events / 1000)).toFixed(1)} ms per 1,000 events (event loop thread ${loopMs}); load process CPU ${(sync.loadCpuMs / (sync.events / 1000)).toFixed(1)} ms per 1,000 events; failed batches ${sync.failed}`,
     );
     console.log(
       `background work left by the mixed phase (e.g. HNSW indexing): ${(settled.cpuMs / 1000).toFixed(1)} s of CPU over ${(settled.ms / 1000).toFixed(1)} s until idle; ` +
