@@ -7,6 +7,15 @@ import type { EngineThreadData, FromEngineThread, ThreadError } from './messages
 export interface EngineThreadOptions {
   dir: string;
   logger: Logger;
+  /** What a thread that dies after starting does; by default its error is thrown on the main thread. */
+  onDeath?: (error: Error) => void;
+}
+
+/** A store lost mid-run ends the process, as an uncaught engine error on the main thread would. */
+function rethrow(error: Error): void {
+  process.nextTick(() => {
+    throw error;
+  });
 }
 
 /** An engine running on its own thread: its address (a MongoDB URI or a Qdrant URL) and how to stop it. */
@@ -66,9 +75,7 @@ export function startEngineThread(
       }
       if (closing) return;
       options.logger.fatal({ err: error, engine: kind }, 'embedded engine thread failed');
-      process.nextTick(() => {
-        throw error;
-      });
+      (options.onDeath ?? rethrow)(error);
     };
     worker.on('message', (message: FromEngineThread) => {
       switch (message.type) {

@@ -8,6 +8,19 @@ import { threadedEngines } from '../../embedded/threads/engineThreads';
 import { createLogger } from '../../platform/logger';
 import { LogCapture } from '../helpers/logCapture';
 
+/** Every engine thread started, so a test can end one the way a crash would. */
+const threads: import('node:worker_threads').Worker[] = [];
+jest.mock('node:worker_threads', () => {
+  const actual = jest.requireActual<typeof import('node:worker_threads')>('node:worker_threads');
+  class RecordedWorker extends actual.Worker {
+    constructor(...args: ConstructorParameters<typeof actual.Worker>) {
+      super(...args);
+      threads.push(this);
+    }
+  }
+  return { ...actual, Worker: RecordedWorker };
+});
+
 /** The embedded engines on worker threads (EMBEDDED_ENGINE_THREADS, the server's default). */
 describe('embedded engines on worker threads', () => {
   let dir: string;
@@ -85,6 +98,20 @@ describe('embedded engines on worker threads', () => {
     await engine.close();
     expect(info.indexed_vectors_count).toBe(400);
     expect(hits.points[0].id).toBe(42);
+  });
+
+  it('reports a thread that dies after starting as fatal and hands its error to onDeath', async () => {
+    const deaths: Error[] = [];
+    await threadedEngines.mongo({
+      dir: path.join(dir, 'mongo'),
+      logger: logger(),
+      onDeath: (error) => deaths.push(error),
+    });
+    await threads.at(-1)!.terminate();
+    const fatal = await logs.waitForLine((line) => line.msg === 'embedded engine thread failed');
+
+    expect(fatal).toMatchObject({ level: 'fatal', engine: 'mongo' });
+    expect(deaths.map((error) => error.message)).toEqual(['embedded mongo engine thread exited with code 1']);
   });
 
   it('is what a server starts unless EMBEDDED_ENGINE_THREADS is 0', () => {
