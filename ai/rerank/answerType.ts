@@ -7,15 +7,19 @@
  */
 export type AnswerType = 'duration' | 'number' | 'path' | 'status' | 'time' | 'setting';
 
+/** Each type's cue; the named group `frame` is the word that names the type (not the question's topic). */
 const CUES: Array<[AnswerType, RegExp]> = [
-  ['duration', /\bhow (long|soon|often)\b|\bafter how\b|\bwhat (timeout|delay|interval|lifetime|ttl)\b/i],
-  ['time', /\bat what time\b|\bwhat time\b/i],
-  ['status', /\b(which|what) (http )?(status|statuses|status code|error code)\b/i],
-  ['path', /\b(which|what) (\w+ )?(call|route|endpoint|path|url|address)\b/i],
-  ['setting', /\b(which|what) (\w+ )?(settings?|variables?|flags?|options?)\b/i],
+  [
+    'duration',
+    /\bhow (?<frame>long|soon|often)\b|\bafter how\b|\bwhat (timeout|delay|interval|lifetime|ttl)\b/i,
+  ],
+  ['time', /\b(at )?what (?<frame>time)\b/i],
+  ['status', /\b(which|what) (http )?(?<frame>status(es)?( code)?|error code)\b/i],
+  ['path', /\b(which|what) (\w+ )?(?<frame>call|route|endpoint|path|url|address)\b/i],
+  ['setting', /\b(which|what) (\w+ )?(?<frame>settings?|variables?|flags?|options?)\b/i],
   [
     'number',
-    /\bhow (many|much|big|large|far|close)\b|\b(what|which) (number|range|fraction|percentage|share|size|cap|limit|maximum|minimum|rate)\b/i,
+    /\bhow (many|much|big|large|far|close)\b|\b(what|which) (?<frame>number|range|fraction|percentage|share|size|cap|limit|maximum|minimum|rate)\b/i,
   ],
 ];
 
@@ -37,4 +41,21 @@ export function answerTypeOf(question: string): AnswerType | undefined {
 /** Whether a passage holds a value of the answer type. */
 export function holdsAnswerType(text: string, type: AnswerType): boolean {
   return VALUES[type].test(text);
+}
+
+/**
+ * The question without the word that names its answer type ("which *call* moves …", "how *long* …", "what
+ * *range* …"): that word says what kind of value is wanted, not what the question is about, and searched as a
+ * term it matches chunks about calls, lengths or ranges in general. Unchanged when no type is named.
+ */
+export function withoutTypeWord(question: string): string {
+  for (const [, cue] of CUES) {
+    const match = cue.exec(question);
+    if (!match) continue;
+    const frame = match.groups?.frame;
+    if (!frame) return question;
+    const at = match.index + match[0].lastIndexOf(frame);
+    return `${question.slice(0, at)}${question.slice(at + frame.length)}`.replace(/\s{2,}/g, ' ');
+  }
+  return question;
 }

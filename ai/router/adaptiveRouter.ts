@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { UnavailableError } from '../../platform/errors';
+import { withoutTypeWord } from '../rerank/answerType';
 import type { Reranker } from '../rerank/offlineReranker';
 import { reciprocalRankFusion } from '../retrieval/fusion';
 import {
@@ -169,7 +170,10 @@ export class AdaptiveRouter {
         degraded = true;
       },
     };
-    const settled = await Promise.allSettled(route.strategies.map((name) => this.run(name, query, inner)));
+    // An auto route searches the question's topic: the word naming its answer type ("which *route* …") is left
+    // to the reranker's answer-type match.
+    const searched = route.class === null ? query : withoutTypeWord(query);
+    const settled = await Promise.allSettled(route.strategies.map((name) => this.run(name, searched, inner)));
     const lists: Hit[][] = [];
     const weights: number[] = [];
     settled.forEach((outcome, i) => {
@@ -186,7 +190,7 @@ export class AdaptiveRouter {
     if (lists.length === 0) {
       if (route.class === null || route.strategies.includes('fulltext'))
         throw (settled[0] as PromiseRejectedResult).reason;
-      lists.push(await this.run('fulltext', query, inner));
+      lists.push(await this.run('fulltext', searched, inner));
       weights.push(1);
       route.reason += `; ${route.strategies.join(', ')} failed, fulltext answered`;
     }

@@ -1,4 +1,4 @@
-import { answerTypeOf, holdsAnswerType } from '../../../ai/rerank/answerType';
+import { answerTypeOf, holdsAnswerType, withoutTypeWord } from '../../../ai/rerank/answerType';
 
 describe('answer types', () => {
   it.each([
@@ -39,4 +39,22 @@ describe('answer types', () => {
   ] as const)('%s: %j holds one: %s', (type, text, holds) => {
     expect(holdsAnswerType(text, type)).toBe(holds);
   });
+});
+
+describe('the word naming the answer type', () => {
+  it.each([
+    ['Which admin call refills a lantern?', 'Which admin refills a lantern?'],
+    ['How long does a lantern stay lit?', 'How does a lantern stay lit?'],
+    ['What range does the mood score take?', 'What does the mood score take?'],
+    ['Which HTTP status does a duplicate order get?', 'Which HTTP does a duplicate order get?'],
+  ])('is left out of %j', (question, searched) => {
+    expect(withoutTypeWord(question)).toBe(searched);
+  });
+
+  it.each(['How many lanterns fit in a crate?', 'Why are lanterns lit at dusk?'])(
+    'leaves %j unchanged (no type word, or none named)',
+    (question) => {
+      expect(withoutTypeWord(question)).toBe(question);
+    },
+  );
 });
