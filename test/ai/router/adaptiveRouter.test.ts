@@ -97,3 +97,29 @@ describe('adaptive router: the word naming the answer type', () => {
     expect(searched).toEqual(['Why is lantern oil rationed?', 'Which call refills a lantern with oil?']);
   });
 });
+
+describe('adaptive router: following citations', () => {
+  it("hands an auto route's candidates to followCitations before reranking, and a named strategy's not", async () => {
+    const followed: string[][] = [];
+    const cited = buildHit({ chunkId: 'cited', documentId: 'spec' });
+    const strategy: SearchStrategy = async () => [buildHit({ chunkId: 'a', documentId: 'a' })];
+    const names: StrategyName[] = ['fulltext', 'semantic', 'hybrid', 'hyde', 'graph'];
+    const router = new AdaptiveRouter(
+      Object.fromEntries(names.map((n) => [n, strategy])),
+      rerankKeepingOrder,
+      {
+        followCitations: (hits) => {
+          followed.push(hits.map((h) => h.chunkId));
+          return [...hits, cited];
+        },
+      },
+    );
+
+    const auto = await router.search('Why is lantern oil rationed?');
+    const named = await router.search('Why is lantern oil rationed?', { strategy: 'fulltext' });
+
+    expect(followed).toEqual([['a']]);
+    expect(auto.hits.map((h) => h.chunkId)).toEqual(['a', 'cited']);
+    expect(named.hits.map((h) => h.chunkId)).toEqual(['a']);
+  });
+});
