@@ -84,9 +84,9 @@ export interface AdaptiveRouterOptions {
   plans: Record<QueryClass, ClassPlan>;
   /**
    * Adds to an auto route's candidates, before reranking, the sections they cite (ai/retrieval/sectionCitations
-   * `followCitations`); none by default.
+   * `followCitations`), only chunks of the request's indexes (all when none are named); none by default.
    */
-  followCitations?: (hits: readonly Hit[]) => Hit[];
+  followCitations?: (hits: readonly Hit[], indexes?: SearchOptions['indexes']) => Hit[];
 }
 
 /** A routed search request. Defaults: auto, all indexes, 10 hits, rerank on. */
@@ -205,7 +205,7 @@ export class AdaptiveRouter {
         ? lists[0]
         : reciprocalRankFusion(lists, this.options.rrfK, depth, 'hybrid', weights);
     if (route.class !== null && route.reranked && this.options.followCitations)
-      hits = this.options.followCitations(hits);
+      hits = this.options.followCitations(hits, options.indexes);
     hits = route.reranked && this.reranker ? await this.reranker(query, hits, limit) : hits.slice(0, limit);
     const terms = queryTerms(query);
     return { route, degraded, hits: hits.map((hit) => ({ ...hit, snippet: buildSnippet(hit.text, terms) })) };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { IndexName } from '../../models/corpusRecords';
 import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { FullTextIndex } from '../fulltext/fullTextIndex';
 import type { GraphIndex } from '../graph/graphIndex';
@@ -86,7 +87,14 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
     deps.reranker ?? createOfflineReranker({ idf: (term) => fullText.idf(term), authority: deps.authority });
   const { citations } = deps;
   const follow = citations
-    ? (hits: readonly Hit[]) => followCitations(hits, { citations, chunk: (id) => fullText.get(id) })
+    ? (hits: readonly Hit[], indexes?: readonly IndexName[]) =>
+        followCitations(hits, {
+          citations,
+          chunk: (id) => {
+            const chunk = fullText.get(id);
+            return chunk && (!indexes?.length || indexes.includes(chunk.index)) ? chunk : undefined;
+          },
+        })
     : undefined;
   const router = new AdaptiveRouter(strategies, reranker, {
     ...(follow ? { followCitations: follow } : {}),

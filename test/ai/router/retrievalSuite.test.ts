@@ -72,3 +72,43 @@ describe('retrieval suite: section citations', () => {
     expect(cited).toHaveBeenCalledWith(expect.objectContaining({ source: 'notes/oil.md' }), 5);
   });
 });
+
+describe('retrieval suite: section citations and the requested indexes', () => {
+  it("adds a cited section only when it is in the request's indexes", async () => {
+    const fullText = new FullTextIndex();
+    const citations = new SectionCitations();
+    fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
+    fullText.replaceDocument('docs/GUIDE.md', [
+      buildChunk({
+        documentId: 'docs/GUIDE.md',
+        source: 'docs/GUIDE.md',
+        index: 'docs',
+        headingPath: ['Guide', '4.2 Provisions'],
+        text: 'One flask a week.',
+      }),
+    ]);
+    fullText.replaceDocument('src/oil.ts', [
+      buildChunk({
+        documentId: 'src/oil.ts',
+        source: 'src/oil.ts',
+        index: 'code',
+        text: '// Lantern oil ration (GUIDE 4.2).\nexport const LANTERN_OIL_RATION = 1;',
+      }),
+    ]);
+    const suite = buildRetrievalSuite({
+      fullText,
+      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+      vectors: new InMemoryVectorIndex(),
+      citations,
+    });
+    const question = 'How much lantern oil is rationed?';
+
+    const everywhere = await suite.router.search(question);
+    const codeOnly = await suite.router.search(question, { indexes: ['code'] });
+
+    expect(everywhere.hits.map((h) => h.source)).toEqual(
+      expect.arrayContaining(['src/oil.ts', 'docs/GUIDE.md']),
+    );
+    expect(codeOnly.hits.map((h) => h.source)).toEqual(['src/oil.ts']);
+  });
+});
