@@ -13,6 +13,7 @@ import { buildRetrievalSuite } from '../ai/router/retrievalSuite';
 import { GraphIndex } from '../ai/graph/graphIndex';
 import { RaptorIndex } from '../ai/raptor/raptorIndex';
 import { DocumentAuthority } from '../ai/rerank/documentAuthority';
+import { SectionCitations } from '../ai/retrieval/sectionCitations';
 
 const ROOT = join(__dirname, '..');
 /**
@@ -40,6 +41,9 @@ export function buildInMemoryBrain(
   // Citation authority, the reranker's document prior, follows the corpus as the graph does.
   const authority = new DocumentAuthority();
   fullText.onDocumentChange((documentId, chunks) => authority.apply(documentId, chunks));
+  // Numbered sections, so an auto route follows its candidates' citations (SPEC 4.8 → that section).
+  const citations = new SectionCitations();
+  fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
   // The tree's own space: the offline semantic embedder, as the brain's core does.
   const raptor = new RaptorIndex({ embedder: new LocalSemanticEmbedder(), idf: (t) => fullText.idf(t) });
   if (options.raptor !== false)
@@ -50,6 +54,7 @@ export function buildInMemoryBrain(
     vectors,
     graph,
     authority: (documentId) => authority.of(documentId),
+    citations,
     ...(options.raptor !== false ? { raptor } : {}),
   });
   const strategies = suite.strategies as Record<'fulltext' | 'semantic' | 'hybrid', SearchStrategy> &

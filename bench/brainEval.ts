@@ -7,7 +7,8 @@
  * or it matches one of the question's `also` pairs (the same fact stated in another file). The repository
  * changes, so the script first checks that every anchor is still in its file and stops (exit 1) naming
  * the stale questions otherwise. `--verbose` lists auto's misses; `--only=<strategy>` runs one row;
- * `--no-raptor` leaves the RAPTOR trees out (auto without them, for the router's before/after).
+ * `--no-raptor` leaves the RAPTOR trees out (auto without them, for the router's before/after). auto is
+ * also scored on the odd- and the even-numbered questions apart (tune on one half, check on the other).
  * Run: npx tsx bench/brainEval.ts [--verbose]
  */
 import { performance } from 'node:perf_hooks';
@@ -109,6 +110,17 @@ async function main(): Promise<void> {
             console.log(`  miss ${q.id} ${q.class} (rank ${at ?? '-'}): ${q.question}`)
         : undefined;
     console.log(row(name, await scoreByClass(rank, questions, onMiss)));
+  }
+  if (!only || only === 'auto') {
+    // A split-half check for tuning: auto on the odd- and the even-numbered questions (in file order), so a
+    // setting chosen on one half can be checked on the other.
+    for (const [half, set] of [
+      ['odd', questions.filter((_, i) => i % 2 === 0)],
+      ['even', questions.filter((_, i) => i % 2 === 1)],
+    ] as const) {
+      const scores = await scoreByClass(async (q) => (await brain.router.search(q.question)).hits, set);
+      console.log(row(`auto, ${half} half`, scores));
+    }
   }
   // In-process latency of auto per class (CPU cost of routing, fusion and reranking; no HTTP).
   for (const cls of CLASSES) {

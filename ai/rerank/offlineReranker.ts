@@ -4,6 +4,7 @@ import type { Hit } from '../retrieval/hit';
 import { analyze, queryTerms } from '../text/terms';
 import { expandQueryTerms } from '../text/synonyms';
 import { queryTarget, type QueryTarget } from '../router/queryClassifier';
+import { answerTypeOf, holdsAnswerType } from './answerType';
 
 /** Reorders candidate hits for a query; keeps at most `limit`. */
 export type Reranker = (query: string, hits: readonly Hit[], limit: number) => Promise<Hit[]>;
@@ -19,7 +20,7 @@ export interface OfflineRerankerDeps {
  * Offline reranker weights. Defaults (tuned on bench/brainEval, see ai/README.md): the candidate's rank in
  * its list (prior) 0.35, idf-weighted query coverage of the text 0.3 (WordNet synonyms count 0.5), term
  * proximity 0.15, title/heading/symbol/source match 0.2, target kind 0.25, citation authority of the
- * candidate's document 0.15; MMR λ 0.85 against chunks of the same document.
+ * candidate's document 0.15, answer type 0.15; MMR λ 0.85 against chunks of the same document.
  */
 export interface OfflineRerankerOptions {
   prior: number;
@@ -30,6 +31,8 @@ export interface OfflineRerankerOptions {
   target: number;
   /** Weight of the candidate's document authority (how many other documents cite it by file name). */
   authority: number;
+  /** Bonus for a candidate holding a value of the kind the question asks for (ai/rerank/answerType). */
+  answerType: number;
   mmrLambda: number;
 }
 
@@ -40,6 +43,7 @@ export const DEFAULT_RERANKER_OPTIONS: OfflineRerankerOptions = {
   title: 0.2,
   target: 0.25,
   authority: 0.15,
+  answerType: 0.15,
   mmrLambda: 0.85,
 };
 
@@ -54,7 +58,8 @@ export interface Scored {
  * The offline reranker: scores each candidate by its prior rank, the share of the query's idf mass its text
  * covers (synonyms at half weight), how close together the query terms occur (smallest window holding the
  * matched terms), how much of the query its title, headings, symbols and source path match, whether it is of
- * the kind the query targets and how often other documents cite its document by file name; then
+ * the kind the query targets, how often other documents cite its document by file name and whether it states a
+ * value of the kind the question asks for (a duration for "how long", a path for "which route"…); then
  * selects greedily by maximal marginal relevance, so near-duplicate chunks of one document do not crowd the
  * top. `score` of a reranked hit is its relevance score in [0, 1].
  */
@@ -83,6 +88,7 @@ export function createOfflineReranker(
     const idf = new Map(terms.map((t) => [t, deps.idf(t)]));
     const mass = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
     const target = queryTarget(query);
+    const wanted = w.answerType > 0 ? answerTypeOf(query) : undefined;
     const scored: Scored[] = hits.map((hit, rank) => {
       const { body, bodySet, titleSet } = analysis(hit);
       let covered = 0;
@@ -99,7 +105,8 @@ export function createOfflineReranker(
         w.proximity * proximity(body, idf) +
         w.title * (titled / mass) +
         w.target * (matchesTarget(hit, target) ? 1 : 0) +
-        w.authority * (deps.authority?.(hit.documentId) ?? 0);
+        w.authority * (deps.authority?.(hit.documentId) ?? 0) +
+        (wanted && holdsAnswerType(hit.text, wanted) ? w.answerType : 0);
       return { hit, score, terms: bodySet };
     });
     return maximalMarginalRelevance(scored, limit, w.mmrLambda);

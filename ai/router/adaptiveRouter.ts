@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { UnavailableError } from '../../platform/errors';
+import { withoutTypeWord } from '../rerank/answerType';
 import type { Reranker } from '../rerank/offlineReranker';
 import { reciprocalRankFusion } from '../retrieval/fusion';
 import {
@@ -81,6 +82,11 @@ export interface AdaptiveRouterOptions {
   logger: Logger;
   /** Class plans (default CLASS_PLANS). */
   plans: Record<QueryClass, ClassPlan>;
+  /**
+   * Adds to an auto route's candidates, before reranking, the sections they cite (ai/retrieval/sectionCitations
+   * `followCitations`), only chunks of the request's indexes (all when none are named); none by default.
+   */
+  followCitations?: (hits: readonly Hit[], indexes?: SearchOptions['indexes']) => Hit[];
 }
 
 /** A routed search request. Defaults: auto, all indexes, 10 hits, rerank on. */
@@ -95,6 +101,7 @@ export interface RoutedSearchOptions {
  * The adaptive router: classifies the query (SIMPLE / FACTUAL / EXPLORATORY / COMPLEX), runs the class's
  * strategies on deeper candidate lists (no snippets), fuses several lists by reciprocal-rank fusion with an
  * explicit k, reranks when the plan (and the request) says so, and builds snippets for the final hits only.
+ * An auto route's candidates are joined by the sections they cite, when `followCitations` is given.
  * A strategy that is not available (not built) is left out of the route; one that fails is logged and the
  * answer is `degraded` — the rest still answers, and if a single-strategy route fails, fulltext answers.
  * A named strategy runs alone (its failure is thrown, as v1 does), reranked unless `rerank` is false.
@@ -169,7 +176,10 @@ export class AdaptiveRouter {
         degraded = true;
       },
     };
-    const settled = await Promise.allSettled(route.strategies.map((name) => this.run(name, query, inner)));
+    // An auto route searches the question's topic: the word naming its answer type ("which *route* …") is left
+    // to the reranker's answer-type match.
+    const searched = route.class === null ? query : withoutTypeWord(query);
+    const settled = await Promise.allSettled(route.strategies.map((name) => this.run(name, searched, inner)));
     const lists: Hit[][] = [];
     const weights: number[] = [];
     settled.forEach((outcome, i) => {
@@ -186,7 +196,7 @@ export class AdaptiveRouter {
     if (lists.length === 0) {
       if (route.class === null || route.strategies.includes('fulltext'))
         throw (settled[0] as PromiseRejectedResult).reason;
-      lists.push(await this.run('fulltext', query, inner));
+      lists.push(await this.run('fulltext', searched, inner));
       weights.push(1);
       route.reason += `; ${route.strategies.join(', ')} failed, fulltext answered`;
     }
@@ -194,6 +204,8 @@ export class AdaptiveRouter {
       lists.length === 1
         ? lists[0]
         : reciprocalRankFusion(lists, this.options.rrfK, depth, 'hybrid', weights);
+    if (route.class !== null && route.reranked && this.options.followCitations)
+      hits = this.options.followCitations(hits, options.indexes);
     hits = route.reranked && this.reranker ? await this.reranker(query, hits, limit) : hits.slice(0, limit);
     const terms = queryTerms(query);
     return { route, degraded, hits: hits.map((hit) => ({ ...hit, snippet: buildSnippet(hit.text, terms) })) };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { IndexName } from '../../models/corpusRecords';
 import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { FullTextIndex } from '../fulltext/fullTextIndex';
 import type { GraphIndex } from '../graph/graphIndex';
@@ -7,7 +8,8 @@ import { createHydeStrategy, type HypothesisWriter } from '../hyde/hydeStrategy'
 import type { RaptorIndex } from '../raptor/raptorIndex';
 import { createRaptorStrategy } from '../raptor/raptorStrategy';
 import { createOfflineReranker, type Reranker } from '../rerank/offlineReranker';
-import type { SearchStrategy, StrategyName } from '../retrieval/hit';
+import type { Hit, SearchStrategy, StrategyName } from '../retrieval/hit';
+import { followCitations, type SectionCitations } from '../retrieval/sectionCitations';
 import {
   createFulltextStrategy,
   createHybridStrategy,
@@ -29,6 +31,11 @@ export interface RetrievalSuiteDeps {
    * it in step with the corpus (subscribed to the fulltext index's changes before its start-up rebuild).
    */
   authority?: (documentId: string) => number;
+  /**
+   * Where the corpus's numbered sections are (`SectionCitations`, kept in step with the corpus by the caller like
+   * `authority`); with it an auto route's candidates are joined by the sections they cite before reranking.
+   */
+  citations?: SectionCitations;
   /** Replaces the offline reranker (an LLM or cross-encoder endpoint). */
   reranker?: Reranker;
   /** The knowledge graph; with it the GRAPH strategy joins. */
@@ -47,7 +54,8 @@ export interface RetrievalSuite {
 
 /**
  * Builds the strategies (fulltext, semantic, hybrid, hyde, plus graph and raptor when given), the offline
- * reranker (idf from the BM25 index, citation authority when given) and the adaptive router over them: one composition shared by the
+ * reranker (idf from the BM25 index, citation authority when given) and the adaptive router over them (following the
+ * candidates' section citations when `citations` is given): one composition shared by the
  * brain's core and the quality benches, so both measure the same thing.
  */
 export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
@@ -77,6 +85,21 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
   };
   const reranker =
     deps.reranker ?? createOfflineReranker({ idf: (term) => fullText.idf(term), authority: deps.authority });
-  const router = new AdaptiveRouter(strategies, reranker, { ...deps.router, ...(logger ? { logger } : {}) });
+  const { citations } = deps;
+  const follow = citations
+    ? (hits: readonly Hit[], indexes?: readonly IndexName[]) =>
+        followCitations(hits, {
+          citations,
+          chunk: (id) => {
+            const chunk = fullText.get(id);
+            return chunk && (!indexes?.length || indexes.includes(chunk.index)) ? chunk : undefined;
+          },
+        })
+    : undefined;
+  const router = new AdaptiveRouter(strategies, reranker, {
+    ...(follow ? { followCitations: follow } : {}),
+    ...deps.router,
+    ...(logger ? { logger } : {}),
+  });
   return { strategies, reranker, router };
 }

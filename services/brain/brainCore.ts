@@ -16,6 +16,7 @@ import { GenerationChain } from '../../ai/llm/generationChain';
 import { llmHypothesisWriter } from '../../ai/llm/hypothesisWriter';
 import { buildRetrievalSuite } from '../../ai/router/retrievalSuite';
 import { DocumentAuthority } from '../../ai/rerank/documentAuthority';
+import { SectionCitations } from '../../ai/retrieval/sectionCitations';
 import { GraphIndex } from '../../ai/graph/graphIndex';
 import { workerLouvain } from '../../ai/graph/louvainRunner';
 import { MongoGraphSink } from '../../ai/graph/mongoGraphSink';
@@ -140,6 +141,8 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   fullText.onDocumentChange((documentId, chunks) => raptor.enqueue(documentId, chunks));
   const authority = new DocumentAuthority();
   fullText.onDocumentChange((documentId, chunks) => authority.apply(documentId, chunks));
+  const citations = new SectionCitations();
+  fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
   const follower = new FullTextFollower(store, fullText, { logger });
   const chunkCount = await follower.rebuild();
   logger.info({ chunks: chunkCount, collection: vectors.collectionName }, 'brain fulltext index rebuilt');
@@ -173,6 +176,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     graph,
     raptor,
     authority: (documentId) => authority.of(documentId),
+    citations,
     router: { rrfK: config.BRAIN_RRF_K },
   });
   const { fulltext, semantic, hybrid } = suite.strategies as Required<typeof suite.strategies>;

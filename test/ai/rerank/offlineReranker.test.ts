@@ -114,3 +114,37 @@ describe('offline reranker: citation authority', () => {
     expect((await weightless('lantern oil ration', [twin('a'), twin('b')], 2))[0].chunkId).toBe('a');
   });
 });
+
+describe('offline reranker: answer type', () => {
+  // Same words and kind: only whether the text states a value of the asked-for kind can lift the second.
+  const vague = buildHit({
+    chunkId: 'a',
+    documentId: 'doc-a',
+    source: 'notes/a.md',
+    text: 'The lantern oil ration lasts a while.',
+  });
+  const valued = buildHit({
+    chunkId: 'b',
+    documentId: 'doc-b',
+    source: 'notes/b.md',
+    text: 'The lantern oil ration lasts 90 s.',
+  });
+
+  it('lifts a candidate stating a duration for a "how long" question over a higher-ranked one that states none', async () => {
+    const rerank = createOfflineReranker({ idf: () => 1 });
+
+    const ranked = await rerank('How long does the lantern oil ration last?', [vague, valued], 2);
+
+    expect(ranked.map((h) => h.chunkId)).toEqual(['b', 'a']);
+  });
+
+  it('keeps the prior order when the question asks for no kind of value, or with the weight at 0', async () => {
+    const plain = createOfflineReranker({ idf: () => 1 });
+    const weightless = createOfflineReranker({ idf: () => 1 }, { answerType: 0 });
+
+    expect((await plain('Tell me about the lantern oil ration', [vague, valued], 2))[0].chunkId).toBe('a');
+    expect(
+      (await weightless('How long does the lantern oil ration last?', [vague, valued], 2))[0].chunkId,
+    ).toBe('a');
+  });
+});

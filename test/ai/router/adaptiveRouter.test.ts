@@ -60,3 +60,66 @@ describe('adaptive router: candidate depth of the class plans', () => {
     expect(asked).toEqual([['hyde', 300]]);
   });
 });
+
+describe('adaptive router: the word naming the answer type', () => {
+  /** Strategies that record the query they were asked, and a reranker that records its query. */
+  function recordingQueries() {
+    const searched: string[] = [];
+    const reranked: string[] = [];
+    const strategy: SearchStrategy = async (query) => {
+      searched.push(query);
+      return [buildHit({ chunkId: 'a', documentId: 'a' })];
+    };
+    const reranker: Reranker = async (query, hits, limit) => {
+      reranked.push(query);
+      return hits.slice(0, limit);
+    };
+    const names: StrategyName[] = ['fulltext', 'semantic', 'hybrid', 'hyde', 'graph'];
+    const router = new AdaptiveRouter(Object.fromEntries(names.map((n) => [n, strategy])), reranker);
+    return { router, searched, reranked };
+  }
+
+  it('leaves it out of what an auto route searches, and gives the reranker the whole question', async () => {
+    const { router, searched, reranked } = recordingQueries();
+
+    await router.search('Which call refills a lantern with oil?');
+
+    expect(searched).toEqual(['Which refills a lantern with oil?']);
+    expect(reranked).toEqual(['Which call refills a lantern with oil?']);
+  });
+
+  it('searches the question unchanged when it names no answer type, or when a strategy is named', async () => {
+    const { router, searched } = recordingQueries();
+
+    await router.search('Why is lantern oil rationed?');
+    await router.search('Which call refills a lantern with oil?', { strategy: 'fulltext' });
+
+    expect(searched).toEqual(['Why is lantern oil rationed?', 'Which call refills a lantern with oil?']);
+  });
+});
+
+describe('adaptive router: following citations', () => {
+  it("hands an auto route's candidates to followCitations before reranking, and a named strategy's not", async () => {
+    const followed: string[][] = [];
+    const cited = buildHit({ chunkId: 'cited', documentId: 'spec' });
+    const strategy: SearchStrategy = async () => [buildHit({ chunkId: 'a', documentId: 'a' })];
+    const names: StrategyName[] = ['fulltext', 'semantic', 'hybrid', 'hyde', 'graph'];
+    const router = new AdaptiveRouter(
+      Object.fromEntries(names.map((n) => [n, strategy])),
+      rerankKeepingOrder,
+      {
+        followCitations: (hits) => {
+          followed.push(hits.map((h) => h.chunkId));
+          return [...hits, cited];
+        },
+      },
+    );
+
+    const auto = await router.search('Why is lantern oil rationed?');
+    const named = await router.search('Why is lantern oil rationed?', { strategy: 'fulltext' });
+
+    expect(followed).toEqual([['a']]);
+    expect(auto.hits.map((h) => h.chunkId)).toEqual(['a', 'cited']);
+    expect(named.hits.map((h) => h.chunkId)).toEqual(['a']);
+  });
+});

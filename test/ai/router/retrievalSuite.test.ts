@@ -3,6 +3,7 @@ import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
 import { FullTextIndex } from '../../../ai/fulltext/fullTextIndex';
 import { DocumentAuthority } from '../../../ai/rerank/documentAuthority';
 import { InMemoryVectorIndex } from '../../../ai/retrieval/memoryVectorIndex';
+import { SectionCitations } from '../../../ai/retrieval/sectionCitations';
 import { buildRetrievalSuite } from '../../../ai/router/retrievalSuite';
 import { buildChunk } from '../factories';
 
@@ -46,5 +47,68 @@ describe('retrieval suite: citation authority', () => {
     expect(unranked.hits[0].source).toBe('notes/plain.md');
     expect(plain.hits[0].source).toBe('notes/plain.md');
     expect(cited.hits[0].source).toBe('docs/almanac.md');
+  });
+});
+
+describe('retrieval suite: section citations', () => {
+  it("follows the citations of an auto route's candidates, and not a named strategy's", async () => {
+    const fullText = new FullTextIndex();
+    const citations = new SectionCitations();
+    fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
+    fullText.replaceDocument('notes/oil.md', [
+      buildChunk({ documentId: 'notes/oil.md', source: 'notes/oil.md', text: 'Lantern oil: see GUIDE 4.2.' }),
+    ]);
+    const cited = jest.spyOn(citations, 'cited');
+    const suite = buildRetrievalSuite({
+      fullText,
+      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+      vectors: new InMemoryVectorIndex(),
+      citations,
+    });
+
+    await suite.router.search('lantern oil', { strategy: 'fulltext' });
+    expect(cited).not.toHaveBeenCalled();
+    await suite.router.search('How much lantern oil does a keeper get?');
+    expect(cited).toHaveBeenCalledWith(expect.objectContaining({ source: 'notes/oil.md' }), 5);
+  });
+});
+
+describe('retrieval suite: section citations and the requested indexes', () => {
+  it("adds a cited section only when it is in the request's indexes", async () => {
+    const fullText = new FullTextIndex();
+    const citations = new SectionCitations();
+    fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
+    fullText.replaceDocument('docs/GUIDE.md', [
+      buildChunk({
+        documentId: 'docs/GUIDE.md',
+        source: 'docs/GUIDE.md',
+        index: 'docs',
+        headingPath: ['Guide', '4.2 Provisions'],
+        text: 'One flask a week.',
+      }),
+    ]);
+    fullText.replaceDocument('src/oil.ts', [
+      buildChunk({
+        documentId: 'src/oil.ts',
+        source: 'src/oil.ts',
+        index: 'code',
+        text: '// Lantern oil ration (GUIDE 4.2).\nexport const LANTERN_OIL_RATION = 1;',
+      }),
+    ]);
+    const suite = buildRetrievalSuite({
+      fullText,
+      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+      vectors: new InMemoryVectorIndex(),
+      citations,
+    });
+    const question = 'How much lantern oil is rationed?';
+
+    const everywhere = await suite.router.search(question);
+    const codeOnly = await suite.router.search(question, { indexes: ['code'] });
+
+    expect(everywhere.hits.map((h) => h.source)).toEqual(
+      expect.arrayContaining(['src/oil.ts', 'docs/GUIDE.md']),
+    );
+    expect(codeOnly.hits.map((h) => h.source)).toEqual(['src/oil.ts']);
   });
 });
