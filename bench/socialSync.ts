@@ -13,7 +13,8 @@
  * of the machine the load takes) and the event loop thread's own CPU,
  * what bounds one process's rate when another core is free, and the CPU of the background work the phase left (the
  * platform is given until it is idle before the next phase). BENCH_PROFILE=file.cpuprofile writes a CPU profile of
- * the platform's main thread over the mixed phase only.
+ * the platform's main thread over the mixed phase only; BENCH_PROFILE=file.heapprofile a sampling profile of what it
+ * allocated then (collected objects included: what the garbage collector has to clear).
  * Run: npx tsx bench/socialSync.ts [batches=200] [players=20000] [identities=100000] [profiles=2000] [concurrency=4]
  */
 import { readFileSync } from 'node:fs';
@@ -187,10 +188,21 @@ async function startProfile(): Promise<() => Promise<void>> {
   if (!file) return async () => undefined;
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
+  const heap = file.endsWith('.heapprofile');
+  if (heap)
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 32768,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  else {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   return async () => {
-    const { profile } = await session.post('Profiler.stop');
+    const { profile } = heap
+      ? await session.post('HeapProfiler.stopSampling')
+      : await session.post('Profiler.stop');
     await fs.writeFile(file, JSON.stringify(profile));
     session.disconnect();
   };

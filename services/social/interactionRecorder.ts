@@ -165,7 +165,8 @@ function hashOf(input: InteractionInput): string {
 
 /**
  * Each interaction with a target as an episodic memory of both people (subjects from `memorySubject`), when the
- * memory service is there. A failing memory service is logged, never fails the interaction already recorded.
+ * memory service is there; only the same text merges (`duplicates: 'exact'`). A failing memory service is logged,
+ * never fails the interaction already recorded.
  */
 async function remember(
   context: SocialContext,
@@ -192,6 +193,8 @@ async function remember(
           tags: ['social', `person:${other}`],
           importance,
           occurred_at: record.occurredAt,
+          // The text names both people: a near-duplicate naming someone else is another memory.
+          duplicates: 'exact',
         }),
       );
     }

@@ -89,8 +89,9 @@ function identitiesOf(platform: SyncPlatform, events: SyncEvent[]) {
 }
 
 /**
- * The interactions an event stands for: chat and messages (toward whom they answer, if anyone), trades (both ways),
- * kills, reactions (praise) and explicit interactions. Seen, join and leave events only move `last_seen`.
+ * The interactions an event stands for: chat and messages (toward whom they answer, if anyone), trades (both ways,
+ * remembered once), kills, reactions (praise) and explicit interactions. Seen, join and leave events only move
+ * `last_seen`.
  */
 function interactionsOf(platform: SyncPlatform, event: SyncEvent, id: string): InteractionInput[] {
   const actor: IdentityRef = { platform, user_id: event.user_id };
@@ -120,9 +121,15 @@ function interactionsOf(platform: SyncPlatform, event: SyncEvent, id: string): I
     case 'trade':
       return [
         one('trade_completed', { target: on(event.target_user_id), content: event.items }),
+        // The other side's view moves trust the other way; both people already remember the trade once.
         one(
           'trade_completed',
-          { actor: on(event.target_user_id) as IdentityRef, target: actor, content: event.items },
+          {
+            actor: on(event.target_user_id) as IdentityRef,
+            target: actor,
+            content: event.items,
+            remember: false,
+          },
           '.r',
         ),
       ];

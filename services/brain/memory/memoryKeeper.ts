@@ -141,13 +141,20 @@ export class MemoryKeeper implements MemoryService {
       await this.appendWorking(record);
       return { memory: record, merged: false };
     }
-    return this.store(record, tier);
+    return this.store(record, tier, input.duplicates ?? 'near');
   }
 
-  /** Stores a record in MongoDB, or merges it into an exact or near duplicate of the same subject and tier. */
-  async store(record: MemoryRecord, tier: StoredMemoryTier): Promise<RememberResult> {
+  /**
+   * Stores a record in MongoDB, or merges it into an exact repeat of the same subject and tier, or (`near`) into a
+   * near-duplicate.
+   */
+  async store(
+    record: MemoryRecord,
+    tier: StoredMemoryTier,
+    duplicates: 'near' | 'exact' = 'near',
+  ): Promise<RememberResult> {
     const hash = contentHash(record.content);
-    const duplicate = await this.findDuplicate(record, tier, hash);
+    const duplicate = await this.findDuplicate(record, tier, hash, duplicates === 'near');
     if (duplicate) {
       const merged = await this.memories
         .findOneAndUpdate(
@@ -281,19 +288,20 @@ export class MemoryKeeper implements MemoryService {
   }
 
   /**
-   * An exact repeat (same normalised-content hash) or the nearest of the 5 best BM25 matches whose offline-embedding
-   * cosine reaches `duplicateSimilarity`, in the same subject and tier, read from the in-process index (the subject
-   * is loaded from MongoDB first). The BM25 search is bounded to DUPLICATE_CANDIDATES memories, the newest holding
-   * the text's rarest terms: a near copy holds those terms too.
+   * An exact repeat (same normalised-content hash) or, with `near`, the nearest of the 5 best BM25 matches whose
+   * offline-embedding cosine reaches `duplicateSimilarity`, in the same subject and tier, read from the in-process
+   * index (the subject is loaded from MongoDB first). The BM25 search is bounded to DUPLICATE_CANDIDATES memories,
+   * the newest holding the text's rarest terms: a near copy holds those terms too.
    */
   private async findDuplicate(
     record: MemoryRecord,
     tier: StoredMemoryTier,
     hash: string,
+    near: boolean,
   ): Promise<string | null> {
     await this.ensureLoaded(record.subject);
     const exact = this.text.findByHash(record.subject, tier, hash);
-    if (exact) return exact;
+    if (exact || !near) return exact ?? null;
     const candidates = this.text.search(record.subject, record.content, [tier], 5, DUPLICATE_CANDIDATES);
     if (candidates.length === 0) return null;
     const vector = this.localVector(record.content);

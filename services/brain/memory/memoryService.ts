@@ -42,6 +42,12 @@ export interface RememberInput {
   importance?: number;
   /** Default: now. */
   occurred_at?: Date;
+  /**
+   * Which repeats merge into an existing memory: `near` (default) an exact repeat or a near-duplicate, `exact` only
+   * the same text. Records written from structured events use `exact`: "A → B: trade" and "A → C: trade" differ
+   * only in a name, and a near-duplicate merge would lose the second person.
+   */
+  duplicates?: 'near' | 'exact';
 }
 
 export interface RememberResult {

@@ -65,13 +65,16 @@ describe('social brain: bot sync batches', () => {
     expect(profile.body.topics.map((t: { term: string }) => t.term)).toEqual(
       expect.arrayContaining(['diamond', 'iron']),
     );
-    // Trades and kills are remembered for both people; plain chat is not.
-    expect(
+    // Trades (once, though trust moved both ways) and kills are remembered for both people; plain chat is not.
+    const remembered = (subject: string) =>
       platform.ports.memories
-        .filter((m) => m.subject === 'social:minecraft:uuid-alex')
+        .filter((m) => m.subject === subject)
         .map((m) => m.kind)
-        .sort(),
-    ).toEqual(['social.kill', 'social.trade_completed', 'social.trade_completed']);
+        .sort();
+    expect(remembered('social:minecraft:uuid-alex')).toEqual(['social.kill', 'social.trade_completed']);
+    expect(remembered('social:minecraft:uuid-steve')).toEqual(['social.trade_completed']);
+    // Each names both people, so only the same text may merge into it.
+    expect(new Set(platform.ports.memories.map((m) => m.duplicates))).toEqual(new Set(['exact']));
   });
 
   it('is idempotent by (bot, seq): a replay answers the first result and changes nothing; other events are 409', async () => {

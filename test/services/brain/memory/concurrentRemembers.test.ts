@@ -115,4 +115,24 @@ describe('remembers made at once', () => {
     expect(new Set(embeddedTexts).size).toBe(embeddedTexts.length);
     expect(embeddedTexts.length).toBeLessThanOrEqual(texts.length);
   });
+
+  it('merges a near-duplicate by default, and only the same text with duplicates: exact', async () => {
+    const keeper = keeperOn(connection());
+    const said = 'we should build the castle wall higher before the raid tonight, with stone from the quarry';
+    const first = `discord:1 → discord:2: message — ${said}`;
+    const other = `discord:1 → discord:3: message — ${said}`;
+    // Near: the second person's name is the only difference, and the default merges it.
+    await keeper.remember({ subject: 'person:near', content: first });
+    const merged = await keeper.remember({ subject: 'person:near', content: other });
+    expect(merged).toMatchObject({ merged: true, memory: { content: first, seen_count: 2 } });
+
+    const search = jest.spyOn(keeper.text, 'search');
+    await keeper.remember({ subject: 'person:exact', content: first, duplicates: 'exact' });
+    const kept = await keeper.remember({ subject: 'person:exact', content: other, duplicates: 'exact' });
+    const repeat = await keeper.remember({ subject: 'person:exact', content: other, duplicates: 'exact' });
+    expect(kept).toMatchObject({ merged: false, memory: { content: other } });
+    expect(repeat).toMatchObject({ merged: true, memory: { id: kept.memory.id, seen_count: 2 } });
+    // No near-duplicate search is made for an exact-only remember.
+    expect(search).not.toHaveBeenCalled();
+  });
 });
