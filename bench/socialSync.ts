@@ -10,14 +10,13 @@
  *    with a viewer, `concurrency` in flight: p50/p95, with GET /healthz's p95 in the same run as the floor.
  * The load average is printed before and after: the machine is shared. Besides the whole process's CPU (every
  * thread: the event loop, GC helpers, worker threads), the mixed phase reports the load process's CPU (the share
- * of the machine the load takes) and the event loop thread's own CPU,
- * what bounds one process's rate when another core is free, and the CPU of the background work the phase left (the
- * platform is given until it is idle before the next phase). BENCH_PROFILE=file.cpuprofile writes a CPU profile of
+ * of the machine the load takes), the CPU of each kind of thread (the event loop, what bounds one process's rate
+ * when another core is free; the embedded engines' threads; the rest, mostly V8's garbage-collection helpers), and
+ * the CPU of the background work the phase left (the platform is given until it is idle before the next phase). BENCH_PROFILE=file.cpuprofile writes a CPU profile of
  * the platform's main thread over the mixed phase only; BENCH_PROFILE=file.heapprofile a sampling profile of what it
  * allocated then (collected objects included: what the garbage collector has to clear).
  * Run: npx tsx bench/socialSync.ts [batches=200] [players=20000] [identities=100000] [profiles=2000] [concurrency=4]
  */
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
@@ -27,6 +26,7 @@ import { seededRandom } from '../platform/seededRandom';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
 import { sendJson } from './support/postJson';
 import { percentile } from './support/stats';
+import { threadCpuMs, threadCpuPer1000 } from './support/threadCpu';
 
 /** The load process is this script run as `--load <port> ...the bench's arguments`. */
 const IS_LOAD = process.argv[2] === '--load';
@@ -173,15 +173,6 @@ async function load(port: number): Promise<void> {
   process.send?.({ kind: 'profiles', ...profiles, healthP95: health.p95 });
 }
 
-/** CPU time of this process's main (event loop) thread, from /proc (Linux); undefined elsewhere. */
-function eventLoopCpuMs(): number | undefined {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Starts a CPU profile of this process's main thread when BENCH_PROFILE names a file; answers its stop. */
 async function startProfile(): Promise<() => Promise<void>> {
   const file = process.env.BENCH_PROFILE;
@@ -256,14 +247,10 @@ async function main(): Promise<void> {
         `batch p50 ${baseline.p50.toFixed(1)} ms, p95 ${baseline.p95.toFixed(1)} ms; platform CPU ${(cpuMs() / (baseline.events / 1000)).toFixed(1)} ms per 1,000 events`,
     );
     const stopProfile = await startProfile();
-    const loopBefore = eventLoopCpuMs();
+    const threadsBefore = threadCpuMs();
     const sync = await child.message('sync');
-    const loopAfter = eventLoopCpuMs();
+    const threads = threadCpuPer1000(threadsBefore, threadCpuMs(), sync.events);
     await stopProfile();
-    const loopMs =
-      loopBefore === undefined || loopAfter === undefined
-        ? 'n/a'
-        : ((loopAfter - loopBefore) / (sync.events / 1000)).toFixed(1);
     const rate = sync.events / sync.seconds;
     const syncCpu = cpuMs();
     const settled = await settle();
@@ -271,7 +258,7 @@ async function main(): Promise<void> {
     console.log(
       `mixed sync: ${sync.events} events (${BATCHES} batches of ${EVENTS_PER_BATCH}, ${PLAYERS} players, ${CONCURRENCY} in flight) in ` +
         `${sync.seconds.toFixed(2)} s = ${Math.round(rate)} events/s (${(rate / baselineRate).toFixed(2)} × baseline; target 5,000); ` +
-        `batch p50 ${sync.p50.toFixed(1)} ms, p95 ${sync.p95.toFixed(1)} ms; platform CPU ${(syncCpu / (sync.events / 1000)).toFixed(1)} ms per 1,000 events (event loop thread ${loopMs}); load process CPU ${(sync.loadCpuMs / (sync.events / 1000)).toFixed(1)} ms per 1,000 events; failed batches ${sync.failed}`,
+        `batch p50 ${sync.p50.toFixed(1)} ms, p95 ${sync.p95.toFixed(1)} ms; platform CPU ${(syncCpu / (sync.events / 1000)).toFixed(1)} ms per 1,000 events (by thread: ${threads || 'n/a'}); load process CPU ${(sync.loadCpuMs / (sync.events / 1000)).toFixed(1)} ms per 1,000 events; failed batches ${sync.failed}`,
     );
     console.log(
       `background work left by the mixed phase (e.g. HNSW indexing): ${(settled.cpuMs / 1000).toFixed(1)} s of CPU over ${(settled.ms / 1000).toFixed(1)} s until idle; ` +

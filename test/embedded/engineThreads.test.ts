@@ -21,6 +21,13 @@ jest.mock('node:worker_threads', () => {
   return { ...actual, Worker: RecordedWorker };
 });
 
+/** The names of this process's OS threads (Linux). */
+function threadNames(): string[] {
+  return fs
+    .readdirSync('/proc/self/task')
+    .map((tid) => fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim());
+}
+
 /** The embedded engines on worker threads (EMBEDDED_ENGINE_THREADS, the server's default). */
 describe('embedded engines on worker threads', () => {
   let dir: string;
@@ -43,6 +50,8 @@ describe('embedded engines on worker threads', () => {
     expect(listening).toMatchObject({ component: 'embedded-mongo', uri: engine.uri, level: 'info' });
     expect(listening.thread).toEqual(expect.any(Number));
     expect(listening.thread).not.toBe(0);
+    // The OS thread is named for its engine (top -H, ps -L, the benches' CPU per thread).
+    if (process.platform === 'linux') expect(threadNames()).toContain('mongo-engine');
 
     const client = new MongoClient(engine.uri);
     await client
@@ -78,6 +87,7 @@ describe('embedded engines on worker threads', () => {
 
   it('serves Qdrant from its own thread, HNSW graph included', async () => {
     const engine = await threadedEngines.qdrant({ dir: path.join(dir, 'qdrant'), logger: logger() });
+    if (process.platform === 'linux') expect(threadNames()).toContain('qdrant-engine');
     const client = new QdrantClient({ url: engine.url, checkCompatibility: false });
     await client.createCollection('points', {
       vectors: { size: 4, distance: 'Cosine' },
