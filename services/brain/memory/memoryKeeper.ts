@@ -166,12 +166,21 @@ export class MemoryKeeper implements MemoryService {
       if (merged) return { memory: recordOf(merged), merged: true };
     }
     const { model, vector } = await this.embedContent(record.content);
-    const { id, ...fields } = record;
+    // Field by field: a rest-and-spread copy of the record was a tenth of the main thread's remember.
     const doc: MemoryDocument = {
-      ...fields,
-      _id: id,
+      _id: record.id,
+      subject: record.subject,
       tier,
+      content: record.content,
       content_hash: hash,
+      session_id: record.session_id,
+      kind: record.kind,
+      tags: record.tags,
+      importance: record.importance,
+      occurred_at: record.occurred_at,
+      created_at: record.created_at,
+      last_seen: record.last_seen,
+      seen_count: record.seen_count,
       vector_model: model,
       consolidated_at: null,
       summarizes: [],
