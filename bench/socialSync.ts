@@ -12,9 +12,10 @@
  * thread: the event loop, GC helpers, worker threads), the mixed phase reports the load process's CPU (the share
  * of the machine the load takes), the CPU of each kind of thread (the event loop, what bounds one process's rate
  * when another core is free; the embedded engines' threads; the rest, mostly V8's garbage-collection helpers), and
- * the CPU of the background work the phase left (the platform is given until it is idle before the next phase). BENCH_PROFILE=file.cpuprofile writes a CPU profile of
- * the platform's main thread over the mixed phase only; BENCH_PROFILE=file.heapprofile a sampling profile of what it
- * allocated then (collected objects included: what the garbage collector has to clear).
+ * the CPU of the background work the phase left (the platform is given until it is idle before the next phase).
+ * BENCH_PROFILE=file.cpuprofile writes a CPU profile of the platform's main thread over the mixed phase only;
+ * BENCH_PROFILE=file.heapprofile a sampling profile of what it allocated then (collected objects included: what the
+ * garbage collector has to clear).
  * Run: npx tsx bench/socialSync.ts [batches=200] [players=20000] [identities=100000] [profiles=2000] [concurrency=4]
  */
 import fs from 'node:fs/promises';
