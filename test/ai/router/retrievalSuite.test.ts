@@ -50,21 +50,27 @@ describe('retrieval suite: citation authority', () => {
   });
 });
 
+/** A suite over an empty full-text index whose section citations follow the index's changes. */
+function citingSuite() {
+  const fullText = new FullTextIndex();
+  const citations = new SectionCitations();
+  fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
+  const suite = buildRetrievalSuite({
+    fullText,
+    embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+    vectors: new InMemoryVectorIndex(),
+    citations,
+  });
+  return { fullText, citations, suite };
+}
+
 describe('retrieval suite: section citations', () => {
   it("follows the citations of an auto route's candidates, and not a named strategy's", async () => {
-    const fullText = new FullTextIndex();
-    const citations = new SectionCitations();
-    fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
+    const { fullText, citations, suite } = citingSuite();
     fullText.replaceDocument('notes/oil.md', [
       buildChunk({ documentId: 'notes/oil.md', source: 'notes/oil.md', text: 'Lantern oil: see GUIDE 4.2.' }),
     ]);
     const cited = jest.spyOn(citations, 'cited');
-    const suite = buildRetrievalSuite({
-      fullText,
-      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
-      vectors: new InMemoryVectorIndex(),
-      citations,
-    });
 
     await suite.router.search('lantern oil', { strategy: 'fulltext' });
     expect(cited).not.toHaveBeenCalled();
@@ -75,9 +81,7 @@ describe('retrieval suite: section citations', () => {
 
 describe('retrieval suite: section citations and the requested indexes', () => {
   it("adds a cited section only when it is in the request's indexes", async () => {
-    const fullText = new FullTextIndex();
-    const citations = new SectionCitations();
-    fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
+    const { fullText, suite } = citingSuite();
     fullText.replaceDocument('docs/GUIDE.md', [
       buildChunk({
         documentId: 'docs/GUIDE.md',
@@ -95,12 +99,6 @@ describe('retrieval suite: section citations and the requested indexes', () => {
         text: '// Lantern oil ration (GUIDE 4.2).\nexport const LANTERN_OIL_RATION = 1;',
       }),
     ]);
-    const suite = buildRetrievalSuite({
-      fullText,
-      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
-      vectors: new InMemoryVectorIndex(),
-      citations,
-    });
     const question = 'How much lantern oil is rationed?';
 
     const everywhere = await suite.router.search(question);
