@@ -37,6 +37,20 @@ const PLAYERS = Number(args[1] ?? 20_000);
 const IDENTITIES = Number(args[2] ?? 100_000);
 const PROFILES = Number(args[3] ?? 2_000);
 const CONCURRENCY = Number(args[4] ?? 4);
+// [name, value, smallest allowed]: a mistyped argument stops the bench instead of running a phase of NaN requests.
+const SIZES: [string, number, number][] = [
+  ['batches', BATCHES, 1],
+  ['players', PLAYERS, 1],
+  ['identities', IDENTITIES, 0],
+  ['profiles', PROFILES, 1],
+  ['concurrency', CONCURRENCY, 1],
+];
+for (const [name, value, least] of SIZES) {
+  if (!Number.isInteger(value) || value < least) {
+    console.error(`${name} must be a whole number of at least ${least} (usage in this file's header)`);
+    process.exit(2);
+  }
+}
 const EVENTS_PER_BATCH = 500;
 const TOKEN = 'bench-social-service-token-0123456789';
 const AT = '2026-11-26T08:00:00Z';

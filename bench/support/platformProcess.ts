@@ -58,7 +58,11 @@ export async function startBenchPlatform(
 
 export interface LoadChild<M extends { kind: string }> {
   child: ChildProcess;
-  /** The child's next message of `kind`; rejects if the child exits first. */
+  /**
+   * The child's next message of `kind`, including one that arrived before this call (messages are kept until asked
+   * for, so a quick phase's report is not lost while the parent awaits something else); rejects if the child exits
+   * before sending it.
+   */
   message<K extends M['kind']>(kind: K): Promise<Extract<M, { kind: K }>>;
 }
 
@@ -72,23 +76,24 @@ export function forkLoadChild<M extends { kind: string }>(
   label = 'load process',
 ): LoadChild<M> {
   const child = fork(script, args, { execArgv: process.execArgv });
+  const received: M[] = [];
+  const waiting: { kind: string; resolve: (m: M) => void; reject: (e: Error) => void }[] = [];
+  let exitCode: number | null | undefined;
+  child.on('message', (m: M) => {
+    const waiter = waiting.findIndex((w) => w.kind === m.kind);
+    if (waiter === -1) received.push(m);
+    else waiting.splice(waiter, 1)[0].resolve(m);
+  });
+  child.once('exit', (code) => {
+    exitCode = code;
+    for (const w of waiting.splice(0)) w.reject(new Error(`${label} exited with ${code}`));
+  });
   const message = <K extends M['kind']>(kind: K) =>
     new Promise<Extract<M, { kind: K }>>((resolve, reject) => {
-      const onMessage = (m: M) => {
-        if (m.kind !== kind) return;
-        settle();
-        resolve(m as Extract<M, { kind: K }>);
-      };
-      const onExit = (code: number | null) => {
-        settle();
-        reject(new Error(`${label} exited with ${code}`));
-      };
-      const settle = () => {
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
+      const early = received.findIndex((m) => m.kind === kind);
+      if (early !== -1) return resolve(received.splice(early, 1)[0] as Extract<M, { kind: K }>);
+      if (exitCode !== undefined) return reject(new Error(`${label} exited with ${exitCode}`));
+      waiting.push({ kind, resolve: resolve as (m: M) => void, reject });
     });
   return { child, message };
 }
