@@ -6,11 +6,12 @@ type PartOfSpeech = 'noun' | 'verb' | 'adj' | 'adv';
 const PARTS: readonly PartOfSpeech[] = ['noun', 'verb', 'adj', 'adv'];
 const POS_LETTER: Record<PartOfSpeech, string> = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' };
 
-/** A WordNet synset: its id (`n02086723`), member lemmas and hypernym ids. */
+/** A WordNet synset: its id (`n02086723`), member lemmas, hypernym ids and (non-instance) hyponym ids. */
 export interface Synset {
   id: string;
   lemmas: string[];
   hypernyms: string[];
+  hyponyms: string[];
 }
 
 // Morphy's detachment rules (WordNet's morph.c): suffix → replacement, per part of speech.
@@ -52,6 +53,8 @@ const DETACH: Record<PartOfSpeech, Array<[string, string]>> = {
  */
 export class WordNet {
   private index?: Map<string, string[]>;
+  /** `n:lemma` → how many of its senses were tagged in WordNet's sense-tagged corpus (its `tagsense_cnt`). */
+  private readonly tagged = new Map<string, number>();
   private readonly data = new Map<PartOfSpeech, Buffer>();
   private readonly synsets = new Map<string, Synset>();
   private readonly lemmaMemo = new Map<string, string[]>();
@@ -95,11 +98,15 @@ export class WordNet {
     const pointerAt = 4 + wordCount * 2;
     const pointerCount = Number(fields[pointerAt]);
     const hypernyms: string[] = [];
+    const hyponyms: string[] = [];
     for (let i = 0; i < pointerCount; i++) {
       const [symbol, target, pos] = fields.slice(pointerAt + 1 + i * 4, pointerAt + 4 + i * 4);
-      if (symbol === '@' || symbol === '@i') hypernyms.push(`${pos === 's' ? 'a' : pos}${target}`);
+      const pointed = `${pos === 's' ? 'a' : pos}${target}`;
+      if (symbol === '@' || symbol === '@i') hypernyms.push(pointed);
+      // `~i` points at named instances ("Waterloo" under "battle"), which are not kinds of the concept.
+      else if (symbol === '~') hyponyms.push(pointed);
     }
-    const synset = { id, lemmas, hypernyms };
+    const synset = { id, lemmas, hypernyms, hyponyms };
     this.synsets.set(id, synset);
     return synset;
   }
@@ -116,6 +123,39 @@ export class WordNet {
     return [...found];
   }
 
+  /**
+   * Narrower kinds of a thing a noun names: the hyponyms of its most common noun sense, then theirs, up to `levels`
+   * deep, nearest first ("weapon" → bow, knife, gun, missile, sword, ...; "jewel" → diamond, pearl, ruby, ...).
+   * Each hyponym is named by its first single-word lemma (WordNet's usual name: "sword", not "steel"), kept only
+   * when that kind is one of the name's two most common noun senses: a word mostly used for something else would
+   * find text about that ("game" is an animal hunted, but mostly not). Within a level the most used names come first
+   * (WordNet's sense-tagged count of the name, halved when the kind is its second sense). Never the word itself or
+   * its synonyms; at most `max`.
+   */
+  narrowerOf(word: string, max = 12, levels = 2): string[] {
+    const lower = word.toLowerCase();
+    let frontier = this.synsetIdsOf(lower, 1).filter((id) => id.startsWith('n'));
+    const excluded = new Set([lower, ...frontier.flatMap((id) => this.synset(id)?.lemmas ?? [])]);
+    const index = this.loadIndex();
+    const found = new Set<string>();
+    for (let level = 0; level < levels && found.size < max; level++) {
+      frontier = frontier.flatMap((id) => this.synset(id)?.hyponyms ?? []);
+      const named: { name: string; sense: number; score: number }[] = [];
+      for (const id of frontier) {
+        const name = this.synset(id)?.lemmas.find((lemma) => !lemma.includes('_'));
+        const sense = name ? (index.get(`n:${name}`)?.indexOf(id) ?? -1) : -1;
+        if (name && sense >= 0 && sense < 2 && !excluded.has(name))
+          named.push({ name, sense, score: (this.tagged.get(`n:${name}`) ?? 0) / (1 + sense) });
+      }
+      named.sort((a, b) => b.score - a.score || a.sense - b.sense);
+      for (const { name } of named) {
+        if (found.size >= max) break;
+        found.add(name);
+      }
+    }
+    return [...found];
+  }
+
   private loadIndex(): Map<string, string[]> {
     if (this.index) return this.index;
     const index = new Map<string, string[]>();
@@ -126,10 +166,13 @@ export class WordNet {
         const fields = line.trimEnd().split(' ');
         const senseCount = Number(fields[2]);
         const offsets = fields.slice(fields.length - senseCount);
+        const key = `${POS_LETTER[part]}:${fields[0]}`;
         index.set(
-          `${POS_LETTER[part]}:${fields[0]}`,
+          key,
           offsets.map((o) => `${POS_LETTER[part]}${o}`),
         );
+        const taggedSenses = Number(fields[fields.length - senseCount - 1]);
+        if (taggedSenses > 0) this.tagged.set(key, taggedSenses);
       }
     }
     this.index = index;

@@ -199,6 +199,9 @@ export function registerSocialRoutes(routes: ApiRoutes, social: SocialService, g
     method: 'post',
     path: '/social/brain/search',
     summary: 'Find people by what they talk about',
+    description:
+      'The query is stemmed like their messages and widened through WordNet: synonyms count half ("agriculture" ' +
+      'finds farming) and narrower kinds 0.4 ("weapons" finds swords and spears).',
     tags: TAGS,
     security: 'bearer',
     middleware: guards.caller,

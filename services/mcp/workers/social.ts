@@ -161,8 +161,8 @@ export function socialWorker(social: SocialService): Worker {
         name: 'social_search',
         title: 'Find people by what they talk about',
         description:
-          'People whose conversations match the query’s topics (synonyms count), best first, with the terms ' +
-          'that matched.',
+          'People whose conversations match the query’s topics (synonyms and narrower kinds count: "weapons" ' +
+          'finds talk of swords), best first, with the terms that matched.',
         input: z.strictObject({
           query: z.string().trim().min(1).max(500).meta({ description: 'Topics, in plain words' }),
           platform: PlatformSchema.optional(),

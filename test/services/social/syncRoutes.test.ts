@@ -6,6 +6,7 @@ import {
   startSocialPlatform,
   type SocialPlatform,
 } from './socialPlatform';
+import { NARROWER_WEIGHT } from '../../../services/social/peopleSearch';
 
 const AT = '2026-11-26T08:00:00Z';
 
@@ -174,6 +175,12 @@ describe('social brain: bot sync batches', () => {
         at: AT,
       },
       { type: 'reaction', user_id: 'builder', target_user_id: 'farmer', emoji: '👍', at: AT },
+      {
+        type: 'message',
+        user_id: 'warrior',
+        content: 'Forged a new sword, and a spear for my squire',
+        at: AT,
+      },
     ];
     await bot
       .post('/social/brain/discord/sync', buildBatch(events, { bot_instance_id: 'dc-1', seq: 1 }))
@@ -188,6 +195,22 @@ describe('social brain: bot sync batches', () => {
     const widened = await bot.post('/social/brain/search', { query: 'agriculture' }).expect(200);
     expect(widened.body.results[0]).toMatchObject({ person: { user_id: 'farmer' }, matched: ['farm'] });
     expect(widened.body.results[0].score).toBeLessThan(found.body.results[0].score);
+    // Nobody says "weapons"; WordNet's narrower kinds of a weapon include the sword and the spear (the griefer
+    // of an earlier test killed with a sword).
+    const weapons = await bot.post('/social/brain/search', { query: 'any weapons?' }).expect(200);
+    expect(weapons.body.results.map((r: { person: { user_id: string } }) => r.person.user_id)).toEqual([
+      'warrior',
+      'uuid-griefer',
+    ]);
+    expect(weapons.body.results[0]).toMatchObject({
+      person: { user_id: 'warrior' },
+      matched: ['spear', 'sword'],
+    });
+    // The same people use "sword" either way: reached through a kind it counts NARROWER_WEIGHT of the word itself.
+    const swords = await bot.post('/social/brain/search', { query: 'sword' }).expect(200);
+    const griefer = (body: { results: { person: { user_id: string }; score: number }[] }) =>
+      body.results.find((r) => r.person.user_id === 'uuid-griefer')!.score;
+    expect(griefer(weapons.body)).toBeCloseTo(NARROWER_WEIGHT * griefer(swords.body), 2);
     const castles = await bot
       .post('/social/brain/search', { query: 'castles', platform: 'discord' })
       .expect(200);
