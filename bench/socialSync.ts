@@ -8,6 +8,7 @@
  *    the baseline, p50/p95 per batch, and the platform's CPU per 1,000 events. Target: >= 5,000 events/s per process.
  * 3. Profiles: the players are raised to `identities` (seen events), then GET /social/brain/profile of random players
  *    with a viewer, `concurrency` in flight: p50/p95, with GET /healthz's p95 in the same run as the floor.
+ * 4. People searches (POST /social/brain/search, a tenth as many as profiles) over the chat's words: p50/p95.
  * The load average is printed before and after: the machine is shared. Besides the whole process's CPU (every
  * thread: the event loop, GC helpers, worker threads), the mixed phase reports the load process's CPU (the share
  * of the machine the load takes), the CPU of each kind of thread (the event loop, what bounds one process's rate
@@ -59,11 +60,15 @@ const WORDS = (
   'skeleton enchant potion library bridge tower harbour boat fishing wool sheep cow horse saddle lantern torch'
 ).split(' ');
 
+/** People searches over the chat's words: by a word, through synonyms ("farming"), and through narrower kinds. */
+const SEARCHES = ['weapons', 'jewels', 'farming', 'redstone tunnel', 'animals', 'who has armor?'];
+
 type Timed = { seconds: number; p50: number; p95: number };
 type LoadMessage =
   | ({ kind: 'baseline'; events: number } & Timed)
   | ({ kind: 'sync'; events: number; failed: number; loadCpuMs: number } & Timed)
   | ({ kind: 'profiles'; failed: number; healthP95: number } & Timed)
+  | ({ kind: 'searches'; count: number; failed: number } & Timed)
   | { kind: 'seeded' }
   | { kind: 'health' };
 
@@ -186,6 +191,18 @@ async function load(port: number): Promise<void> {
     ).then((r) => r.status),
   );
   process.send?.({ kind: 'profiles', ...profiles, healthP95: health.p95 });
+  const searches = Math.max(1, Math.round(PROFILES / 10));
+  const found = await drive(searches, (i) =>
+    sendJson(
+      agent,
+      port,
+      'POST',
+      '/social/brain/search',
+      { query: SEARCHES[i % SEARCHES.length] },
+      TOKEN,
+    ).then((r) => r.status),
+  );
+  process.send?.({ kind: 'searches', count: searches, ...found });
 }
 
 /** Starts a CPU profile of this process's main thread when BENCH_PROFILE names a file; answers its stop. */
@@ -292,6 +309,11 @@ async function main(): Promise<void> {
       `profiles: ${PROFILES} reads in ${profiles.seconds.toFixed(2)} s = ${Math.round(PROFILES / profiles.seconds)}/s; p50 ${profiles.p50.toFixed(1)} ms, ` +
         `p95 ${profiles.p95.toFixed(1)} ms (GET /healthz p95 ${profiles.healthP95.toFixed(1)} ms in the same run); ` +
         `platform CPU ${profileCpu.toFixed(2)} ms per read; failed ${profiles.failed}`,
+    );
+    const searches = await child.message('searches');
+    console.log(
+      `people searches ("${SEARCHES.join('", "')}"): ${searches.count} in ${searches.seconds.toFixed(2)} s; p50 ${searches.p50.toFixed(1)} ms, ` +
+        `p95 ${searches.p95.toFixed(1)} ms; platform CPU ${(cpuMs() / searches.count).toFixed(1)} ms per search; failed ${searches.failed}`,
     );
     child.child.kill();
   } finally {
