@@ -17,7 +17,7 @@ export function expandQueryTerms(
 
 /**
  * Narrower kinds of a query's words as index terms: each query term → the stemmed names of its word's hyponyms
- * and theirs (`WordNet.narrowerOf`: "weapons" → bow, gun, knife, spear, sword, ...), at most `perWord`. Finds text
+ * and theirs (`WordNet.narrowerOf`: "weapons" → gun, knife, spear, sword, ...), at most `perWord`. Finds text
  * about instances of what the query names in general, which neither the words nor their synonyms reach.
  */
 export function narrowerQueryTerms(

@@ -125,7 +125,7 @@ export class WordNet {
 
   /**
    * Narrower kinds of a thing a noun names: the hyponyms of its most common noun sense, then theirs, up to `levels`
-   * deep, nearest first ("weapon" → bow, knife, gun, missile, sword, ...; "jewel" → diamond, pearl, ruby, ...).
+   * deep, nearest first ("weapon" → gun, missile, knife, spear, sword, ...; "jewel" → diamond, pearl, ruby, ...).
    * Each hyponym is named by its first single-word lemma (WordNet's usual name: "sword", not "steel"), kept only
    * when that kind is one of the name's two most common noun senses: a word mostly used for something else would
    * find text about that ("game" is an animal hunted, but mostly not). Within a level the most used names come first

@@ -28,7 +28,7 @@ export interface PersonHit {
  * People by what they talk about. The query is analysed like their messages (the brain's stemmed terms, so "farming"
  * finds people who said "farm" or "farms") and widened through WordNet 3.1 (ai/text/synonyms.ts): its words'
  * synonyms count half ("agriculture" finds "farming") and the narrower kinds of what they name count 0.4 ("weapons"
- * finds "sword" and "bow"). For each term the newest messages using it are read (index on the messages' topic
+ * finds "sword" and "spear"). For each term the newest messages using it are read (index on the messages' topic
  * terms), and each person scores Σ weight × idf(term) × (1 + ln messages) over the terms they share with the query,
  * idf favouring terms few of the people found use. `platform` keeps people with an identity there.
  */
