@@ -4,18 +4,20 @@
  * one-coin transfers or marks cannot bury a sale or a security alert. A kind not listed here is treated as noisy.
  */
 export const NOTIFICATION_KINDS = {
-  /** Another user asked to be friends (issue 20, social graph). */
-  'social.friend_request': { noisy: false },
-  /** Another user marked you fren or foe (issue 20). */
-  'social.mark': { noisy: true },
+  /** Someone marked you fren in the social graph (payload: by, their identity key; reason). */
+  'social.fren': { noisy: true },
+  /** Someone marked you foe (payload: by, reason). */
+  'social.foe': { noisy: true },
+  /** A chat or game account of yours was linked to your person (payload: platform, user_id): never capped. */
+  'social.link_confirmed': { noisy: false },
   /** One of your listings sold (payload: listing, buyer, amount, currency, fee). */
   'marketplace.sale': { noisy: false },
   /** You bought a listing (payload: listing, seller, amount, currency). */
   'marketplace.purchase': { noisy: false },
   /** Coins arrived from another user (payload: from, amount, currency, memo). */
   'economy.transfer_received': { noisy: true },
-  /** A quest was recommended to you (issue 21). */
-  'quest.recommendation': { noisy: true },
+  /** After a quest completion, the quests to do next (payload: quests [{quest, name, score}]). */
+  'quests.recommendations': { noisy: true },
   /** Your companion's bond rose to a new level (payload: companion, name, bond). */
   'companion.bond': { noisy: false },
   /** A wallet your account had never used was linked and signed in (payload: address). */

@@ -13,7 +13,7 @@ import { QuestTexts } from './questTexts';
 import { questsService, type QuestsService } from './questsService';
 import { registerQuestRoutes } from './router';
 
-export type { Notify } from './questBrain';
+export { QUEST_NOTIFICATION_KINDS, type Notify, type QuestNotificationKind } from './questBrain';
 export type { QuestsService } from './questsService';
 
 /** What the quests brain is built from: the world's service, and optionally its event bus and notifications. */

@@ -9,8 +9,15 @@ import type { QuestTexts } from './questTexts';
 import { recommend } from './recommendations';
 import { analyze } from '../../ai/text/terms';
 
+/**
+ * The notification kinds the quests area publishes: after a completion, the player's next recommendations (payload
+ * `quests: [{quest, name, score}]`). The notifications area lists each (a test holds the two together).
+ */
+export const QUEST_NOTIFICATION_KINDS = ['quests.recommendations'] as const;
+export type QuestNotificationKind = (typeof QUEST_NOTIFICATION_KINDS)[number];
+
 /** The port issue 24's notifications plug into: a message of `kind` for one user. */
-export type Notify = (userId: string, kind: string, payload: Record<string, unknown>) => void;
+export type Notify = (userId: string, kind: QuestNotificationKind, payload: Record<string, unknown>) => void;
 
 /** What the quests brain reads and writes. */
 export interface QuestBrainDependencies {

@@ -14,7 +14,14 @@ import { followWorld } from './worldFeed';
 import type { WorldEventBus } from '../../rooms/worldEvents';
 
 export { SocialService, type PlayerStanding } from './socialService';
-export type { SocialAuditEvent, SocialAuditPort, SocialNotify, SocialPorts } from './ports';
+export { SOCIAL_NOTIFICATION_KINDS } from './ports';
+export type {
+  SocialAuditEvent,
+  SocialAuditPort,
+  SocialNotificationKind,
+  SocialNotify,
+  SocialPorts,
+} from './ports';
 
 /**
  * Options of createSocialArea: the optional ports to memory (issue 18), notifications (24) and the audit log (21),

@@ -1,32 +1,5 @@
 import { api } from './api';
-
-/** A notification as `GET /notifications` and the socket present it. */
-export interface PlayerNotification {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  created_at: string;
-  read_at: string | null;
-}
-
-/** Words for the kinds the platform publishes; others show their kind. */
-function describe(n: PlayerNotification): string {
-  const p = n.payload;
-  switch (n.kind) {
-    case 'economy.transfer_received':
-      return `You received ${String(p.amount)} ${String(p.currency)} coins.`;
-    case 'marketplace.sale':
-      return `Your listing sold for ${String(p.amount)} ${String(p.currency)}.`;
-    case 'marketplace.purchase':
-      return `You bought a listing for ${String(p.amount)} ${String(p.currency)}.`;
-    case 'companion.bond':
-      return `Your bond with ${String(p.name)} grew to ${String(p.bond)}.`;
-    case 'security.new_wallet':
-      return `A new wallet was linked to your account: ${String(p.address)}. Not you? Sign out everywhere.`;
-    default:
-      return n.kind.replace(/[._]/g, ' ');
-  }
-}
+import { notificationText, type PlayerNotification } from './notificationText';
 
 /**
  * The notifications panel: lists the latest (`GET /notifications`), then listens on `WS /notifications/ws`
@@ -82,7 +55,7 @@ export class NotificationsPanel {
     const entry = document.createElement('li');
     entry.dataset.id = n.id;
     entry.dataset.kind = n.kind;
-    entry.textContent = describe(n);
+    entry.textContent = notificationText(n);
     if (!n.read_at) entry.classList.add('unread');
     this.list.prepend(entry);
     this.updateBadge();
