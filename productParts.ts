@@ -77,7 +77,11 @@ export async function productParts(
     const marketplace = await createMarketplaceArea(context, auth, economy, world.service);
     world.connectMarket(marketplace.worldMarket);
     areas.push(marketplace);
-    const { social, ...socialParts } = await createSocialArea(context, auth, {
+    const {
+      social,
+      status: socialStatus,
+      ...socialParts
+    } = await createSocialArea(context, auth, {
       events,
       audit,
       notify,
@@ -88,7 +92,12 @@ export async function productParts(
     areas.push(quests);
     const influencer = await createInfluencerArea(context, auth, brain.service);
     areas.push(influencer);
-    const statuses = [quests.status, ...(influencer.status ? [influencer.status] : [])];
+    const statuses = [
+      ...(brain.memoryStatus ? [brain.memoryStatus] : []),
+      socialStatus,
+      quests.status,
+      ...(influencer.status ? [influencer.status] : []),
+    ];
     const admin = createAdminArea(context, auth, {
       audit,
       brain: brain.service,

@@ -1,6 +1,7 @@
 import type { Sleep } from '../../ai/embeddings/retry';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
+import type { BrainStatusSource } from '../admin';
 import type { AuthService } from '../auth';
 import { openBrainCore, type BrainCore } from './brainCore';
 import { IngestQueue } from './ingestQueue';
@@ -74,6 +75,8 @@ export interface BrainArea extends ProductParts {
   decisions?: DecisionService;
   /** The knowledge graph's entity reads as other areas call them. */
   graph?: GraphService;
+  /** The memory service's area of the admin status (`memory/memoryStatus.ts`). */
+  memoryStatus?: BrainStatusSource;
 }
 
 /** The service interface over an opened core; ingests wait their turn in `queue` (shared with the route). */
@@ -133,6 +136,7 @@ export async function createBrainArea(
     memory: memory.memory,
     decisions: memory.decisionService,
     graph: memory.graphService,
+    memoryStatus: memory.status,
     jobs: memory.jobs,
     close: async () => {
       await seeding;

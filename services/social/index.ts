@@ -1,6 +1,7 @@
 import { hasRole } from '../../platform/config';
 import { createLimiter } from '../../platform/http/rateLimit';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
+import type { BrainStatusSource } from '../admin';
 import type { AuthService } from '../auth';
 import { registerLinkRoutes } from './links/router';
 import { registerMarkRoutes } from './marks/router';
@@ -8,6 +9,7 @@ import type { SocialPorts } from './ports';
 import { registerSocialRoutes } from './router';
 import { socialGuards } from './socialGuards';
 import { SocialService } from './socialService';
+import { socialStatus } from './socialStatus';
 import { SocialStore } from './socialStore';
 import { registerSyncRoutes } from './sync/router';
 import { followWorld } from './worldFeed';
@@ -33,9 +35,10 @@ export interface SocialAreaOptions extends SocialPorts {
   userWritesPerMinute?: number;
 }
 
-/** The social area's parts, plus the service other areas call (the world reads `standing`). */
+/** The social area's parts, plus the service other areas call (the world reads `standing`) and its admin status. */
 export interface SocialArea extends ProductParts {
   social: SocialService;
+  status: BrainStatusSource;
 }
 
 /**
@@ -65,6 +68,7 @@ export async function createSocialArea(
   );
   return {
     social,
+    status: socialStatus(store, ports),
     close: async () => {
       await stopFollowing?.();
     },

@@ -55,7 +55,7 @@ async function load(token: string): Promise<void> {
     api<{
       status: string;
       monitor_url: string;
-      areas: Array<{ name: string; state: string; indexes: Record<string, number> }>;
+      areas: Array<{ name: string; state: string; indexes: Record<string, number>; detail: string | null }>;
     }>('GET', '/admin/brain/status', { token }),
     api<{
       health: { score: number; factors: Factor[] };
@@ -67,7 +67,8 @@ async function load(token: string): Promise<void> {
     $('#status-areas'),
     status.areas.map((a) => [
       a.name,
-      a.state,
+      // Why an area is degraded or down (a failed consolidation, an open circuit) beside its state.
+      a.detail ? `${a.state}: ${a.detail}` : a.state,
       Object.entries(a.indexes)
         .map(([k, v]) => `${k} ${v}`)
         .join(', '),

@@ -3,6 +3,7 @@ import { tiktokenCounter } from '../../../ai/chunking/tokenCounter';
 import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
 import type { PlatformContext } from '../../../platform/platform';
 import type { ServiceRegistrar } from '../../../platform/app';
+import type { BrainStatusSource } from '../../admin';
 import type { AuthService } from '../../auth';
 import { SubjectGraph } from '../graph/subjectGraph';
 import { registerGraphRoutes } from '../graph/router';
@@ -16,6 +17,7 @@ import { registerSecurityRoutes } from '../security/router';
 import { SubjectEraser } from '../security/subjectEraser';
 import { MemoryAuditLog, type AuditPort } from './memoryAuditLog';
 import { MemoryKeeper } from './memoryKeeper';
+import { memoryStatus } from './memoryStatus';
 import { MemoryVectors } from './memoryVectors';
 import { registerMemoryRoutes } from './router';
 import { InProcessWorkingMemory, RedisWorkingMemory } from './workingMemory';
@@ -36,6 +38,8 @@ export interface BrainMemory {
   decisions: DecisionLog;
   consolidation: Consolidation;
   audit: MemoryAuditLog;
+  /** Its area of the admin status: memories, vectors, the last consolidation. */
+  status: BrainStatusSource;
   /** The decision log and the graph as other areas call them (the MCP gateway). */
   decisionService: DecisionService;
   graphService: GraphService;
@@ -102,6 +106,7 @@ export async function openBrainMemory(
     decisions,
     consolidation,
     audit,
+    status: memoryStatus(memory, consolidation),
     decisionService: decisionService(decisions),
     graphService: graphService(graph, clock),
     services: [

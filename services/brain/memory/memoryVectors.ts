@@ -55,6 +55,12 @@ export class MemoryVectors {
     this.spaces = new Set(Object.keys((info.config.params.vectors ?? {}) as Record<string, unknown>));
   }
 
+  /** Points in the collection (Qdrant's `points_count`, no scan). */
+  async size(): Promise<number> {
+    const info = await this.client.getCollection(this.collection);
+    return info.points_count ?? 0;
+  }
+
   /** Models the collection has a space for. */
   models(): string[] {
     return [...this.spaces];

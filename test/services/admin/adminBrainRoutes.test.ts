@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { Wallet } from 'ethers';
 import { buildSiweMessage } from '../../helpers/siwe';
-import { grant, signIn, startAdminPlatform, type SignedIn } from './adminPlatform';
+import { consolidationRunModel } from '../../../models/ConsolidationRun';
+import { ADMIN_SERVICE_TOKEN, grant, signIn, startAdminPlatform, type SignedIn } from './adminPlatform';
 
 describe('admin brain: status, patterns, operations query, insights, user activity', () => {
   let ctx: Awaited<ReturnType<typeof startAdminPlatform>>;
@@ -41,6 +42,68 @@ describe('admin brain: status, patterns, operations query, insights, user activi
     expect(res.body.monitor_url).toMatch(/\/colyseus$/);
     const player = await ctx.as(ann, 'get', '/admin/brain/status');
     expect([player.status, player.body.code]).toEqual([403, 'ROLE_REQUIRED']);
+  });
+
+  it('GET /admin/brain/status: memory and social report their counts, their newest data and a failed consolidation', async () => {
+    const at = new Date();
+    await request(ctx.server.url)
+      .post('/social/brain/interaction')
+      .set('Authorization', `Bearer ${ADMIN_SERVICE_TOKEN}`)
+      .send({
+        platform: 'minecraft',
+        user_id: 'status-helper',
+        target_platform: 'minecraft',
+        target_user_id: 'status-helped',
+        kind: 'help',
+        content: 'carried the wheat home',
+        occurred_at: at.toISOString(),
+        idempotency_key: 'status-help-1',
+      })
+      .expect(201);
+    type Area = { name: string; state: string; indexes: Record<string, number>; last_sync: string | null };
+    const status = async () => (await ctx.as(ctx.admin, 'get', '/admin/brain/status').expect(200)).body;
+    const area = (body: { areas: Area[] }, name: string) => body.areas.find((a) => a.name === name)!;
+    const before = await status();
+    expect(area(before, 'social')).toMatchObject({ state: 'up', detail: null });
+    expect(area(before, 'social').indexes).toMatchObject({
+      identities: 2,
+      persons: 2,
+      edges: 1,
+      interactions: 1,
+    });
+    // Both people remember the help: two memories, each with its vector.
+    expect(area(before, 'memory')).toMatchObject({ state: 'up', detail: null });
+    expect(area(before, 'memory').indexes).toEqual({ memories: 2, vectors: 2 });
+    for (const name of ['social', 'memory'])
+      expect(Date.parse(area(before, name).last_sync!)).toBeGreaterThanOrEqual(at.getTime() - 1000);
+
+    // A failed night shows: the memory area is degraded with the run's error, and so is the whole status.
+    const runs = consolidationRunModel(ctx.server.platform.stores.mongo!);
+    const later = new Date(at.getTime() + 60_000);
+    await runs.create({
+      _id: 'manual:status-test',
+      trigger: 'manual',
+      slot: null,
+      status: 'failed',
+      started_at: later,
+      finished_at: later,
+      heartbeat_at: later,
+      duration_ms: 5,
+      steps_done: [],
+      counts: {},
+      error: 'disk full',
+      attempts: 1,
+    });
+    try {
+      const failed = await status();
+      expect(failed.status).toBe('degraded');
+      expect(area(failed, 'memory')).toMatchObject({ state: 'degraded' });
+      expect((area(failed, 'memory') as Area & { detail: string }).detail).toMatch(
+        /consolidation failed .*disk full/,
+      );
+    } finally {
+      await runs.deleteOne({ _id: 'manual:status-test' });
+    }
   });
 
   it('POST /admin/brain/detect/patterns: the failed sign-in run and the grant burst, explained', async () => {

@@ -1,4 +1,5 @@
 import { ManualClock } from '../../../platform/clock';
+import { socialStatus } from '../../../services/social/socialStatus';
 import {
   SOCIAL_SERVICE_TOKEN,
   as,
@@ -159,5 +160,27 @@ describe('social brain: graph, threats, stats, decay and the world’s standing'
     });
     expect(stats.body.persons).toBe(stats.body.identities.discord + 1);
     expect(stats.body.interactions.total).toBe(stats.body.interactions.last_day + 10);
+  });
+
+  it('reports the same counts as its area of the admin status, degraded without the memory service', async () => {
+    const stats = (await bot.get('/social/brain/stats').expect(200)).body;
+    const status = await platform.area.status.status();
+    expect(status).toMatchObject({
+      state: 'up',
+      indexes: {
+        identities: stats.identities.web + stats.identities.discord + stats.identities.minecraft,
+        persons: stats.persons,
+        edges: stats.edges,
+        interactions: stats.interactions.total,
+        sync_batches: stats.sync_batches,
+      },
+      detail: null,
+    });
+    expect(status.last_sync).toBeInstanceOf(Date);
+    const forgetful = await socialStatus(platform.area.social.context.store, {}).status();
+    expect([forgetful.state, forgetful.detail]).toEqual([
+      'degraded',
+      'no memory service: interactions are not remembered',
+    ]);
   });
 });
