@@ -88,6 +88,7 @@ export async function productParts(
       memory,
     });
     areas.push(socialParts);
+    world.connectStandings((userId) => social.standing(userId));
     const quests = await createQuestsArea(context, auth, { world: world.service, events, notify });
     areas.push(quests);
     const influencer = await createInfluencerArea(context, auth, brain.service);

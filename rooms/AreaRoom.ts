@@ -116,6 +116,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       presence: () => this.presence,
       roomId: () => this.roomId,
       log: this.log,
+      standings: options.standings,
     });
     this.delivery.useSessions(this.players.all);
     this.spawns = new SpawnSystem(area, this.world);

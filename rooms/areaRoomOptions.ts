@@ -5,6 +5,7 @@ import type { Authenticate, PlayerStore } from './persistence';
 import type { Minds } from './minds';
 import type { Ticker } from './ticker';
 import type { WorldEventBus } from './worldEvents';
+import type { PlayerStandings } from './standings';
 import type { WorldMarket } from './systems/marketTrades';
 
 /** Presence hash mapping userId → roomId of the area room currently hosting that player. */
@@ -70,6 +71,8 @@ export interface AreaRoomOptions {
   market?: () => WorldMarket | undefined;
   /** The NPC and companion brains `talk` and `ask <companion>` consult. Default: none (fixed lines only). */
   minds?: Minds;
+  /** Players' social standing, once connected: NPCs' first impression of them. Default: none (strangers to all). */
+  standings?: () => PlayerStandings | undefined;
 }
 
 /** The defaults of every optional tunable. */

@@ -25,9 +25,12 @@ export type AreaRoomDefinition = Omit<AreaRoomOptions, 'areaId'>;
 export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition[] {
   configureEncoder();
   const complete: Required<
-    Omit<AreaRoomOptions, 'areaId' | 'clock' | 'logger' | 'ticker' | 'events' | 'market' | 'minds'>
+    Omit<
+      AreaRoomOptions,
+      'areaId' | 'clock' | 'logger' | 'ticker' | 'events' | 'market' | 'minds' | 'standings'
+    >
   > &
-    Pick<AreaRoomOptions, 'clock' | 'logger' | 'ticker' | 'events' | 'market' | 'minds'> = {
+    Pick<AreaRoomOptions, 'clock' | 'logger' | 'ticker' | 'events' | 'market' | 'minds' | 'standings'> = {
     seed: options.seed ?? AREA_ROOM_DEFAULTS.seed,
     tickMs: options.tickMs ?? AREA_ROOM_DEFAULTS.tickMs,
     aiEvery: options.aiEvery ?? AREA_ROOM_DEFAULTS.aiEvery,
@@ -46,6 +49,7 @@ export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition
     events: options.events,
     market: options.market,
     minds: options.minds,
+    standings: options.standings,
   };
   return [...options.world.areas.keys()].map((areaId) => {
     const roomOptions: AreaRoomOptions = { ...complete, areaId };

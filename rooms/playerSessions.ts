@@ -13,6 +13,7 @@ import {
   newCharacter,
 } from './persistence';
 import { playerFromRecord, recordFromPlayer } from './playerRecords';
+import { firstImpression, type PlayerStandings } from './standings';
 import { disengage } from './systems/combat';
 import type { SimContext } from './systems/context';
 import { WrongAreaError } from './systems/errors';
@@ -32,6 +33,8 @@ export interface SessionHost {
   presence: () => Presence;
   roomId: () => string;
   log: Logger;
+  /** Players' social standing, once the composition connects it (NPCs' first impression). */
+  standings?: () => PlayerStandings | undefined;
 }
 
 /**
@@ -79,13 +82,17 @@ export class PlayerSessions {
     }
     await this.leaving.get(identity.userId);
     const { world, area, store, clock } = this.host;
-    const saved = await store.load(identity.userId);
+    const [saved, impression] = await Promise.all([
+      store.load(identity.userId),
+      this.firstImpressionOf(identity.userId),
+    ]);
     const record = saved ?? newCharacter(world, identity, clock.now());
     const asSaved = saved && world.rooms.has(record.roomRef);
     if (!world.rooms.has(record.roomRef)) record.roomRef = area.respawnRoom;
     if (areaOf(record.roomRef) !== area.id) throw new WrongAreaError(areaOf(record.roomRef));
     if (this.all.has(identity.userId)) return this.attach(identity, client);
     const { state, journal } = playerFromRecord(record);
+    journal.firstImpression = impression;
     const session: PlayerSession = {
       identity,
       state,
@@ -115,6 +122,21 @@ export class PlayerSessions {
     visibility.sync([session]);
     delivery.flush(session);
     return session;
+  }
+
+  /**
+   * The first impression the player's social standing makes on NPCs (rooms/standings.ts), or none when the social
+   * graph is not connected or cannot be read (logged: the player is then a stranger to everyone, and still plays).
+   */
+  private async firstImpressionOf(userId: string): Promise<number | undefined> {
+    const standings = this.host.standings?.();
+    if (!standings) return undefined;
+    try {
+      return firstImpression(await standings(userId));
+    } catch (err) {
+      this.host.log.warn({ err, userId }, 'social standing not read: NPCs meet the player as a stranger');
+      return undefined;
+    }
   }
 
   /** One of a player's sockets closed; without other sockets or a gateway hold they leave the area. */

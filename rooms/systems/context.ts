@@ -29,6 +29,11 @@ export interface PlayerJournal {
   asked: Set<string>;
   /** An NPC the player is escorting (not saved: it ends when they leave the area). */
   escort?: Escort;
+  /**
+   * The first impression the player's social standing makes on NPCs they have not dealt with (-3..3, read when they
+   * join the area, not saved: `rooms/standings.ts`).
+   */
+  firstImpression?: number;
 }
 
 /** Server-only memory of a creature, beside its synchronised `CreatureState`. */

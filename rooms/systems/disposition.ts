@@ -35,9 +35,13 @@ export function dispositionFor(score: number): Disposition {
   return 'neutral';
 }
 
-/** The player's current score with `npc` (the NPC's starting disposition until something happens). */
+/**
+ * The player's current score with `npc`: until something happens between them, the NPC's starting disposition
+ * plus the first impression the player's social standing makes (rooms/standings.ts).
+ */
 export function relationScore(ctx: SimContext, userId: string, npc: NpcTemplate): number {
-  return ctx.journal(userId).relations.get(npc.ref) ?? START_SCORE[npc.disposition];
+  const journal = ctx.journal(userId);
+  return journal.relations.get(npc.ref) ?? START_SCORE[npc.disposition] + (journal.firstImpression ?? 0);
 }
 
 /** The player's current disposition with `npc`. */

@@ -14,6 +14,7 @@ import type { World } from '../../rooms/content/world';
 import { characterModel, type CharacterRecord } from '../../models/Character';
 import type { MudAction } from '../../rooms/systems/actions';
 import type { WorldMarket } from '../../rooms/systems/marketTrades';
+import type { PlayerStandings } from '../../rooms/standings';
 import type { EconomyService } from '../economy';
 import { economyWorldPurse } from '../economy/worldPurse';
 import { CharacterItems } from './characterItems';
@@ -56,6 +57,11 @@ export interface WorldArea extends ProductParts {
   service: WorldService;
   /** Opens the marketplace to the world's broker NPCs (`trade`); until then `trade` answers MARKET_UNAVAILABLE. */
   connectMarket(market: WorldMarket): void;
+  /**
+   * Lets NPCs read players' social standing (the social graph, built after the world): players who join an area
+   * from then on make a first impression on the NPCs they have not dealt with (rooms/standings.ts).
+   */
+  connectStandings(standings: PlayerStandings): void;
 }
 
 /** What the composition hands the world besides the platform: the event bus it publishes on and the economy. */
@@ -85,6 +91,7 @@ export async function createWorldArea(
 ): Promise<WorldArea> {
   const { events, economy, minds } = options;
   let market: WorldMarket | undefined;
+  let standings: PlayerStandings | undefined;
   const { config, stores, clock, logger } = context;
   if (!stores.mongo) throw new Error('The world needs MongoDB for its characters');
   const log = logger.child({ component: 'mud' });
@@ -150,9 +157,13 @@ export async function createWorldArea(
       events: bus,
       market: () => market,
       minds,
+      standings: () => standings,
     }),
     connectMarket: (connected) => {
       market = connected;
+    },
+    connectStandings: (connected) => {
+      standings = connected;
     },
     upgrades: channels,
     close: async () => {
