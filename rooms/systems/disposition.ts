@@ -82,6 +82,19 @@ export function adjustDisposition(
   return disposition;
 }
 
+/**
+ * What an NPC the player has not dealt with yet has heard of them, when the player's social standing changed how it
+ * meets them (rooms/standings.ts): the reason a stranger is warm or cold, said with the greeting.
+ */
+function heardOf(ctx: SimContext, userId: string, npc: NpcTemplate): string | undefined {
+  const journal = ctx.journal(userId);
+  if (!journal.firstImpression || journal.relations.has(npc.ref)) return undefined;
+  if (dispositionOf(ctx, userId, npc) === dispositionFor(START_SCORE[npc.disposition])) return undefined;
+  return journal.firstImpression > 0
+    ? 'I have heard good things about you.'
+    : 'I have heard talk of you, and none of it good.';
+}
+
 /** NPCs standing in a room. */
 export function npcsIn(ctx: SimContext, roomRef: string): NpcTemplate[] {
   return [...ctx.world.npcs.values()].filter((npc) => npc.room === roomRef);
@@ -150,6 +163,9 @@ export function talk(ctx: SimContext, userId: string, query: string, topic?: str
     disposition,
     to: { userId },
   });
+  const heard = heardOf(ctx, userId, npc);
+  if (heard)
+    ctx.emit({ type: 'npc.said', npc: { name: npc.name }, text: heard, disposition, to: { userId } });
   const questLine = disposition === 'wary' ? undefined : questLineFor(ctx, userId, npc);
   if (questLine)
     ctx.emit({ type: 'npc.said', npc: { name: npc.name }, text: questLine, disposition, to: { userId } });

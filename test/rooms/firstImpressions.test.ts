@@ -23,19 +23,24 @@ describe('NPCs’ first impression of a player’s social standing', () => {
     sim.addPlayer('stranger', { roomRef: 'village:square' });
     sim.ctx.journal('liked').firstImpression = 3;
     sim.ctx.journal('feared').firstImpression = -3;
-    const greeting = (userId: string) => {
+    const said = (userId: string) => {
       sim.drain();
       talk(sim.ctx, userId, 'elder');
-      return sim.drain().find((e) => e.type === 'npc.said') as { disposition: string } | undefined;
+      return sim.drain().filter((e) => e.type === 'npc.said') as { disposition: string; text: string }[];
     };
-    // Elder Maren starts neutral (0): 3 makes her friendly, -3 wary (no quests, no wares).
-    expect(greeting('stranger')?.disposition).toBe('neutral');
-    expect(greeting('liked')?.disposition).toBe('friendly');
-    expect(greeting('feared')?.disposition).toBe('wary');
+    // Elder Maren starts neutral (0): 3 makes her friendly, -3 wary (no quests, no wares); she says why.
+    const [stranger, liked, feared] = [said('stranger'), said('liked'), said('feared')];
+    expect(stranger[0].disposition).toBe('neutral');
+    expect(stranger.map((e) => e.text)).not.toContain('I have heard good things about you.');
+    expect(liked[0].disposition).toBe('friendly');
+    expect(liked[1].text).toBe('I have heard good things about you.');
+    expect(feared[0].disposition).toBe('wary');
+    expect(feared[1].text).toBe('I have heard talk of you, and none of it good.');
     // What happens between them is kept from the impression on: a gift (+1) to the feared player's -3 is -2.
     const elder = world.npcs.get('village:elder')!;
     adjustDisposition(sim.ctx, 'feared', elder, 'gift');
     expect(relationScore(sim.ctx, 'feared', elder)).toBe(-2);
+    expect(said('feared').map((e) => e.text)).not.toContain('I have heard talk of you, and none of it good.');
     sim.ctx.journal('feared').firstImpression = 3;
     expect(relationScore(sim.ctx, 'feared', elder)).toBe(-2);
   });

@@ -60,7 +60,9 @@ describe('NPCs and the social graph', () => {
       }).expect(200);
 
     expect(dispositionIn(await greeting(stranger))).toBe('neutral');
-    expect(dispositionIn(await greeting(liked))).toBe('friendly');
+    const warm = await greeting(liked);
+    expect(dispositionIn(warm)).toBe('friendly');
+    expect(warm.map((e) => e.text)).toContain('Elder Maren says: "I have heard good things about you."');
     const wary = await greeting(feared);
     expect(dispositionIn(wary)).toBe('wary');
     // A wary elder offers nothing: no quests, no topics.
