@@ -5,7 +5,8 @@ import type { MemoryKeeper } from './memoryKeeper';
 /**
  * The memory service as an area of `GET /admin/brain/status`: its memories and their vectors, the newest memory
  * (`last_sync`) and the newest consolidation that succeeded. Degraded when the newest finished consolidation failed
- * (its error in `detail`, so an operator sees a broken night before the next one).
+ * (its error, cut to 200 characters as a failing status's is, in `detail`: an operator sees a broken night before the
+ * next one).
  */
 export function memoryStatus(memory: MemoryKeeper, consolidation: Consolidation): BrainStatusSource {
   return {
@@ -29,7 +30,7 @@ export function memoryStatus(memory: MemoryKeeper, consolidation: Consolidation)
         last_sync: newest?.created_at ?? null,
         last_consolidation: succeeded?.finished_at ?? null,
         detail: failed
-          ? `last consolidation failed at ${finished.finished_at?.toISOString() ?? 'an unknown time'}: ${finished.error ?? 'no error recorded'}`
+          ? `last consolidation failed at ${finished.finished_at?.toISOString() ?? 'an unknown time'}: ${(finished.error ?? 'no error recorded').slice(0, 200)}`
           : null,
       };
     },
