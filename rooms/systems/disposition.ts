@@ -89,7 +89,7 @@ export function adjustDisposition(
 function heardOf(ctx: SimContext, userId: string, npc: NpcTemplate): string | undefined {
   const journal = ctx.journal(userId);
   if (!journal.firstImpression || journal.relations.has(npc.ref)) return undefined;
-  if (dispositionOf(ctx, userId, npc) === dispositionFor(START_SCORE[npc.disposition])) return undefined;
+  if (dispositionOf(ctx, userId, npc) === npc.disposition) return undefined;
   return journal.firstImpression > 0
     ? 'I have heard good things about you.'
     : 'I have heard talk of you, and none of it good.';
