@@ -6,7 +6,7 @@ import globals from 'globals';
 import { layerRules } from './eslint.layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'contracts/abi/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'contracts/abi/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

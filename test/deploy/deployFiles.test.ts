@@ -98,10 +98,14 @@ describe('deploy/Dockerfile', () => {
   const stages = lines.filter((line) => line.startsWith('FROM '));
   const final = lines.slice(lines.indexOf(stages[stages.length - 1]));
 
-  it('builds in one stage and runs from a pinned slim image in another', () => {
+  it('builds in one stage and runs from a pinned slim image in another, on the Node that CI tests', () => {
+    const pinned = /^FORGE_NODE_VERSION=(\d+\.\d+\.\d+)$/m.exec(
+      fs.readFileSync(path.join(REPO_ROOT, 'scripts/node.sh'), 'utf8'),
+    )?.[1];
+    expect(pinned).toMatch(/^(22|24)\./);
     expect(stages).toEqual([
-      'FROM node:20.20-bookworm-slim AS build',
-      'FROM node:20.20-bookworm-slim AS runtime',
+      `FROM node:${pinned}-bookworm-slim AS build`,
+      `FROM node:${pinned}-bookworm-slim AS runtime`,
     ]);
   });
 
