@@ -13,7 +13,7 @@ export interface FolderScanOptions {
 
 export const DEFAULT_FOLDER_SCAN: FolderScanOptions = {
   extensions: ['.md', '.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.yml', '.yaml', '.txt', '.sol'],
-  skipFolders: ['node_modules', 'dist', 'coverage', 'data', '.git'],
+  skipFolders: ['node_modules', 'dist', 'coverage', 'data', '.git', '.cache'],
   skipFiles: ['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml'],
 };
 

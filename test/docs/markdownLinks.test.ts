@@ -3,7 +3,7 @@ import path from 'node:path';
 
 const root = path.join(__dirname, '../..');
 /** Folders that hold no committed Markdown of ours (dependencies, build output, data). */
-const SKIPPED = new Set(['node_modules', 'dist', 'data', 'coverage', '.git']);
+const SKIPPED = new Set(['node_modules', 'dist', 'data', 'coverage', '.git', '.cache']);
 
 /** Every Markdown file of the repository. */
 function markdownFiles(dir = root): string[] {

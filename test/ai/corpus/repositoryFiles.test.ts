@@ -10,17 +10,19 @@ describe('repository files', () => {
     root = await mkdtemp(join(tmpdir(), 'brain-files-'));
     await mkdir(join(root, 'docs'));
     await mkdir(join(root, 'node_modules/pkg'), { recursive: true });
+    await mkdir(join(root, '.cache/node-v24/share'), { recursive: true });
     await mkdir(join(root, 'test'));
     await writeFile(join(root, 'docs/Guide.md'), '# Guide\n');
     await writeFile(join(root, 'main.ts'), 'export {};\n');
     await writeFile(join(root, 'test/main.test.ts'), "it('runs', () => {});\n");
     await writeFile(join(root, 'node_modules/pkg/index.js'), 'module.exports = 1;\n');
+    await writeFile(join(root, '.cache/node-v24/CHANGELOG.md'), '# Node.js changelog\n');
     await writeFile(join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00]));
   });
 
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  it('lists ingestible files, skipping dependencies and unknown extensions', async () => {
+  it('lists ingestible files, skipping dependencies, the tool cache and unknown extensions', async () => {
     expect(await listSourceFiles(root)).toEqual(['docs/Guide.md', 'main.ts', 'test/main.test.ts']);
   });
 

@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import { productParts } from '../../../productParts';
@@ -56,5 +59,41 @@ describe('seedEmptyBrain', () => {
     );
     expect(report).toBeUndefined();
     expect(ingest).not.toHaveBeenCalled();
+  });
+
+  it("seeds the repository's own Markdown, not the tests, the tool cache or other projects' evaluation corpora", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'brain-seed-'));
+    try {
+      for (const file of [
+        'README.md',
+        'docs/SPEC.md',
+        'bench/README.md',
+        'bench/corpora/someone-elses-docs/page.md',
+        'test/fixtures/notes.md',
+        '.cache/node-v24.21.0/CHANGELOG.md',
+        'world/area.yml',
+      ]) {
+        await mkdir(join(root, dirname(file)), { recursive: true });
+        await writeFile(join(root, file), `# ${file}\n`);
+      }
+      const ingest = jest.fn(async () => undefined);
+      const report = await seedEmptyBrain(
+        {
+          ingestor: { ingest } as never,
+          store: { counts: async () => ({ documents: { docs: 0, code: 0, tests: 0 } }) as never },
+        },
+        root,
+        pino({ level: 'silent' }),
+      );
+      expect(ingest.mock.calls.map((call) => (call as unknown[])[1])).toEqual([
+        'README.md',
+        'bench/README.md',
+        'docs/SPEC.md',
+        'world/area.yml',
+      ]);
+      expect(report).toEqual({ ingested: 4, skipped: [] });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
