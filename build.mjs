@@ -56,7 +56,7 @@ export async function buildAll() {
     bundle: false,
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     sourcemap: true,
     tsconfig: path.join(root, 'tsconfig.build.json'),
     logLevel: 'warning',

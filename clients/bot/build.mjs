@@ -18,7 +18,7 @@ export async function buildBotClient() {
     bundle: true,
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     sourcemap: true,
     metafile: true,
     legalComments: 'none',
