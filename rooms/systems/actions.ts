@@ -15,7 +15,8 @@ import { drawMap } from './mapView';
 import { emote, say, shout, who, whisper } from './social';
 import { commandGroup } from './groups';
 import { type Handoff, look, move } from './movement';
-import { acceptQuest, completeQuest, reportQuests } from './quests';
+import { reportQuests } from './quests';
+import { acceptOffer, completeHere } from './questOffers';
 import { rest } from './vitals';
 import { parseCommandLine } from './commandLine';
 import { reject } from './errors';
@@ -175,7 +176,7 @@ function onQuest(
   quest?: string,
 ): void {
   if (op === 'progress') return reportQuests(ctx, userId, quest);
-  if (!quest) throw reject('QUEST_REQUIRED', `Say which quest to ${op}.`);
-  if (op === 'accept') acceptQuest(ctx, userId, quest);
-  else completeQuest(ctx, userId, quest);
+  // Without a name: the most recent offer, or the finished quest whose giver is here.
+  if (op === 'accept') acceptOffer(ctx, userId, quest);
+  else completeHere(ctx, userId, quest);
 }

@@ -27,6 +27,8 @@ export interface PlayerJournal {
   invite?: string;
   /** Dialogue topics already answered (`<npcRef>#<topic>`): each moves a disposition once. */
   asked: Set<string>;
+  /** The quests an NPC offered last (`talk`), first first: what a bare `accept` takes (not saved). */
+  offer?: { npc: string; quests: string[] };
   /** An NPC the player is escorting (not saved: it ends when they leave the area). */
   escort?: Escort;
   /**

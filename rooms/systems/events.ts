@@ -88,6 +88,7 @@ export type GameEventBody =
   | { type: 'riddle.answered'; npc: Actor; correct: boolean }
   | { type: 'quest.accepted'; quest: string; objectives: ObjectiveView[] }
   | { type: 'quest.progress'; quest: string; objectives: ObjectiveView[] }
+  | { type: 'quest.ready'; quest: string; giver: string; atGiver: boolean }
   | { type: 'quest.completed'; quest: string; xp: number; soft: number; items: string[]; companion?: string }
   | { type: 'companion.bonded'; companion: string; species: string }
   | { type: 'companion.spoke'; companion: string; text: string }

@@ -28,6 +28,11 @@ const who = (actor: Actor, viewer: string) =>
 const verb = (actor: Actor, viewer: string, second: string, third: string) =>
   actor.userId === viewer ? second : third;
 const list = (items: string[]) => (items.length === 0 ? 'nothing' : items.join(', '));
+/** The offer line's last words: how to take the first quest (a bare `accept`), or another by name. */
+const howToAccept = (quests: Array<{ name: string }>) =>
+  quests.length === 1
+    ? 'Type "accept" to take it.'
+    : `Type "accept" to take ${quests[0].name}, or "accept <quest>" for another.`;
 const objectives = (views: ObjectiveView[]) =>
   views.map((o) => `${o.done ? '[x]' : '[ ]'} ${o.text} (${o.have}/${o.need})`).join('; ');
 
@@ -114,7 +119,9 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
     'chat',
     (e) =>
       [
-        e.quests.length ? `${e.npc.name} has work for you: ${list(e.quests.map((q) => q.name))}.` : '',
+        e.quests.length
+          ? `${e.npc.name} has work for you: ${list(e.quests.map((q) => q.name))}. ${howToAccept(e.quests)}`
+          : '',
         e.wares.length
           ? `${e.npc.name} sells: ${list(e.wares.map((w) => `${w.name} (${w.price} ${w.price === 1 ? 'coin' : 'coins'})`))}.`
           : '',
@@ -179,6 +186,11 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ],
   'quest.accepted': ['quest', (e) => `Quest accepted: ${e.quest}. ${objectives(e.objectives)}`],
   'quest.progress': ['quest', (e) => `${e.quest}: ${objectives(e.objectives)}`],
+  'quest.ready': [
+    'quest',
+    (e) =>
+      `All done for ${e.quest}: ${e.atGiver ? '' : `return to ${e.giver} and `}type "complete" to hand it in.`,
+  ],
   'quest.completed': [
     'quest',
     (e) =>

@@ -67,7 +67,7 @@ describe('AreaRoom actions over the SDK', () => {
     const said = await log.waitFor((e) => e.type === 'npc.said');
     expect(said.text).toBe('Elder Maren says: "Welcome to Thornwick, traveller. Mind the chickens."');
     expect((await log.waitFor((e) => e.type === 'npc.offers')).text).toBe(
-      'Elder Maren has work for you: First Steps.\nYou could ask about: founder, chickens.',
+      'Elder Maren has work for you: First Steps. Type "accept" to take it.\nYou could ask about: founder, chickens.',
     );
 
     await room.request('move', { direction: 'east' });
