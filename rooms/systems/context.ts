@@ -57,6 +57,8 @@ export interface CreatureMind {
   hidden?: boolean;
   /** It sprang an ambush: it strikes before anyone else in the next combat round. */
   firstStrike?: boolean;
+  /** When it came into its current room (a process-wide sequence): creatures of one name are numbered by it. */
+  arrived?: number;
   /** Boss phases entered so far, and the attack they add. */
   phase?: number;
   bonusAttack?: number;

@@ -7,6 +7,8 @@ export type Audience = { userId: string } | { roomRef: string; except?: string }
 export interface Actor {
   name: string;
   userId?: string;
+  /** A creature's number among those of its name in its room, when there are several (`creatureNames.ts`). */
+  nth?: number;
 }
 
 /** What a player sees on `look`. */
@@ -16,7 +18,15 @@ export interface RoomView {
   description: string;
   exits: string[];
   players: string[];
-  creatures: Array<{ id: string; name: string; emotion: string; health: number; maxHealth: number }>;
+  /** In the order they came into the room; `nth` numbers those that share a name. */
+  creatures: Array<{
+    id: string;
+    name: string;
+    nth?: number;
+    emotion: string;
+    health: number;
+    maxHealth: number;
+  }>;
   items: Array<{ id: string; name: string; qty: number }>;
   npcs: string[];
 }

@@ -1,7 +1,8 @@
 import type { Direction } from '../content/schemas';
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
-import { type SimContext, creaturesIn, playersIn, requireAlive, requirePlayer } from './context';
+import { type SimContext, playersIn, requireAlive, requirePlayer } from './context';
 import { roomFeels } from './creatureAi';
+import { creaturesByArrival, nthOf } from './creatureNames';
 import { reject } from './errors';
 import type { RoomView } from './events';
 import { recordObjective } from './quests';
@@ -27,9 +28,10 @@ export function viewRoom(ctx: SimContext, roomRef: string): RoomView {
     description: room.description,
     exits: Object.keys(room.exits),
     players: playersIn(ctx, roomRef).map((p) => p.name),
-    creatures: creaturesIn(ctx, roomRef).map((c) => ({
+    creatures: creaturesByArrival(ctx, roomRef).map((c) => ({
       id: c.id,
       name: c.name,
+      ...(nthOf(ctx, c) ? { nth: nthOf(ctx, c) } : {}),
       emotion: c.emotion,
       health: c.health,
       maxHealth: c.maxHealth,

@@ -1,4 +1,5 @@
 import type { Actor, GameEvent, GameEventBody, GameEventType, ObjectiveView } from './events';
+import { labelOf } from './creatureNames';
 import { INFO_FORMATTERS } from './narrationInfo';
 import { MARKET_FORMATTERS } from './narrationMarket';
 
@@ -24,7 +25,9 @@ type Formatter<T extends GameEventType> = (
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** "you" for the viewer, the name for everyone else. */
 const who = (actor: Actor, viewer: string) =>
-  actor.userId === viewer ? 'you' : actor.name.match(/^[A-Z]/) ? actor.name : `the ${actor.name}`;
+  actor.userId === viewer ? 'you' : actor.name.match(/^[A-Z]/) ? actor.name : `the ${labelOf(actor)}`;
+/** "A speckled hen", or "A second speckled hen" when one is already there. */
+const newcomer = (actor: Actor) => `A ${labelOf(actor)}`;
 const verb = (actor: Actor, viewer: string, second: string, third: string) =>
   actor.userId === viewer ? second : third;
 const list = (items: string[]) => (items.length === 0 ? 'nothing' : items.join(', '));
@@ -48,7 +51,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
         room.npcs.length ? `Here: ${list(room.npcs)}.` : '',
         room.players.length ? `Players: ${list(room.players)}.` : '',
         room.creatures.length
-          ? `Creatures: ${list(room.creatures.map((c) => `${c.name} (${c.emotion.toLowerCase()})`))}.`
+          ? `Creatures: ${list(room.creatures.map((c) => `${labelOf(c)} (${c.emotion.toLowerCase()})`))}.`
           : '',
         room.items.length
           ? `On the ground: ${list(room.items.map((i) => (i.qty > 1 ? `${i.name} x${i.qty}` : i.name)))}.`
@@ -212,16 +215,16 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
     'companion',
     (e) => `${e.companion} will now ${PRESENCE_LINES[e.presence] ?? 'stay'}.`,
   ],
-  'creature.emotion': ['room', (e) => `The ${e.creature.name} ${EMOTION_LINES[e.emotion] ?? 'shifts'}.`],
-  'creature.left': ['room', (e) => `The ${e.creature.name} heads ${e.direction}.`],
+  'creature.emotion': ['room', (e) => `The ${labelOf(e.creature)} ${EMOTION_LINES[e.emotion] ?? 'shifts'}.`],
+  'creature.left': ['room', (e) => `The ${labelOf(e.creature)} heads ${e.direction}.`],
   'creature.arrived': [
     'room',
-    (e) => `A ${e.creature.name} arrives${e.from ? ` from ${FROM[e.from] ?? `the ${e.from}`}` : ''}.`,
+    (e) => `${newcomer(e.creature)} arrives${e.from ? ` from ${FROM[e.from] ?? `the ${e.from}`}` : ''}.`,
   ],
   'creature.phase': ['combat', (e) => e.text],
   'creature.warned': [
     'combat',
-    (e, v) => `The ${e.creature.name} has had enough of ${who(e.target, v)} and attacks!`,
+    (e, v) => `The ${labelOf(e.creature)} has had enough of ${who(e.target, v)} and attacks!`,
   ],
   'escort.started': [
     'quest',
@@ -232,7 +235,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   'escort.hurt': [
     'combat',
     (e) =>
-      `The ${e.creature.name} goes for ${e.npc.name} and wounds them (${e.damage} damage, ${e.remaining} left).`,
+      `The ${labelOf(e.creature)} goes for ${e.npc.name} and wounds them (${e.damage} damage, ${e.remaining} left).`,
   ],
   'escort.failed': [
     'quest',
@@ -254,14 +257,14 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ],
   'creature.ambushed': [
     'combat',
-    (e, v) => `A ${e.creature.name} bursts from hiding and springs at ${who(e.target, v)}!`,
+    (e, v) => `${newcomer(e.creature)} bursts from hiding and springs at ${who(e.target, v)}!`,
   ],
   'creature.approached': [
     'room',
     (e, v) =>
-      `The ${e.creature.name} ${e.emotion === 'FRIENDLY' ? 'trots up to' : 'edges closer to'} ${e.target.userId === v ? 'you' : e.target.name}${e.emotion === 'FRIENDLY' ? ' happily' : ', sniffing the air'}.`,
+      `The ${labelOf(e.creature)} ${e.emotion === 'FRIENDLY' ? 'trots up to' : 'edges closer to'} ${e.target.userId === v ? 'you' : e.target.name}${e.emotion === 'FRIENDLY' ? ' happily' : ', sniffing the air'}.`,
   ],
-  'creature.spawned': ['room', (e) => `A ${e.creature.name} appears.`],
+  'creature.spawned': ['room', (e) => `${newcomer(e.creature)} appears.`],
   'area.handoff': ['system', (e) => `You travel to ${e.areaName}...`],
 };
 

@@ -1,3 +1,4 @@
+import { labelOf } from './creatureNames';
 import type { Actor, InfoEventBody, ObjectiveView } from './events';
 
 /** Formatters of the info, character-sheet and player-chat events (merged into `narration.ts`). */
@@ -17,7 +18,7 @@ export const INFO_FORMATTERS: { [T in InfoType]: [Channel, Formatter<T>] } = {
   considered: [
     'info',
     (e) =>
-      `The ${e.creature.name} (level ${e.level}) would be ${e.verdict} for you. Your attack ${e.yourAttack}, defense ${e.yourDefense}.`,
+      `The ${labelOf(e.creature)} (level ${e.level}) would be ${e.verdict} for you. Your attack ${e.yourAttack}, defense ${e.yourDefense}.`,
   ],
   'quest.log': [
     'quest',
