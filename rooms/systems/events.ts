@@ -1,4 +1,5 @@
 import type { Disposition } from '../content/schemas';
+import type { MapView } from './mapView';
 
 /** Who receives an event: one player, everyone in a room (optionally except one player), or the whole area. */
 export type Audience = { userId: string } | { roomRef: string; except?: string } | { areaId: string };
@@ -45,7 +46,7 @@ export interface ObjectiveView {
 export type GameEventBody =
   | InfoEventBody
   | MarketEventBody
-  | { type: 'room.look'; room: RoomView }
+  | { type: 'room.look'; room: RoomView; map?: MapView }
   | { type: 'player.left'; actor: Actor; direction: string }
   | { type: 'player.arrived'; actor: Actor }
   | { type: 'combat.started'; attacker: Actor; target: Actor }
@@ -184,7 +185,15 @@ export type InfoEventBody =
       abilities: string[];
       companion: string;
     }
-  | { type: 'map'; area: string; here: string; grid: string; rooms: string[]; vertical: string[] }
+  | {
+      type: 'map';
+      area: string;
+      here: string;
+      grid: string;
+      rooms: string[];
+      vertical: string[];
+      graph: MapView;
+    }
   | { type: 'who'; area: string; players: Array<{ name: string; level: number; room: string }> }
   | { type: 'chat.emote'; actor: Actor; text: string }
   | { type: 'chat.whisper'; actor: Actor; target: Actor; text: string }

@@ -6,6 +6,7 @@ import { creaturesByArrival, nthOf } from './creatureNames';
 import { reject } from './errors';
 import type { RoomView } from './events';
 import { recordObjective } from './quests';
+import { mapAround } from './mapView';
 import { abandonEscort, escortFollows } from './escorts';
 
 /** Where a move leads when it leaves this area: the room actor hands the player to that area's room. */
@@ -44,7 +45,8 @@ export function viewRoom(ctx: SimContext, roomRef: string): RoomView {
 /** `look`: describes the player's room to them. */
 export function look(ctx: SimContext, userId: string): void {
   const player = requirePlayer(ctx, userId);
-  ctx.emit({ type: 'room.look', room: viewRoom(ctx, player.roomRef), to: { userId } });
+  const map = mapAround(ctx, userId);
+  ctx.emit({ type: 'room.look', room: viewRoom(ctx, player.roomRef), map, to: { userId } });
 }
 
 /**
@@ -60,7 +62,8 @@ export function enterRoom(ctx: SimContext, player: PlayerState, roomRef: string)
     actor: { name: player.name, userId: player.userId },
     to: { roomRef, except: player.userId },
   });
-  ctx.emit({ type: 'room.look', room: viewRoom(ctx, roomRef), to: { userId: player.userId } });
+  const map = mapAround(ctx, player.userId);
+  ctx.emit({ type: 'room.look', room: viewRoom(ctx, roomRef), map, to: { userId: player.userId } });
   roomFeels(ctx, roomRef, 'PLAYER_ENTERS', player.userId);
   recordObjective(ctx, player.userId, 'visit', roomRef);
   escortFollows(ctx, player, from);

@@ -63,7 +63,15 @@ export const INFO_FORMATTERS: { [T in InfoType]: [Channel, Formatter<T>] } = {
   ],
   map: [
     'info',
-    (e) => [`${e.area} — you are in ${e.here} [@]`, e.grid, ...e.vertical.map((v) => `${v}`)].join('\n'),
+    (e) =>
+      [
+        `${e.area} — you are in ${e.here} [@]`,
+        e.grid,
+        ...e.vertical,
+        e.graph.rooms.some((room) => !room.visited) ? '[?] not explored yet.' : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
   ],
   who: [
     'info',
