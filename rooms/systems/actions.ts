@@ -18,6 +18,7 @@ import { type Handoff, look, move } from './movement';
 import { reportQuests } from './quests';
 import { acceptOffer, completeHere } from './questOffers';
 import { rest } from './vitals';
+import { tutorial } from './tutorial';
 import { parseCommandLine } from './commandLine';
 import { reject } from './errors';
 
@@ -54,6 +55,7 @@ export const MudAction = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('buy'), item: name, from: name.optional() }),
   z.strictObject({ action: z.literal('sell'), item: name, qty, to: name.optional() }),
   z.strictObject({ action: z.literal('help'), topic: name.optional() }),
+  z.strictObject({ action: z.literal('tutorial') }),
   z.strictObject({ action: z.literal('examine'), target: name }),
   z.strictObject({ action: z.literal('consider'), target: name }),
   z.strictObject({ action: z.literal('quests') }),
@@ -143,6 +145,7 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   buy: (ctx, userId, a) => buy(ctx, userId, a.item, a.from),
   sell: (ctx, userId, a) => sell(ctx, userId, a.item, a.qty, a.to),
   help: (ctx, userId, a) => help(ctx, userId, a.topic),
+  tutorial: (ctx, userId) => tutorial(ctx, userId),
   examine: (ctx, userId, a) => examine(ctx, userId, a.target),
   consider: (ctx, userId, a) => consider(ctx, userId, a.target),
   quests: (ctx, userId) => questLog(ctx, userId),

@@ -78,6 +78,8 @@ const VERBS: Record<string, VerbParser> = {
   score: simple('score'),
   stats: simple('score'),
   map: simple('map'),
+  tutorial: () => ({ action: 'tutorial' }),
+  hint: () => ({ action: 'tutorial' }),
   who: simple('who'),
   emote,
   me: emote,

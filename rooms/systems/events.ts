@@ -46,7 +46,7 @@ export interface ObjectiveView {
 export type GameEventBody =
   | InfoEventBody
   | MarketEventBody
-  | { type: 'room.look'; room: RoomView; map?: MapView }
+  | { type: 'room.look'; room: RoomView; map?: MapView; hint?: string }
   | { type: 'player.left'; actor: Actor; direction: string }
   | { type: 'player.arrived'; actor: Actor }
   | { type: 'combat.started'; attacker: Actor; target: Actor }
@@ -158,6 +158,7 @@ export type MarketEventBody =
 
 export type InfoEventBody =
   | { type: 'help'; title: string; text: string }
+  | { type: 'tutorial'; room: string; hint: string; next: string }
   | { type: 'examined'; kind: 'creature' | 'npc' | 'player' | 'item' | 'detail'; name: string; text: string }
   | {
       type: 'considered';

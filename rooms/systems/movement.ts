@@ -7,6 +7,7 @@ import { reject } from './errors';
 import type { RoomView } from './events';
 import { recordObjective } from './quests';
 import { mapAround } from './mapView';
+import { newcomerHint } from './tutorial';
 import { abandonEscort, escortFollows } from './escorts';
 
 /** Where a move leads when it leaves this area: the room actor hands the player to that area's room. */
@@ -46,7 +47,14 @@ export function viewRoom(ctx: SimContext, roomRef: string): RoomView {
 export function look(ctx: SimContext, userId: string): void {
   const player = requirePlayer(ctx, userId);
   const map = mapAround(ctx, userId);
-  ctx.emit({ type: 'room.look', room: viewRoom(ctx, player.roomRef), map, to: { userId } });
+  const hint = newcomerHint(ctx, userId);
+  ctx.emit({
+    type: 'room.look',
+    room: viewRoom(ctx, player.roomRef),
+    map,
+    ...(hint ? { hint } : {}),
+    to: { userId },
+  });
 }
 
 /**
@@ -63,7 +71,14 @@ export function enterRoom(ctx: SimContext, player: PlayerState, roomRef: string)
     to: { roomRef, except: player.userId },
   });
   const map = mapAround(ctx, player.userId);
-  ctx.emit({ type: 'room.look', room: viewRoom(ctx, roomRef), map, to: { userId: player.userId } });
+  const hint = newcomerHint(ctx, player.userId);
+  ctx.emit({
+    type: 'room.look',
+    room: viewRoom(ctx, roomRef),
+    map,
+    ...(hint ? { hint } : {}),
+    to: { userId: player.userId },
+  });
   roomFeels(ctx, roomRef, 'PLAYER_ENTERS', player.userId);
   recordObjective(ctx, player.userId, 'visit', roomRef);
   escortFollows(ctx, player, from);

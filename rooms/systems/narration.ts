@@ -44,7 +44,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ...MARKET_FORMATTERS,
   'room.look': [
     'room',
-    ({ room }) =>
+    ({ room, hint }) =>
       [
         `${room.name}\n${room.description}`,
         `Exits: ${list(room.exits)}.`,
@@ -56,6 +56,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
         room.items.length
           ? `On the ground: ${list(room.items.map((i) => (i.qty > 1 ? `${i.name} x${i.qty}` : i.name)))}.`
           : '',
+        hint ?? '',
       ]
         .filter(Boolean)
         .join('\n'),

@@ -61,6 +61,7 @@ export const INFO_FORMATTERS: { [T in InfoType]: [Channel, Formatter<T>] } = {
         .filter(Boolean)
         .join('\n'),
   ],
+  tutorial: ['info', (e) => `Tutorial: ${e.room}\n${e.hint}\nNext: ${e.next}`],
   map: [
     'info',
     (e) =>
