@@ -15,6 +15,8 @@ export interface RoomView {
   description: string;
   exits: string[];
   npcs: string[];
+  /** In the order they came into the room. */
+  creatures?: Array<{ id: string; name: string }>;
 }
 
 /** A quest as the log shows it; `readyAt` names the giver to hand a finished one in to. */

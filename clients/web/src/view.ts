@@ -1,5 +1,6 @@
 import { offersOf, refName, type MudEvent, type QuestEntry, type RoomView } from './events';
 import { drawMapPanel, type MapView } from './mapPanel';
+import { CreatureLabels } from './creatureLabels';
 
 /** The parts of the synchronised area state the page reads (rooms/state/*.ts). */
 interface Keyed<T> {
@@ -21,18 +22,19 @@ interface PlayerView {
   equipment: Keyed<string>;
   companion?: { ref: string; name: string; bond: number; presence: string };
 }
+interface CreatureView {
+  id: string;
+  name: string;
+  roomRef: string;
+  health: number;
+  maxHealth: number;
+  emotion: string;
+}
 /** The area state as the page reads it. */
 export interface AreaView {
   name: string;
   players: Keyed<PlayerView>;
-  creatures: Keyed<{
-    id: string;
-    name: string;
-    roomRef: string;
-    health: number;
-    maxHealth: number;
-    emotion: string;
-  }>;
+  creatures: Keyed<CreatureView>;
   items: Keyed<{ id: string; name: string; roomRef: string; qty: number }>;
 }
 
@@ -80,6 +82,7 @@ export class GameView {
   private readonly quests = new Map<string, QuestEntry>();
   /** Accept buttons of offers still open, by quest name (disabled once the quest is taken). */
   private readonly acceptButtons = new Map<string, HTMLButtonElement[]>();
+  private readonly creatureLabels = new CreatureLabels();
 
   constructor(private readonly send: (line: string) => void) {}
 
@@ -91,6 +94,7 @@ export class GameView {
   /** Shows a new room description and its exits as buttons. */
   showRoom(room: RoomView): void {
     this.room = room;
+    this.creatureLabels.seeded(room.ref, room.creatures ?? []);
     byId('room-name').textContent = room.name;
     byId('room-description').textContent = room.description;
     const exits = byId('exits');
@@ -165,15 +169,18 @@ export class GameView {
       if (player.roomRef === me.roomRef && player.userId !== me.userId)
         here.push(item(player.name, 'player'));
     });
+    const creatures: CreatureView[] = [];
     state.creatures.forEach((creature) => {
-      if (creature.roomRef !== me.roomRef) return;
+      if (creature.roomRef === me.roomRef) creatures.push(creature);
+    });
+    for (const { creature, label } of this.creatureLabels.label(me.roomRef, creatures)) {
       here.push(
         item(
-          `${creature.name} ${creature.health}/${creature.maxHealth}`,
+          `${label} ${creature.health}/${creature.maxHealth}`,
           `creature, ${creature.emotion.toLowerCase()}`,
         ),
       );
-    });
+    }
     if (this.room?.ref === me.roomRef) for (const npc of this.room.npcs) here.push(item(npc, 'person'));
     state.items.forEach((floor) => {
       if (floor.roomRef === me.roomRef)
