@@ -56,7 +56,6 @@ export const WORLD_RULE_CODES = [
   'QUEST_LOCKED',
   'PRESENCE_REQUIRED',
   'QUESTION_REQUIRED',
-  'QUEST_REQUIRED',
   'STATION_REQUIRED',
 ] as const;
 export type WorldRuleCode = (typeof WORLD_RULE_CODES)[number];
