@@ -18,6 +18,7 @@ import { disengage } from './systems/combat';
 import type { SimContext } from './systems/context';
 import { WrongAreaError } from './systems/errors';
 import { enterRoom, leaveRoom, viewRoom } from './systems/movement';
+import { mapAround } from './systems/mapView';
 import type { RoomVisibility } from './visibility';
 
 /** What the session lifecycle needs from the room hosting it. */
@@ -74,6 +75,7 @@ export class PlayerSessions {
         delivery.deliver({
           type: 'room.look',
           room: viewRoom(sim, existing.state.roomRef),
+          map: mapAround(sim, identity.userId),
           to: { userId: identity.userId },
         });
         delivery.flush(existing);

@@ -40,6 +40,8 @@ export const RoomFile = z.strictObject({
   tags: z.array(RoomTag).default([]),
   /** Things in the room a player can `examine` (keyword → what they see). */
   details: z.record(z.string().regex(/^[a-z][a-z ]*$/), z.string().min(1)).default({}),
+  /** What `tutorial` tells a newcomer here (the first areas' rooms have one): what to try in this room. */
+  tutorial: z.string().min(1).max(400).optional(),
 });
 
 /** `world/<area>/area.yml`: the area and its rooms. `spawnBudget` caps live creatures in the whole area. */

@@ -15,8 +15,10 @@ import { drawMap } from './mapView';
 import { emote, say, shout, who, whisper } from './social';
 import { commandGroup } from './groups';
 import { type Handoff, look, move } from './movement';
-import { acceptQuest, completeQuest, reportQuests } from './quests';
+import { reportQuests } from './quests';
+import { acceptOffer, completeHere } from './questOffers';
 import { rest } from './vitals';
+import { tutorial } from './tutorial';
 import { parseCommandLine } from './commandLine';
 import { reject } from './errors';
 
@@ -53,6 +55,7 @@ export const MudAction = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('buy'), item: name, from: name.optional() }),
   z.strictObject({ action: z.literal('sell'), item: name, qty, to: name.optional() }),
   z.strictObject({ action: z.literal('help'), topic: name.optional() }),
+  z.strictObject({ action: z.literal('tutorial') }),
   z.strictObject({ action: z.literal('examine'), target: name }),
   z.strictObject({ action: z.literal('consider'), target: name }),
   z.strictObject({ action: z.literal('quests') }),
@@ -142,6 +145,7 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   buy: (ctx, userId, a) => buy(ctx, userId, a.item, a.from),
   sell: (ctx, userId, a) => sell(ctx, userId, a.item, a.qty, a.to),
   help: (ctx, userId, a) => help(ctx, userId, a.topic),
+  tutorial: (ctx, userId) => tutorial(ctx, userId),
   examine: (ctx, userId, a) => examine(ctx, userId, a.target),
   consider: (ctx, userId, a) => consider(ctx, userId, a.target),
   quests: (ctx, userId) => questLog(ctx, userId),
@@ -175,7 +179,7 @@ function onQuest(
   quest?: string,
 ): void {
   if (op === 'progress') return reportQuests(ctx, userId, quest);
-  if (!quest) throw reject('QUEST_REQUIRED', `Say which quest to ${op}.`);
-  if (op === 'accept') acceptQuest(ctx, userId, quest);
-  else completeQuest(ctx, userId, quest);
+  // Without a name: the most recent offer, or the finished quest whose giver is here.
+  if (op === 'accept') acceptOffer(ctx, userId, quest);
+  else completeHere(ctx, userId, quest);
 }

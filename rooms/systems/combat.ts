@@ -1,6 +1,6 @@
 import type { CreatureState } from '../state/AreaState';
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
-import { type SimContext, creaturesIn, matchByName, requireAlive, requirePlayer } from './context';
+import { type SimContext, requireAlive, requirePlayer } from './context';
 import { BOND_POINTS, companionSpeaks, companionStrike, shareMoment } from './companions';
 import { engage, feel, releaseFrom, roomFeels } from './creatureAi';
 import { adjustDisposition, npcsIn } from './disposition';
@@ -16,6 +16,7 @@ import { groupMatesIn } from './groups';
 import { improve } from './skills';
 import { DATA_BEHAVIOURS } from './creatureBehaviours';
 import { escortsUnderAttack } from './escorts';
+import { creatureActor, creatureLabel, findCreature } from './creatureNames';
 
 /**
  * Turn-based combat. `attack` only picks a fight; blows are exchanged in `combatRound`, which the room runs
@@ -41,17 +42,17 @@ export const FLEE_CHANCE = 0.6;
 export function attack(ctx: SimContext, userId: string, query: string): void {
   const player = requirePlayer(ctx, userId);
   requireAlive(player);
-  const creature = matchByName(creaturesIn(ctx, player.roomRef), query, (c) => [c.id, c.ref, c.name]);
+  const creature = findCreature(ctx, player.roomRef, query);
   if (!creature) throw reject('NO_SUCH_TARGET', `There is no "${query}" here to fight.`);
   if (player.target === creature.id)
-    throw reject('ALREADY_FIGHTING', `You are already fighting the ${creature.name}.`);
+    throw reject('ALREADY_FIGHTING', `You are already fighting the ${creatureLabel(ctx, creature)}.`);
   player.status = PlayerStatus.fighting;
   player.target = creature.id;
   ctx.minds.get(creature.id)?.attackers.add(userId);
   ctx.emit({
     type: 'combat.started',
     attacker: { name: player.name, userId },
-    target: { name: creature.name },
+    target: creatureActor(ctx, creature),
     to: { roomRef: player.roomRef },
   });
   feel(ctx, creature, 'ATTACKED', userId);
@@ -127,7 +128,7 @@ function playerStrikes(ctx: SimContext, player: PlayerState, creature: CreatureS
     ctx.emit({
       type: 'combat.missed',
       attacker,
-      target: { name: creature.name },
+      target: creatureActor(ctx, creature),
       to: { roomRef: player.roomRef },
     });
   } else {
@@ -136,7 +137,7 @@ function playerStrikes(ctx: SimContext, player: PlayerState, creature: CreatureS
     ctx.emit({
       type: 'combat.hit',
       attacker,
-      target: { name: creature.name },
+      target: creatureActor(ctx, creature),
       damage,
       remaining: creature.health,
       to: { roomRef: player.roomRef },
@@ -145,7 +146,7 @@ function playerStrikes(ctx: SimContext, player: PlayerState, creature: CreatureS
   }
   if (creature.health > 0) {
     const wasLow = isHealthLow(creature.health, creature.maxHealth);
-    const extra = companionStrike(ctx, player, creature.name);
+    const extra = companionStrike(ctx, player, creatureLabel(ctx, creature));
     if (extra > 0) {
       hurtCreature(ctx, creature, extra, player);
       feelHurt(ctx, creature, wasLow, player);
@@ -185,7 +186,7 @@ function creatureStrikes(ctx: SimContext, creature: CreatureState, player: Playe
   if (damage === undefined) {
     ctx.emit({
       type: 'combat.missed',
-      attacker: { name: creature.name },
+      attacker: creatureActor(ctx, creature),
       target,
       to: { roomRef: creature.roomRef },
     });
@@ -195,13 +196,13 @@ function creatureStrikes(ctx: SimContext, creature: CreatureState, player: Playe
   player.health = Math.max(0, player.health - damage);
   ctx.emit({
     type: 'combat.hit',
-    attacker: { name: creature.name },
+    attacker: creatureActor(ctx, creature),
     target,
     damage,
     remaining: player.health,
     to: { roomRef: creature.roomRef },
   });
-  if (player.health <= 0) killPlayer(ctx, player, { name: creature.name });
+  if (player.health <= 0) killPlayer(ctx, player, creatureActor(ctx, creature));
   else if (!wasLow && isHealthLow(player.health, player.maxHealth)) companionSpeaks(ctx, player, 'lowHealth');
 }
 
@@ -209,13 +210,15 @@ function creatureStrikes(ctx: SimContext, creature: CreatureState, player: Playe
 export function creatureDies(ctx: SimContext, creature: CreatureState, killer: PlayerState): void {
   const template = ctx.world.creatures.get(creature.ref)!;
   const mind = ctx.minds.get(creature.id);
+  // Named while it is still in the room, so "the first speckled hen" dies, not "the speckled hen".
+  const actor = creatureActor(ctx, creature);
   releaseFrom(ctx, creature);
   ctx.state.creatures.delete(creature.id);
   ctx.minds.delete(creature.id);
   if (mind) ctx.onCreatureRemoved(mind.spawnPoint);
   ctx.emit({
     type: 'creature.died',
-    creature: { name: creature.name },
+    creature: actor,
     killer: { name: killer.name, userId: killer.userId },
     to: { roomRef: creature.roomRef },
   });
@@ -228,7 +231,7 @@ export function creatureDies(ctx: SimContext, creature: CreatureState, killer: P
   if (dropped.length > 0)
     ctx.emit({
       type: 'loot.dropped',
-      creature: { name: creature.name },
+      creature: actor,
       items: dropped,
       to: { roomRef: creature.roomRef },
     });

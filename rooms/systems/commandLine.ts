@@ -78,6 +78,8 @@ const VERBS: Record<string, VerbParser> = {
   score: simple('score'),
   stats: simple('score'),
   map: simple('map'),
+  tutorial: () => ({ action: 'tutorial' }),
+  hint: () => ({ action: 'tutorial' }),
   who: simple('who'),
   emote,
   me: emote,
@@ -162,18 +164,19 @@ const VERBS: Record<string, VerbParser> = {
   },
   trade: (rest, verb) => tradeLine(rest, verb),
   market: (rest, verb) => tradeLine(rest, verb),
-  quest: (rest, verb) => {
+  quest: (rest) => {
     const [op = 'progress', ...words] = rest.split(/\s+/).filter(Boolean);
     const quest = words.join(' ') || undefined;
     if (op === 'log' || op === 'progress')
       return { action: 'quest', op: 'progress', ...(quest ? { quest } : {}) };
-    if (op !== 'accept' && op !== 'complete') {
-      throw new InvalidActionError(
-        `"${verb} ${op}": try "quest accept <quest>", "quest complete <quest>" or "quest log".`,
-      );
-    }
+    // "quest first steps": a quest named without an op is one to take.
+    if (op !== 'accept' && op !== 'complete') return { action: 'quest', op: 'accept', quest: rest };
     return { action: 'quest', op, ...(quest ? { quest } : {}) };
   },
+  // A bare "accept" or "yes" takes the most recent offer; "complete" hands in the quest finished here.
+  accept: (rest) => ({ action: 'quest', op: 'accept', ...(rest ? { quest: rest } : {}) }),
+  yes: () => ({ action: 'quest', op: 'accept' }),
+  complete: (rest) => ({ action: 'quest', op: 'complete', ...(rest ? { quest: rest } : {}) }),
 };
 
 const TRADE_USAGE =

@@ -27,6 +27,8 @@ export interface PlayerJournal {
   invite?: string;
   /** Dialogue topics already answered (`<npcRef>#<topic>`): each moves a disposition once. */
   asked: Set<string>;
+  /** The quests an NPC offered last (`talk`), first first: what a bare `accept` takes (not saved). */
+  offer?: { npc: string; quests: string[] };
   /** An NPC the player is escorting (not saved: it ends when they leave the area). */
   escort?: Escort;
   /**
@@ -55,6 +57,8 @@ export interface CreatureMind {
   hidden?: boolean;
   /** It sprang an ambush: it strikes before anyone else in the next combat round. */
   firstStrike?: boolean;
+  /** When it came into its current room (a process-wide sequence): creatures of one name are numbered by it. */
+  arrived?: number;
   /** Boss phases entered so far, and the attack they add. */
   phase?: number;
   bonusAttack?: number;

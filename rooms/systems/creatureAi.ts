@@ -5,6 +5,7 @@ import { type CreatureMind, type SimContext, creaturesIn, playersIn } from './co
 import { type Behaviour, type EmotionEvent, behaviourOf, nextEmotion } from './emotions';
 import { type CreatureActions, DATA_BEHAVIOURS } from './creatureBehaviours';
 import { exitsInArea, stepTowards } from './paths';
+import { creatureActor, markArrival } from './creatureNames';
 
 /**
  * Creature behaviour: applies emotion events to a creature (`feel`) and, once per AI step, acts on the
@@ -25,7 +26,7 @@ export function feel(ctx: SimContext, creature: CreatureState, event: EmotionEve
     creature.emotion = next;
     ctx.emit({
       type: 'creature.emotion',
-      creature: { name: creature.name },
+      creature: creatureActor(ctx, creature),
       emotion: next,
       to: { roomRef: creature.roomRef },
     });
@@ -63,7 +64,7 @@ export function engage(ctx: SimContext, creature: CreatureState, userId: string)
   }
   ctx.emit({
     type: 'combat.started',
-    attacker: { name: creature.name },
+    attacker: creatureActor(ctx, creature),
     target: { name: player.name, userId },
     to: { roomRef: creature.roomRef },
   });
@@ -92,7 +93,7 @@ export function approach(ctx: SimContext, creature: CreatureState, mind: Creatur
     mind.approached = player.userId;
     ctx.emit({
       type: 'creature.approached',
-      creature: { name: creature.name },
+      creature: creatureActor(ctx, creature),
       target: { name: player.name, userId: player.userId },
       emotion: creature.emotion,
       to: { roomRef: creature.roomRef },
@@ -112,14 +113,15 @@ export function walk(ctx: SimContext, creature: CreatureState, direction: string
   releaseFrom(ctx, creature);
   ctx.emit({
     type: 'creature.left',
-    creature: { name: creature.name },
+    creature: creatureActor(ctx, creature),
     direction,
     to: { roomRef: creature.roomRef },
   });
   creature.roomRef = target;
+  markArrival(ctx, creature);
   ctx.emit({
     type: 'creature.arrived',
-    creature: { name: creature.name },
+    creature: creatureActor(ctx, creature),
     from: OPPOSITE[direction] ?? '',
     to: { roomRef: creature.roomRef },
   });

@@ -4,6 +4,7 @@ import type { CreatureState } from '../state/AreaState';
 import { PlayerStatus } from '../state/PlayerState';
 import { type CreatureMind, type SimContext, creaturesIn, playersIn } from './context';
 import type { Behaviour } from './emotions';
+import { creatureActor } from './creatureNames';
 
 /** What a data behaviour may make a creature do (supplied by the creature AI). */
 export interface CreatureActions {
@@ -80,7 +81,7 @@ export const DATA_BEHAVIOURS: { [K in keyof Behaviors]-?: DataBehaviour } = {
         mind.bonusAttack = (mind.bonusAttack ?? 0) + phase.attack;
         ctx.emit({
           type: 'creature.phase',
-          creature: { name: creature.name },
+          creature: creatureActor(ctx, creature),
           text: phase.line,
           to: { roomRef: creature.roomRef },
         });
@@ -101,7 +102,7 @@ export const DATA_BEHAVIOURS: { [K in keyof Behaviors]-?: DataBehaviour } = {
       const intruder = ctx.rng.pick(intruders);
       ctx.emit({
         type: 'creature.warned',
-        creature: { name: creature.name },
+        creature: creatureActor(ctx, creature),
         target: { name: intruder.name, userId: intruder.userId },
         to: { roomRef: creature.roomRef },
       });
@@ -127,7 +128,7 @@ export const DATA_BEHAVIOURS: { [K in keyof Behaviors]-?: DataBehaviour } = {
       const victim = ctx.rng.pick(prey);
       ctx.emit({
         type: 'creature.ambushed',
-        creature: { name: creature.name },
+        creature: creatureActor(ctx, creature),
         target: { name: victim.name, userId: victim.userId },
         to: { roomRef: creature.roomRef },
       });

@@ -5,6 +5,7 @@ import { reject } from './errors';
 import { companionSpeaks } from './companions';
 import { offeredQuests, recordObjective } from './quests';
 import { questLineFor } from './npcQuestLines';
+import { rememberOffer } from './questOffers';
 import { startEscorts } from './escorts';
 import { improve } from './skills';
 
@@ -144,8 +145,8 @@ function answer(ctx: SimContext, userId: string, npc: NpcTemplate, query: string
 
 /**
  * `talk`: the NPC greets the player according to disposition, then (unless wary) lists the quests it can
- * give them, what it sells and what they can ask about, after a line about a quest it takes part in
- * (`questLineFor`). Counts for "talk" objectives and (re)starts an escort of this NPC. With `topic`, the
+ * give them (remembered for a bare `accept`), what it sells and what they can ask about, after a line about a
+ * quest it takes part in (`questLineFor`). Counts for "talk" objectives and (re)starts an escort of this NPC. With `topic`, the
  * player asks about that instead (a dialogue choice).
  */
 export function talk(ctx: SimContext, userId: string, query: string, topic?: string): void {
@@ -170,7 +171,9 @@ export function talk(ctx: SimContext, userId: string, query: string, topic?: str
   if (questLine)
     ctx.emit({ type: 'npc.said', npc: { name: npc.name }, text: questLine, disposition, to: { userId } });
   if (disposition !== 'wary') {
-    const quests = offeredQuests(ctx, userId, npc).map((q) => ({ ref: q.ref, name: q.name }));
+    const offered = offeredQuests(ctx, userId, npc);
+    rememberOffer(ctx, userId, npc, offered);
+    const quests = offered.map((q) => ({ ref: q.ref, name: q.name }));
     const wares = npc.sells.map((s) => ({
       ref: s.item,
       name: ctx.world.items.get(s.item)!.name,

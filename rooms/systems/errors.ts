@@ -33,6 +33,7 @@ export const WORLD_RULE_CODES = [
   'NO_COMPANION_OFFER',
   'NO_EXIT',
   'NO_INVITE',
+  'NO_OFFER',
   'NO_RECIPIENT',
   'NO_SUCH_CREATURE',
   'NO_SUCH_ITEM',
@@ -55,7 +56,6 @@ export const WORLD_RULE_CODES = [
   'QUEST_LOCKED',
   'PRESENCE_REQUIRED',
   'QUESTION_REQUIRED',
-  'QUEST_REQUIRED',
   'STATION_REQUIRED',
 ] as const;
 export type WorldRuleCode = (typeof WORLD_RULE_CODES)[number];

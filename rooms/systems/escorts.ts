@@ -2,6 +2,7 @@ import type { Objective } from '../content/schemas';
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
 import type { SimContext } from './context';
 import { recordObjective } from './quests';
+import { creatureActor } from './creatureNames';
 
 /**
  * Escort objectives (`{ kind: escort, npc, to }`): the NPC falls in behind the player who took the quest
@@ -119,7 +120,7 @@ export function escortsUnderAttack(ctx: SimContext, strike: (attack: number) => 
       ctx.emit({
         type: 'escort.hurt',
         npc,
-        creature: { name: creature.name },
+        creature: creatureActor(ctx, creature),
         damage,
         remaining: escort.health,
         to: { roomRef: player.roomRef },

@@ -1,4 +1,5 @@
 import type { Disposition } from '../content/schemas';
+import type { MapView } from './mapView';
 
 /** Who receives an event: one player, everyone in a room (optionally except one player), or the whole area. */
 export type Audience = { userId: string } | { roomRef: string; except?: string } | { areaId: string };
@@ -7,6 +8,8 @@ export type Audience = { userId: string } | { roomRef: string; except?: string }
 export interface Actor {
   name: string;
   userId?: string;
+  /** A creature's number among those of its name in its room, when there are several (`creatureNames.ts`). */
+  nth?: number;
 }
 
 /** What a player sees on `look`. */
@@ -16,7 +19,15 @@ export interface RoomView {
   description: string;
   exits: string[];
   players: string[];
-  creatures: Array<{ id: string; name: string; emotion: string; health: number; maxHealth: number }>;
+  /** In the order they came into the room; `nth` numbers those that share a name. */
+  creatures: Array<{
+    id: string;
+    name: string;
+    nth?: number;
+    emotion: string;
+    health: number;
+    maxHealth: number;
+  }>;
   items: Array<{ id: string; name: string; qty: number }>;
   npcs: string[];
 }
@@ -35,7 +46,7 @@ export interface ObjectiveView {
 export type GameEventBody =
   | InfoEventBody
   | MarketEventBody
-  | { type: 'room.look'; room: RoomView }
+  | { type: 'room.look'; room: RoomView; map?: MapView; hint?: string }
   | { type: 'player.left'; actor: Actor; direction: string }
   | { type: 'player.arrived'; actor: Actor }
   | { type: 'combat.started'; attacker: Actor; target: Actor }
@@ -88,6 +99,7 @@ export type GameEventBody =
   | { type: 'riddle.answered'; npc: Actor; correct: boolean }
   | { type: 'quest.accepted'; quest: string; objectives: ObjectiveView[] }
   | { type: 'quest.progress'; quest: string; objectives: ObjectiveView[] }
+  | { type: 'quest.ready'; quest: string; giver: string; atGiver: boolean }
   | { type: 'quest.completed'; quest: string; xp: number; soft: number; items: string[]; companion?: string }
   | { type: 'companion.bonded'; companion: string; species: string }
   | { type: 'companion.spoke'; companion: string; text: string }
@@ -146,6 +158,7 @@ export type MarketEventBody =
 
 export type InfoEventBody =
   | { type: 'help'; title: string; text: string }
+  | { type: 'tutorial'; room: string; hint: string; next: string }
   | { type: 'examined'; kind: 'creature' | 'npc' | 'player' | 'item' | 'detail'; name: string; text: string }
   | {
       type: 'considered';
@@ -173,7 +186,15 @@ export type InfoEventBody =
       abilities: string[];
       companion: string;
     }
-  | { type: 'map'; area: string; here: string; grid: string; rooms: string[]; vertical: string[] }
+  | {
+      type: 'map';
+      area: string;
+      here: string;
+      grid: string;
+      rooms: string[];
+      vertical: string[];
+      graph: MapView;
+    }
   | { type: 'who'; area: string; players: Array<{ name: string; level: number; room: string }> }
   | { type: 'chat.emote'; actor: Actor; text: string }
   | { type: 'chat.whisper'; actor: Actor; target: Actor; text: string }

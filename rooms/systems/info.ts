@@ -1,9 +1,10 @@
 import type { SimContext } from './context';
-import { creaturesIn, matchByName, normalise, playersIn, requirePlayer } from './context';
+import { matchByName, normalise, playersIn, requirePlayer } from './context';
 import { npcsIn } from './disposition';
 import { reject } from './errors';
 import { COMMAND_HELP } from './commandHelp';
 import { attackOf, defenseOf } from './progression';
+import { creatureActor, findCreature } from './creatureNames';
 
 /** Looking closer: `help`, `examine`/`look <thing>` and `consider <creature>`. */
 
@@ -44,7 +45,7 @@ export function examine(ctx: SimContext, userId: string, query: string): void {
   const player = requirePlayer(ctx, userId);
   const room = ctx.world.rooms.get(player.roomRef)!;
   const to = { userId };
-  const creature = matchByName(creaturesIn(ctx, player.roomRef), query, (c) => [c.id, c.ref, c.name]);
+  const creature = findCreature(ctx, player.roomRef, query);
   if (creature) {
     const template = ctx.world.creatures.get(creature.ref)!;
     const mood = creature.emotion.toLowerCase();
@@ -91,12 +92,12 @@ export function difficulty(playerLevel: number, creatureLevel: number): string {
 /** `consider <creature>`: sizes a creature up against the player. */
 export function consider(ctx: SimContext, userId: string, query: string): void {
   const player = requirePlayer(ctx, userId);
-  const creature = matchByName(creaturesIn(ctx, player.roomRef), query, (c) => [c.id, c.ref, c.name]);
+  const creature = findCreature(ctx, player.roomRef, query);
   if (!creature) throw reject('NO_SUCH_CREATURE', `There is no "${query}" here to size up.`);
   const template = ctx.world.creatures.get(creature.ref)!;
   ctx.emit({
     type: 'considered',
-    creature: { name: creature.name },
+    creature: creatureActor(ctx, creature),
     level: template.level,
     verdict: difficulty(player.level, template.level),
     yourAttack: attackOf(ctx.world, player),

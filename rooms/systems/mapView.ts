@@ -1,65 +1,126 @@
+import { type RoomNode, roomGraph } from '../roomGraph';
 import type { SimContext } from './context';
 import { requirePlayer } from './context';
 
-/** `map`: the rooms of this area the player has visited, drawn as a text grid. */
-
-const STEP: Record<string, [number, number]> = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0] };
-
 /**
- * Lays the visited rooms of the area on a grid by walking compass exits from the player's room, then
- * draws `[@]` for the player, `[ ]` for other rooms, `-` and `|` for passages, and lists rooms with
- * up/down/in/out exits beneath. Rooms that would overlap an earlier one are listed, not drawn.
+ * `map`: the player's neighbourhood in this area — the visited rooms within `MAP_RADIUS` steps, the exits out of
+ * them and the rooms those lead to that the player has not explored yet — laid out on the room graph's coordinates
+ * (`rooms/roomGraph.ts`). The same view rides along with every `room.look` the player gets (`data.map`), so a client
+ * can draw its map panel without asking.
  */
-export function drawMap(ctx: SimContext, userId: string): void {
+
+/** How many steps from the player the map reaches. */
+export const MAP_RADIUS = 3;
+
+/** One room on a player's map. */
+export interface MapRoom {
+  num: number;
+  name: string;
+  x: number;
+  y: number;
+  z: number;
+  /** direction → room number, only toward rooms on this map. */
+  exits: Record<string, number>;
+  /** Exits that lead out of the area, as direction → the area's name. */
+  leaves?: Record<string, string>;
+  /** False for a room seen only as where an exit leads (drawn `[?]`). */
+  visited: boolean;
+}
+
+/** A player's map: the area, the room they are in (its number) and the rooms around it. */
+export interface MapView {
+  area: string;
+  areaId: string;
+  here: number;
+  rooms: MapRoom[];
+}
+
+/** The neighbourhood map of the player's room (marks the room visited). */
+export function mapAround(ctx: SimContext, userId: string): MapView {
   const player = requirePlayer(ctx, userId);
   const visited = ctx.journal(userId).visited;
   visited.add(player.roomRef);
-  const known = (ref: string) => visited.has(ref) && ctx.world.rooms.get(ref)?.areaId === ctx.area.id;
-  const at = new Map<string, [number, number]>([[player.roomRef, [0, 0]]]);
-  const taken = new Map<string, string>([['0,0', player.roomRef]]);
-  const queue = [player.roomRef];
+  const graph = roomGraph(ctx.world);
+  const here = graph.rooms.get(player.roomRef)!;
+  const depth = new Map<string, number>([[here.ref, 0]]);
+  const queue = [here.ref];
   while (queue.length > 0) {
     const ref = queue.shift()!;
-    const [x, y] = at.get(ref)!;
-    for (const [direction, target] of Object.entries(ctx.world.rooms.get(ref)!.exits)) {
-      const step = STEP[direction];
-      if (!step || !known(target as string) || at.has(target as string)) continue;
-      const spot: [number, number] = [x + step[0], y + step[1]];
-      if (taken.has(spot.join(','))) continue;
-      at.set(target as string, spot);
-      taken.set(spot.join(','), target as string);
-      queue.push(target as string);
+    if (!visited.has(ref) || depth.get(ref)! >= MAP_RADIUS) continue;
+    for (const target of Object.values(ctx.world.rooms.get(ref)!.exits)) {
+      if (!target || depth.has(target) || graph.rooms.get(target)?.areaId !== here.areaId) continue;
+      depth.set(target, depth.get(ref)! + 1);
+      queue.push(target);
     }
   }
-  const xs = [...at.values()].map(([x]) => x);
-  const ys = [...at.values()].map(([, y]) => y);
+  const onMap = new Set([...depth.keys()].map((ref) => graph.rooms.get(ref)!.num));
+  const rooms = [...depth.keys()].map((ref) => mapRoom(ctx, graph.rooms.get(ref)!, onMap, visited.has(ref)));
+  return { area: here.areaName, areaId: here.areaId, here: here.num, rooms };
+}
+
+function mapRoom(ctx: SimContext, node: RoomNode, onMap: Set<number>, visited: boolean): MapRoom {
+  const graph = roomGraph(ctx.world);
+  const exits: Record<string, number> = {};
+  const leaves: Record<string, string> = {};
+  for (const [direction, num] of Object.entries(node.exits)) {
+    if (onMap.has(num!)) exits[direction] = num!;
+    const target = graph.byNum.get(num!)!;
+    if (visited && target.areaId !== node.areaId) leaves[direction] = target.areaName;
+  }
+  const { num, name, x, y, z } = node;
+  return { num, name, x, y, z, exits, ...(Object.keys(leaves).length ? { leaves } : {}), visited };
+}
+
+/**
+ * Draws a map's level of the player as text: `[@]` you, `[ ]` visited rooms, `[?]` rooms not yet explored, `-` and
+ * `|` passages between neighbours (north at the top); then the rooms with up/down/in/out exits and exits that leave
+ * the area, one line each.
+ */
+export function drawGrid(map: MapView): { grid: string; vertical: string[] } {
+  const here = map.rooms.find((room) => room.num === map.here)!;
+  const level = map.rooms.filter((room) => room.z === here.z);
+  const at = new Map(level.map((room) => [`${room.x},${room.y}`, room]));
+  const xs = level.map((room) => room.x);
+  const ys = level.map((room) => room.y);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const linked = (room: MapRoom | undefined, direction: string, to: MapRoom | undefined) =>
+    !!room && !!to && room.exits[direction] === to.num && (room.visited || to.visited);
   const lines: string[] = [];
-  for (let y = minY; y <= maxY; y++) {
+  for (let y = maxY; y >= minY; y--) {
     let row = '';
     let below = '';
     for (let x = minX; x <= maxX; x++) {
-      const ref = taken.get(`${x},${y}`);
-      const exits = ref ? ctx.world.rooms.get(ref)!.exits : {};
-      row += ref ? (ref === player.roomRef ? '[@]' : '[ ]') : '   ';
-      row += ref && exits.east && taken.get(`${x + 1},${y}`) === exits.east ? '-' : ' ';
-      below += ref && exits.south && taken.get(`${x},${y + 1}`) === exits.south ? ' | ' : '   ';
+      const room = at.get(`${x},${y}`);
+      row += !room ? '   ' : room.num === map.here ? '[@]' : room.visited ? '[ ]' : '[?]';
+      row += linked(room, 'east', at.get(`${x + 1},${y}`)) ? '-' : ' ';
+      below += linked(room, 'south', at.get(`${x},${y - 1}`)) ? ' | ' : '   ';
       below += ' ';
     }
     lines.push(row.trimEnd());
-    if (y < maxY) lines.push(below.trimEnd());
+    if (y > minY) lines.push(below.trimEnd());
   }
-  const vertical = [...at.keys()]
-    .map((ref) => ctx.world.rooms.get(ref)!)
-    .filter((room) => ['up', 'down', 'in', 'out'].some((d) => d in room.exits))
-    .map((room) => `${room.name}: ${['up', 'down', 'in', 'out'].filter((d) => d in room.exits).join(', ')}`);
+  const vertical = map.rooms
+    .filter((room) => room.visited)
+    .flatMap((room) => {
+      const ways = ['up', 'down', 'in', 'out'].filter((d) => d in room.exits);
+      const out = Object.entries(room.leaves ?? {}).map(([d, area]) => `${d} to ${area}`);
+      return ways.length || out.length ? [`${room.name}: ${[...ways, ...out].join(', ')}`] : [];
+    });
+  return { grid: lines.join('\n'), vertical };
+}
+
+/** `map`: draws the neighbourhood map for the player. */
+export function drawMap(ctx: SimContext, userId: string): void {
+  const map = mapAround(ctx, userId);
+  const { grid, vertical } = drawGrid(map);
   ctx.emit({
     type: 'map',
-    area: ctx.area.name,
-    here: ctx.world.rooms.get(player.roomRef)!.name,
-    grid: lines.join('\n'),
-    rooms: [...at.keys()].map((ref) => ctx.world.rooms.get(ref)!.name),
+    area: map.area,
+    here: map.rooms.find((room) => room.num === map.here)!.name,
+    grid,
+    rooms: map.rooms.filter((room) => room.visited).map((room) => room.name),
     vertical,
+    graph: map,
     to: { userId },
   });
 }

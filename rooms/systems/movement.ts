@@ -1,10 +1,13 @@
 import type { Direction } from '../content/schemas';
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
-import { type SimContext, creaturesIn, playersIn, requireAlive, requirePlayer } from './context';
+import { type SimContext, playersIn, requireAlive, requirePlayer } from './context';
 import { roomFeels } from './creatureAi';
+import { creaturesByArrival, nthOf } from './creatureNames';
 import { reject } from './errors';
 import type { RoomView } from './events';
 import { recordObjective } from './quests';
+import { mapAround } from './mapView';
+import { newcomerHint } from './tutorial';
 import { abandonEscort, escortFollows } from './escorts';
 
 /** Where a move leads when it leaves this area: the room actor hands the player to that area's room. */
@@ -27,9 +30,10 @@ export function viewRoom(ctx: SimContext, roomRef: string): RoomView {
     description: room.description,
     exits: Object.keys(room.exits),
     players: playersIn(ctx, roomRef).map((p) => p.name),
-    creatures: creaturesIn(ctx, roomRef).map((c) => ({
+    creatures: creaturesByArrival(ctx, roomRef).map((c) => ({
       id: c.id,
       name: c.name,
+      ...(nthOf(ctx, c) ? { nth: nthOf(ctx, c) } : {}),
       emotion: c.emotion,
       health: c.health,
       maxHealth: c.maxHealth,
@@ -42,7 +46,15 @@ export function viewRoom(ctx: SimContext, roomRef: string): RoomView {
 /** `look`: describes the player's room to them. */
 export function look(ctx: SimContext, userId: string): void {
   const player = requirePlayer(ctx, userId);
-  ctx.emit({ type: 'room.look', room: viewRoom(ctx, player.roomRef), to: { userId } });
+  const map = mapAround(ctx, userId);
+  const hint = newcomerHint(ctx, userId);
+  ctx.emit({
+    type: 'room.look',
+    room: viewRoom(ctx, player.roomRef),
+    map,
+    ...(hint ? { hint } : {}),
+    to: { userId },
+  });
 }
 
 /**
@@ -58,7 +70,15 @@ export function enterRoom(ctx: SimContext, player: PlayerState, roomRef: string)
     actor: { name: player.name, userId: player.userId },
     to: { roomRef, except: player.userId },
   });
-  ctx.emit({ type: 'room.look', room: viewRoom(ctx, roomRef), to: { userId: player.userId } });
+  const map = mapAround(ctx, player.userId);
+  const hint = newcomerHint(ctx, player.userId);
+  ctx.emit({
+    type: 'room.look',
+    room: viewRoom(ctx, roomRef),
+    map,
+    ...(hint ? { hint } : {}),
+    to: { userId: player.userId },
+  });
   roomFeels(ctx, roomRef, 'PLAYER_ENTERS', player.userId);
   recordObjective(ctx, player.userId, 'visit', roomRef);
   escortFollows(ctx, player, from);

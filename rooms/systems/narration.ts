@@ -1,4 +1,5 @@
 import type { Actor, GameEvent, GameEventBody, GameEventType, ObjectiveView } from './events';
+import { labelOf } from './creatureNames';
 import { INFO_FORMATTERS } from './narrationInfo';
 import { MARKET_FORMATTERS } from './narrationMarket';
 
@@ -24,10 +25,17 @@ type Formatter<T extends GameEventType> = (
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** "you" for the viewer, the name for everyone else. */
 const who = (actor: Actor, viewer: string) =>
-  actor.userId === viewer ? 'you' : actor.name.match(/^[A-Z]/) ? actor.name : `the ${actor.name}`;
+  actor.userId === viewer ? 'you' : actor.name.match(/^[A-Z]/) ? actor.name : `the ${labelOf(actor)}`;
+/** "A speckled hen", or "A second speckled hen" when one is already there. */
+const newcomer = (actor: Actor) => `A ${labelOf(actor)}`;
 const verb = (actor: Actor, viewer: string, second: string, third: string) =>
   actor.userId === viewer ? second : third;
 const list = (items: string[]) => (items.length === 0 ? 'nothing' : items.join(', '));
+/** The offer line's last words: how to take the first quest (a bare `accept`), or another by name. */
+const howToAccept = (quests: Array<{ name: string }>) =>
+  quests.length === 1
+    ? 'Type "accept" to take it.'
+    : `Type "accept" to take ${quests[0].name}, or "accept <quest>" for another.`;
 const objectives = (views: ObjectiveView[]) =>
   views.map((o) => `${o.done ? '[x]' : '[ ]'} ${o.text} (${o.have}/${o.need})`).join('; ');
 
@@ -36,18 +44,19 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ...MARKET_FORMATTERS,
   'room.look': [
     'room',
-    ({ room }) =>
+    ({ room, hint }) =>
       [
         `${room.name}\n${room.description}`,
         `Exits: ${list(room.exits)}.`,
         room.npcs.length ? `Here: ${list(room.npcs)}.` : '',
         room.players.length ? `Players: ${list(room.players)}.` : '',
         room.creatures.length
-          ? `Creatures: ${list(room.creatures.map((c) => `${c.name} (${c.emotion.toLowerCase()})`))}.`
+          ? `Creatures: ${list(room.creatures.map((c) => `${labelOf(c)} (${c.emotion.toLowerCase()})`))}.`
           : '',
         room.items.length
           ? `On the ground: ${list(room.items.map((i) => (i.qty > 1 ? `${i.name} x${i.qty}` : i.name)))}.`
           : '',
+        hint ?? '',
       ]
         .filter(Boolean)
         .join('\n'),
@@ -114,7 +123,9 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
     'chat',
     (e) =>
       [
-        e.quests.length ? `${e.npc.name} has work for you: ${list(e.quests.map((q) => q.name))}.` : '',
+        e.quests.length
+          ? `${e.npc.name} has work for you: ${list(e.quests.map((q) => q.name))}. ${howToAccept(e.quests)}`
+          : '',
         e.wares.length
           ? `${e.npc.name} sells: ${list(e.wares.map((w) => `${w.name} (${w.price} ${w.price === 1 ? 'coin' : 'coins'})`))}.`
           : '',
@@ -179,6 +190,11 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ],
   'quest.accepted': ['quest', (e) => `Quest accepted: ${e.quest}. ${objectives(e.objectives)}`],
   'quest.progress': ['quest', (e) => `${e.quest}: ${objectives(e.objectives)}`],
+  'quest.ready': [
+    'quest',
+    (e) =>
+      `All done for ${e.quest}: ${e.atGiver ? '' : `return to ${e.giver} and `}type "complete" to hand it in.`,
+  ],
   'quest.completed': [
     'quest',
     (e) =>
@@ -200,16 +216,16 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
     'companion',
     (e) => `${e.companion} will now ${PRESENCE_LINES[e.presence] ?? 'stay'}.`,
   ],
-  'creature.emotion': ['room', (e) => `The ${e.creature.name} ${EMOTION_LINES[e.emotion] ?? 'shifts'}.`],
-  'creature.left': ['room', (e) => `The ${e.creature.name} heads ${e.direction}.`],
+  'creature.emotion': ['room', (e) => `The ${labelOf(e.creature)} ${EMOTION_LINES[e.emotion] ?? 'shifts'}.`],
+  'creature.left': ['room', (e) => `The ${labelOf(e.creature)} heads ${e.direction}.`],
   'creature.arrived': [
     'room',
-    (e) => `A ${e.creature.name} arrives${e.from ? ` from ${FROM[e.from] ?? `the ${e.from}`}` : ''}.`,
+    (e) => `${newcomer(e.creature)} arrives${e.from ? ` from ${FROM[e.from] ?? `the ${e.from}`}` : ''}.`,
   ],
   'creature.phase': ['combat', (e) => e.text],
   'creature.warned': [
     'combat',
-    (e, v) => `The ${e.creature.name} has had enough of ${who(e.target, v)} and attacks!`,
+    (e, v) => `The ${labelOf(e.creature)} has had enough of ${who(e.target, v)} and attacks!`,
   ],
   'escort.started': [
     'quest',
@@ -220,7 +236,7 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   'escort.hurt': [
     'combat',
     (e) =>
-      `The ${e.creature.name} goes for ${e.npc.name} and wounds them (${e.damage} damage, ${e.remaining} left).`,
+      `The ${labelOf(e.creature)} goes for ${e.npc.name} and wounds them (${e.damage} damage, ${e.remaining} left).`,
   ],
   'escort.failed': [
     'quest',
@@ -242,14 +258,14 @@ const FORMATTERS: { [T in GameEventType]: [Channel, Formatter<T>] } = {
   ],
   'creature.ambushed': [
     'combat',
-    (e, v) => `A ${e.creature.name} bursts from hiding and springs at ${who(e.target, v)}!`,
+    (e, v) => `${newcomer(e.creature)} bursts from hiding and springs at ${who(e.target, v)}!`,
   ],
   'creature.approached': [
     'room',
     (e, v) =>
-      `The ${e.creature.name} ${e.emotion === 'FRIENDLY' ? 'trots up to' : 'edges closer to'} ${e.target.userId === v ? 'you' : e.target.name}${e.emotion === 'FRIENDLY' ? ' happily' : ', sniffing the air'}.`,
+      `The ${labelOf(e.creature)} ${e.emotion === 'FRIENDLY' ? 'trots up to' : 'edges closer to'} ${e.target.userId === v ? 'you' : e.target.name}${e.emotion === 'FRIENDLY' ? ' happily' : ', sniffing the air'}.`,
   ],
-  'creature.spawned': ['room', (e) => `A ${e.creature.name} appears.`],
+  'creature.spawned': ['room', (e) => `${newcomer(e.creature)} appears.`],
   'area.handoff': ['system', (e) => `You travel to ${e.areaName}...`],
 };
 

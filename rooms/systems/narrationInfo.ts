@@ -1,3 +1,4 @@
+import { labelOf } from './creatureNames';
 import type { Actor, InfoEventBody, ObjectiveView } from './events';
 
 /** Formatters of the info, character-sheet and player-chat events (merged into `narration.ts`). */
@@ -17,7 +18,7 @@ export const INFO_FORMATTERS: { [T in InfoType]: [Channel, Formatter<T>] } = {
   considered: [
     'info',
     (e) =>
-      `The ${e.creature.name} (level ${e.level}) would be ${e.verdict} for you. Your attack ${e.yourAttack}, defense ${e.yourDefense}.`,
+      `The ${labelOf(e.creature)} (level ${e.level}) would be ${e.verdict} for you. Your attack ${e.yourAttack}, defense ${e.yourDefense}.`,
   ],
   'quest.log': [
     'quest',
@@ -60,9 +61,18 @@ export const INFO_FORMATTERS: { [T in InfoType]: [Channel, Formatter<T>] } = {
         .filter(Boolean)
         .join('\n'),
   ],
+  tutorial: ['info', (e) => `Tutorial: ${e.room}\n${e.hint}\nNext: ${e.next}`],
   map: [
     'info',
-    (e) => [`${e.area} — you are in ${e.here} [@]`, e.grid, ...e.vertical.map((v) => `${v}`)].join('\n'),
+    (e) =>
+      [
+        `${e.area} — you are in ${e.here} [@]`,
+        e.grid,
+        ...e.vertical,
+        e.graph.rooms.some((room) => !room.visited) ? '[?] not explored yet.' : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
   ],
   who: [
     'info',

@@ -164,13 +164,13 @@ export function recordObjective(
       progress.counts[i] = (progress.counts[i] ?? 0) + 1;
       changed = true;
     });
-    if (changed) {
-      ctx.emit({
-        type: 'quest.progress',
-        quest: quest.name,
-        objectives: objectiveViews(ctx.world, player, quest, progress),
-        to: { userId },
-      });
+    if (!changed) continue;
+    const views = objectiveViews(ctx.world, player, quest, progress);
+    ctx.emit({ type: 'quest.progress', quest: quest.name, objectives: views, to: { userId } });
+    if (views.every((o) => o.done)) {
+      const giver = ctx.world.npcs.get(quest.giver)!;
+      const atGiver = giver.room === player.roomRef;
+      ctx.emit({ type: 'quest.ready', quest: quest.name, giver: giver.name, atGiver, to: { userId } });
     }
   }
 }

@@ -2,6 +2,7 @@ import type { AreaDef, CreatureTemplate, World } from '../content/world';
 import { CreatureState } from '../state/AreaState';
 import type { CreatureMind, SimContext } from './context';
 import { DATA_BEHAVIOURS } from './creatureBehaviours';
+import { creatureActor, markArrival } from './creatureNames';
 
 /** A spawn point from the area data: keeps up to `max` of `creature` in `roomRef`. */
 export interface SpawnPoint {
@@ -56,10 +57,11 @@ export function spawnCreature(
     home: roomRef,
   };
   ctx.minds.set(id, mind);
+  markArrival(ctx, creature);
   for (const name of Object.keys(template.behaviors) as Array<keyof typeof DATA_BEHAVIOURS>)
     DATA_BEHAVIOURS[name].onSpawn?.(creature, mind);
   if (!mind.hidden)
-    ctx.emit({ type: 'creature.spawned', creature: { name: template.name }, to: { roomRef } });
+    ctx.emit({ type: 'creature.spawned', creature: creatureActor(ctx, creature), to: { roomRef } });
   return creature;
 }
 

@@ -26,22 +26,23 @@ describe('AreaRoom actions over the SDK', () => {
     const before = log.events.length;
     await room.request('move', { direction: 'down' });
     const curious = await log.waitFor((e) => e.type === 'creature.emotion', 5000, before);
-    expect(curious.text).toBe('The cellar rat watches you curiously.');
+    // Three rats share the cellar: each line names which one (issue 39).
+    expect(curious.text).toBe('The first cellar rat watches you curiously.');
     await room.request('attack', { target: 'rat' });
-    await log.waitFor((e) => e.text === 'The cellar rat bristles defensively.');
+    await log.waitFor((e) => e.text === 'The first cellar rat bristles defensively.');
     // Combat rounds come every 5 ticks; the seeded fight is over well within 30 rounds.
     game.tick(150);
     const died = await log.waitFor((e) => e.type === 'creature.died');
-    expect(died.text).toBe('The cellar rat dies at your hand.');
+    expect(died.text).toBe('The first cellar rat dies at your hand.');
     await log.waitFor((e) => e.type === 'xp.gained' && e.text === 'You gain 4 experience.');
-    await log.waitFor((e) => e.text === 'The cellar rat shrinks back, frightened.');
+    await log.waitFor((e) => e.text === 'The first cellar rat shrinks back, frightened.');
   });
 
   it('flees a fight and then rests', async () => {
     const { room, log } = await joinArea(game, 'ann');
     const me = () => room.state.players.get('ann')!;
     await room.request('attack', { target: 'hen' });
-    await log.waitFor((e) => e.text === 'The speckled hen bristles defensively.');
+    await log.waitFor((e) => e.text === 'The first speckled hen bristles defensively.');
     expect(await requestError(room.request('rest'))).toEqual({
       status: 409,
       code: 'IN_COMBAT',
@@ -67,7 +68,7 @@ describe('AreaRoom actions over the SDK', () => {
     const said = await log.waitFor((e) => e.type === 'npc.said');
     expect(said.text).toBe('Elder Maren says: "Welcome to Thornwick, traveller. Mind the chickens."');
     expect((await log.waitFor((e) => e.type === 'npc.offers')).text).toBe(
-      'Elder Maren has work for you: First Steps.\nYou could ask about: founder, chickens.',
+      'Elder Maren has work for you: First Steps. Type "accept" to take it.\nYou could ask about: founder, chickens.',
     );
 
     await room.request('move', { direction: 'east' });

@@ -16,6 +16,11 @@ describe('parseCommandLine', () => {
     ['answer a mountain', { action: 'say', text: 'a mountain' }],
     ['quest accept herbs for the healer', { action: 'quest', op: 'accept', quest: 'herbs for the healer' }],
     ['quest', { action: 'quest', op: 'progress' }],
+    ['quest first steps', { action: 'quest', op: 'accept', quest: 'first steps' }],
+    ['accept', { action: 'quest', op: 'accept' }],
+    ['yes', { action: 'quest', op: 'accept' }],
+    ['accept the herb round', { action: 'quest', op: 'accept', quest: 'the herb round' }],
+    ['complete', { action: 'quest', op: 'complete' }],
     ['i', { action: 'inventory' }],
   ])('%s', (line, action) => {
     expect(parseCommandLine(line)).toEqual(action);

@@ -86,19 +86,21 @@ describe('look-closer and character commands', () => {
     ]);
   });
 
-  it('draws the visited rooms of the area as a map', () => {
+  // Issue 39: the map shows the neighbourhood, with the exits of visited rooms leading to unexplored ones ([?]).
+  it('draws the visited rooms of the area as a map, and where their exits lead', () => {
     const sim = buildSim(world, 'village');
     sim.addPlayer('ann', { roomRef: 'village:square' });
     for (const line of ['e', 'w', 'n', 's', 's']) typed(sim, 'ann', line);
     expect(typed(sim, 'ann', 'map')).toEqual([
       [
         'Thornwick Village — you are in The Sleeping Boar Inn [@]',
-        '[ ]',
-        ' |',
-        '[ ]-[ ]',
-        ' |',
-        '[@]',
+        '    [ ] [?]',
+        '     |   |',
+        '[?]-[ ]-[ ]-[?]',
+        '     |',
+        '    [@]-[?]',
         'The Sleeping Boar Inn: down',
+        '[?] not explored yet.',
       ].join('\n'),
     ]);
   });

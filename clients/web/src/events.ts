@@ -1,3 +1,5 @@
+import type { MapView } from './mapWords';
+
 /** One event the world sends a player (`events` message): see rooms/systems/narration.ts. */
 export interface MudEvent {
   type: string;
@@ -13,13 +15,29 @@ export interface RoomView {
   description: string;
   exits: string[];
   npcs: string[];
+  /** In the order they came into the room. */
+  creatures?: Array<{ id: string; name: string }>;
 }
 
-/** A quest as the log shows it. */
+/** A quest as the log shows it; `readyAt` names the giver to hand a finished one in to. */
 export interface QuestEntry {
   name: string;
   status: 'active' | 'completed';
   objectives: Array<{ text: string; have: number; need: number; done: boolean }>;
+  readyAt?: string;
+}
+
+/** The quests an `npc.offers` event offers (empty for other events). */
+export function offersOf(event: MudEvent): Array<{ ref: string; name: string }> {
+  if (event.type !== 'npc.offers') return [];
+  return (event.data.quests as Array<{ ref: string; name: string }> | undefined) ?? [];
+}
+
+/** The player's map a `room.look` (its `map`) or `map` event (its `graph`) carries, if any. */
+export function mapOf(event: MudEvent): MapView | undefined {
+  if (event.type === 'room.look') return event.data.map as MapView | undefined;
+  if (event.type === 'map') return event.data.graph as MapView | undefined;
+  return undefined;
 }
 
 /** The room a `room.look` event describes, if it is one. */
@@ -33,12 +51,16 @@ export function updateQuests(quests: Map<string, QuestEntry>, event: MudEvent): 
   const name = event.data.quest as string | undefined;
   if (!name) return false;
   if (event.type === 'quest.accepted' || event.type === 'quest.progress') {
-    quests.set(name, {
-      name,
-      status: 'active',
-      objectives: (event.data.objectives as QuestEntry['objectives']) ?? [],
-    });
+    const objectives = (event.data.objectives as QuestEntry['objectives']) ?? [];
+    // A progress report of a finished quest keeps where to hand it in.
+    const readyAt = objectives.every((o) => o.done) ? quests.get(name)?.readyAt : undefined;
+    quests.set(name, { name, status: 'active', objectives, ...(readyAt ? { readyAt } : {}) });
     return true;
+  }
+  if (event.type === 'quest.ready') {
+    const entry = quests.get(name);
+    if (entry) quests.set(name, { ...entry, readyAt: event.data.giver as string });
+    return Boolean(entry);
   }
   if (event.type === 'quest.completed') {
     const entry = quests.get(name);

@@ -1,7 +1,7 @@
 import type { Room } from '@colyseus/sdk';
 import { api, type Me } from './api';
 import { WorldConnection, type LinkStatus } from './connection';
-import { roomOf, updateQuests } from './events';
+import { mapOf, roomOf, updateQuests } from './events';
 import { NotificationsPanel } from './notifications';
 import { forgetToken, resume, saveToken } from './session';
 import { describe, showSignIn } from './signIn';
@@ -37,7 +37,7 @@ async function play(token: string, me: Me): Promise<void> {
   };
   const scheduleRedraw = () => (frame ||= requestAnimationFrame(redraw));
 
-  const view = new GameView((direction) => send(direction));
+  const view = new GameView((line) => send(line));
   const connection = new WorldConnection(token, {
     onRoom(room: Room) {
       room.onStateChange((next) => {
@@ -50,7 +50,9 @@ async function play(token: string, me: Me): Promise<void> {
       for (const event of events) {
         const room = roomOf(event);
         if (room) view.showRoom(room);
-        updateQuests(view.questLog, event);
+        const map = mapOf(event);
+        if (map) view.showMap(map);
+        if (updateQuests(view.questLog, event)) view.renderQuests();
       }
       scheduleRedraw();
     },
@@ -118,6 +120,7 @@ async function play(token: string, me: Me): Promise<void> {
       view.note(`Wallet not linked: ${describe(error)}`);
     }
   };
+  view.renderQuests();
   input.focus();
   await connection.start();
 }

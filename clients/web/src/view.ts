@@ -1,4 +1,6 @@
-import { refName, type MudEvent, type QuestEntry, type RoomView } from './events';
+import { offersOf, refName, type MudEvent, type QuestEntry, type RoomView } from './events';
+import { drawMapPanel, type MapView } from './mapPanel';
+import { CreatureLabels } from './creatureLabels';
 
 /** The parts of the synchronised area state the page reads (rooms/state/*.ts). */
 interface Keyed<T> {
@@ -20,18 +22,19 @@ interface PlayerView {
   equipment: Keyed<string>;
   companion?: { ref: string; name: string; bond: number; presence: string };
 }
+interface CreatureView {
+  id: string;
+  name: string;
+  roomRef: string;
+  health: number;
+  maxHealth: number;
+  emotion: string;
+}
 /** The area state as the page reads it. */
 export interface AreaView {
   name: string;
   players: Keyed<PlayerView>;
-  creatures: Keyed<{
-    id: string;
-    name: string;
-    roomRef: string;
-    health: number;
-    maxHealth: number;
-    emotion: string;
-  }>;
+  creatures: Keyed<CreatureView>;
   items: Keyed<{ id: string; name: string; roomRef: string; qty: number }>;
 }
 
@@ -41,6 +44,19 @@ function byId<T extends HTMLElement>(id: string): T {
   const element = document.getElementById(id);
   if (!element) throw new Error(`#${id} missing from the page`);
   return element as T;
+}
+
+/** A small button that sends a command line (`accept First Steps`), named for screen readers by `label`. */
+function commandButton(text: string, label: string, onClick: () => void): HTMLButtonElement {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = text;
+  button.setAttribute('aria-label', label);
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    onClick();
+  });
+  return button;
 }
 
 function item(text: string, kind?: string): HTMLLIElement {
@@ -57,17 +73,28 @@ function item(text: string, kind?: string): HTMLLIElement {
 
 /**
  * The game screen: the room's title, description and exits (from the last `room.look`), who and what is in the
- * room (live from state sync, only what shares the player's room), the event log and the character panels.
+ * room (live from state sync, only what shares the player's room), the map (from the map the world sends with each
+ * room description), the event log (every line the world sends, with an Accept button on a quest offer) and the
+ * character panels. `send` sends a command line, as the command box does.
  */
 export class GameView {
   private room: RoomView | undefined;
   private readonly quests = new Map<string, QuestEntry>();
+  /** Accept buttons of offers still open, by quest name (disabled once the quest is taken). */
+  private readonly acceptButtons = new Map<string, HTMLButtonElement[]>();
+  private readonly creatureLabels = new CreatureLabels();
 
-  constructor(private readonly onExit: (direction: string) => void) {}
+  constructor(private readonly send: (line: string) => void) {}
+
+  /** Redraws the map panel. */
+  showMap(map: MapView): void {
+    drawMapPanel(byId<SVGSVGElement & HTMLElement>('map'), byId('map-title'), map);
+  }
 
   /** Shows a new room description and its exits as buttons. */
   showRoom(room: RoomView): void {
     this.room = room;
+    this.creatureLabels.seeded(room.ref, room.creatures ?? []);
     byId('room-name').textContent = room.name;
     byId('room-description').textContent = room.description;
     const exits = byId('exits');
@@ -77,7 +104,7 @@ export class GameView {
         button.type = 'button';
         button.textContent = direction;
         button.setAttribute('aria-label', `Go ${direction}`);
-        button.addEventListener('click', () => this.onExit(direction));
+        button.addEventListener('click', () => this.send(direction));
         return button;
       }),
     );
@@ -90,6 +117,18 @@ export class GameView {
       const line = document.createElement('div');
       line.className = event.type === 'error' ? 'error' : event.channel;
       line.textContent = event.text;
+      for (const quest of offersOf(event)) {
+        const button = commandButton('Accept', `Accept ${quest.name}`, () =>
+          this.send(`accept ${quest.name}`),
+        );
+        button.dataset.quest = quest.name;
+        this.acceptButtons.set(quest.name, [...(this.acceptButtons.get(quest.name) ?? []), button]);
+        line.append(button);
+      }
+      if (event.type === 'quest.accepted') {
+        for (const button of this.acceptButtons.get(String(event.data.quest)) ?? []) button.disabled = true;
+        this.acceptButtons.delete(String(event.data.quest));
+      }
       log.append(line);
     }
     while (log.childElementCount > LOG_LIMIT) log.firstElementChild?.remove();
@@ -117,7 +156,6 @@ export class GameView {
     this.renderPresent(state, me);
     this.renderStats(me, state.name);
     this.renderInventory(me);
-    this.renderQuests();
     const companion = me.companion;
     byId('companion').textContent =
       companion && companion.ref
@@ -131,15 +169,18 @@ export class GameView {
       if (player.roomRef === me.roomRef && player.userId !== me.userId)
         here.push(item(player.name, 'player'));
     });
+    const creatures: CreatureView[] = [];
     state.creatures.forEach((creature) => {
-      if (creature.roomRef !== me.roomRef) return;
+      if (creature.roomRef === me.roomRef) creatures.push(creature);
+    });
+    for (const { creature, label } of this.creatureLabels.label(me.roomRef, creatures)) {
       here.push(
         item(
-          `${creature.name} ${creature.health}/${creature.maxHealth}`,
+          `${label} ${creature.health}/${creature.maxHealth}`,
           `creature, ${creature.emotion.toLowerCase()}`,
         ),
       );
-    });
+    }
     if (this.room?.ref === me.roomRef) for (const npc of this.room.npcs) here.push(item(npc, 'person'));
     state.items.forEach((floor) => {
       if (floor.roomRef === me.roomRef)
@@ -173,6 +214,9 @@ export class GameView {
     health.max = Math.max(1, me.maxHealth);
     health.value = me.health;
     health.low = me.maxHealth * 0.3;
+    health.setAttribute('aria-valuetext', `${me.health} of ${me.maxHealth}`);
+    byId('health-text').textContent =
+      `Health ${me.health} of ${me.maxHealth}${me.status === 'fighting' ? ', fighting' : ''}.`;
   }
 
   private renderInventory(me: PlayerView): void {
@@ -186,9 +230,19 @@ export class GameView {
     byId('equipment').replaceChildren(...(worn.length ? worn : [item('Nothing.')]));
   }
 
-  private renderQuests(): void {
+  /**
+   * Redraws the quest panel (called when a quest event changed the log, not on every state patch, so a focused
+   * Complete button keeps its focus).
+   */
+  renderQuests(): void {
     const entries = [...this.quests.values()].map((quest) => {
       const li = item(quest.status === 'completed' ? `${quest.name} — complete` : quest.name);
+      if (quest.status === 'active' && quest.readyAt) {
+        li.append(` — done: hand it in to ${quest.readyAt}`);
+        li.append(
+          commandButton('Complete', `Hand in ${quest.name}`, () => this.send(`complete ${quest.name}`)),
+        );
+      }
       if (quest.status === 'active' && quest.objectives.length) {
         const list = document.createElement('ul');
         for (const objective of quest.objectives) {

@@ -34,7 +34,7 @@ async function huntRat({ room, log }: Awaited<ReturnType<typeof joinWithSdk>>): 
       continue;
     }
     const ended = await log.waitFor(
-      (e) => e.type === 'xp.gained' || (e.type === 'creature.left' && e.text.startsWith('The cellar rat')),
+      (e) => e.type === 'xp.gained' || (e.type === 'creature.left' && /^The (\w+ )?cellar rat/.test(e.text)),
       5000,
       from,
     );

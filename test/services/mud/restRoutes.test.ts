@@ -45,6 +45,12 @@ describe('world REST routes: POST /mud/move, POST /mud/action, GET /mud/spawns/s
           text: expect.stringMatching(/^Market Row\n/),
           data: {
             room: expect.objectContaining({ ref: 'village:market', exits: ['west', 'north', 'east'] }),
+            // The player's neighbourhood map rides along with every room description (issue 39).
+            map: expect.objectContaining({
+              area: 'Thornwick Village',
+              areaId: 'village',
+              here: expect.any(Number),
+            }),
           },
         },
       ],
