@@ -142,8 +142,11 @@ export class ApiRoutes {
   ) {
     const responses: RouteConfig['responses'] = {};
     for (const [status, response] of Object.entries(route.responses)) {
-      responses[status] = response.schema
-        ? { description: response.description, content: { 'application/json': { schema: response.schema } } }
+      // An error status a route declares by its code alone answers a problem, as every error does.
+      const schema = response.schema ?? (Number(status) >= 400 ? ProblemSchema : undefined);
+      const mediaType = response.schema ? 'application/json' : PROBLEM_CONTENT_TYPE;
+      responses[status] = schema
+        ? { description: response.description, content: { [mediaType]: { schema } } }
         : { description: response.description };
     }
     const errorStatuses = [
