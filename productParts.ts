@@ -95,6 +95,7 @@ export async function productParts(
     areas.push(influencer);
     const statuses = [
       ...(brain.memoryStatus ? [brain.memoryStatus] : []),
+      ...(brain.decisionStatus ? [brain.decisionStatus] : []),
       socialStatus,
       quests.status,
       ...(influencer.status ? [influencer.status] : []),

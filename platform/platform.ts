@@ -10,6 +10,7 @@ import { openStores, type EmbeddedEngines, type Stores } from './stores';
 import { GameServer, type RoomDefinition } from './game/gameServer';
 import { colyseusUpgradeRefusal, noChannelAt } from './game/upgradeRouting';
 import { refuseUpgrade } from './http/upgradeRefusal';
+import { answerClientErrors } from './http/clientErrors';
 import { Scheduler, type JobRegistrar } from './jobs/scheduler';
 import { listen } from './listen';
 
@@ -86,6 +87,7 @@ export class Platform {
     const { config, logger } = options;
     const stores = await openStores(config, logger, options.engines);
     const httpServer = http.createServer({ keepAliveTimeout: 5_000 });
+    answerClientErrors(httpServer, logger);
     let game: GameServer | undefined;
     let scheduler: Scheduler | undefined;
     const state = { accepting: true };

@@ -3,6 +3,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteaso
 import { z } from 'zod';
 import { parseRequest } from './validation';
 import { PROBLEM_CONTENT_TYPE } from './problem';
+import { PublishedStrings } from './publishedStrings';
 
 /** What a handler returns: the status and JSON body (and optional headers) of a successful response. */
 export interface Reply<T = unknown> {
@@ -77,6 +78,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 export class ApiRoutes {
   readonly router = express.Router();
   private readonly registry = new OpenAPIRegistry();
+  private readonly strings = new PublishedStrings();
 
   constructor() {
     this.registry.registerComponent('securitySchemes', 'bearer', {
@@ -92,6 +94,7 @@ export class ApiRoutes {
     Q extends ObjectSchema | undefined,
     P extends ObjectSchema | undefined,
   >(route: RouteDefinition<B, Q, P>): void {
+    this.collectStrings(route);
     this.registry.registerPath(this.describe(route));
     const run = async (req: Request, res: Response) => {
       res.locals.routeTemplate = route.path;
@@ -112,12 +115,26 @@ export class ApiRoutes {
     this.router[route.method](route.path, ...(route.middleware ?? []), handler);
   }
 
-  /** The OpenAPI 3.1 document of every registered route. */
+  /**
+   * The OpenAPI 3.1 document of every registered route. Its patterns and formats are ones a standard JSON Schema
+   * 2020-12 validator reads as the server does (`publishedStrings.ts`); a schema that has none throws here, at start-up.
+   */
   document(info: { title: string; version: string; description?: string }) {
-    return new OpenApiGeneratorV31(this.registry.definitions).generateDocument({
-      openapi: '3.1.0',
-      info,
-    });
+    return this.strings.publish(
+      new OpenApiGeneratorV31(this.registry.definitions).generateDocument({ openapi: '3.1.0', info }),
+    );
+  }
+
+  /** Refuses, when the route is declared, a regex its schemas could not publish (a flag, a legacy-only escape). */
+  private collectStrings(
+    route: RouteDefinition<AnySchema | undefined, ObjectSchema | undefined, ObjectSchema | undefined>,
+  ): void {
+    const where = `${route.method.toUpperCase()} ${route.path}`;
+    const { body, query, params } = route.request ?? {};
+    for (const [part, schema] of Object.entries({ body, query, params }))
+      if (schema) this.strings.collect(schema, `${where} ${part}`);
+    for (const [status, response] of Object.entries(route.responses))
+      if (response.schema) this.strings.collect(response.schema, `${where} ${status}`);
   }
 
   private describe(
@@ -125,8 +142,11 @@ export class ApiRoutes {
   ) {
     const responses: RouteConfig['responses'] = {};
     for (const [status, response] of Object.entries(route.responses)) {
-      responses[status] = response.schema
-        ? { description: response.description, content: { 'application/json': { schema: response.schema } } }
+      // An error status a route declares by its code alone answers a problem, as every error does.
+      const schema = response.schema ?? (Number(status) >= 400 ? ProblemSchema : undefined);
+      const mediaType = response.schema ? 'application/json' : PROBLEM_CONTENT_TYPE;
+      responses[status] = schema
+        ? { description: response.description, content: { [mediaType]: { schema } } }
         : { description: response.description };
     }
     const errorStatuses = [

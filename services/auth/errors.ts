@@ -19,6 +19,7 @@ export const AUTH_ERRORS = {
   EMAIL_NOT_VERIFIED: { status: 403, title: 'Forbidden' },
   EMAIL_LOGIN_THROTTLED: { status: 429, title: 'Too Many Requests' },
   EMAIL_DISABLED: { status: 501, title: 'Not Implemented' },
+  DEV_OUTBOX_LOOPBACK_ONLY: { status: 403, title: 'Forbidden' },
   OIDC_STATE_INVALID: { status: 400, title: 'Bad Request' },
   OIDC_LOGIN_FAILED: { status: 401, title: 'Unauthorized' },
   OIDC_DISABLED: { status: 501, title: 'Not Implemented' },

@@ -1,3 +1,4 @@
+import type { Ingestor } from '../../ai/corpus/ingestor';
 import type { Sleep } from '../../ai/embeddings/retry';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
@@ -40,9 +41,13 @@ export type { MemoryService } from './memory/memoryService';
 export type { DecisionService } from './decisions/decisionService';
 export type { GraphService } from './graph/graphService';
 
-/** Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers). */
+/**
+ * Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers).
+ * `decisionCorpus`: wraps the ingestor decisions are published through (a test makes the brain unavailable).
+ */
 export interface BrainAreaOptions extends BrainMemoryOptions {
   sleep?: Sleep;
+  decisionCorpus?: (ingestor: Pick<Ingestor, 'ingest'>) => Pick<Ingestor, 'ingest'>;
 }
 
 /**
@@ -77,6 +82,8 @@ export interface BrainArea extends ProductParts {
   graph?: GraphService;
   /** The memory service's area of the admin status (`memory/memoryStatus.ts`). */
   memoryStatus?: BrainStatusSource;
+  /** The decision log's area of the admin status: publication into the corpus (`decisions/decisionStatus.ts`). */
+  decisionStatus?: BrainStatusSource;
 }
 
 /** The service interface over an opened core; ingests wait their turn in `queue` (shared with the route). */
@@ -128,7 +135,7 @@ export async function createBrainArea(
     maxWaiting: context.config.BRAIN_INGEST_QUEUE,
   });
   const memory = await openBrainMemory(context, core.embeddings, auth, {
-    decisionPublisher: decisionPublisherFor(core.ingestor, context.logger),
+    decisionPublisher: decisionPublisherFor(options.decisionCorpus?.(core.ingestor) ?? core.ingestor),
     ...options,
   });
   return {
@@ -137,6 +144,7 @@ export async function createBrainArea(
     decisions: memory.decisionService,
     graph: memory.graphService,
     memoryStatus: memory.status,
+    decisionStatus: memory.decisionStatus,
     jobs: memory.jobs,
     close: async () => {
       await seeding;

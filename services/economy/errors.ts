@@ -48,9 +48,13 @@ export class EconomyBusyError extends UnavailableError {
   }
 }
 
-/** The error a refused operation stored, rebuilt for a replay (same status, code and detail). */
-export function replayedError(error: OperationError): AppError {
+/**
+ * The error a refused operation stored, rebuilt (same status, code and detail) for the first answer and every
+ * replay alike, so they are the same; a replay also carries `Idempotent-Replayed: true`.
+ */
+export function replayedError(error: OperationError, replayed = false): AppError {
   return new AppError(error.status, error.code, error.status === 409 ? 'Conflict' : 'Error', {
     detail: error.detail,
+    ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}),
   });
 }

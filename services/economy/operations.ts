@@ -71,9 +71,9 @@ export class OperationRunner {
     if (!created) {
       if (operation.requestHash !== requestHash) throw new IdempotencyConflictError(request.id);
       const finished = operation.state === 'pending' ? await this.drive(operation) : operation;
-      return { operation: throwIfFailed(finished), replayed: true };
+      return { operation: throwIfFailed(finished, true), replayed: true };
     }
-    return { operation: throwIfFailed(await this.drive(operation, snapshots)), replayed: false };
+    return { operation: throwIfFailed(await this.drive(operation, snapshots), false), replayed: false };
   }
 
   /**
@@ -157,8 +157,8 @@ function errorBody(error: AppError): OperationError {
   return { status: error.status, code: error.code, detail: error.detail ?? error.message };
 }
 
-/** A failed operation rethrows its stored error (for the first call and every replay alike). */
-function throwIfFailed(operation: EconomyOperationRecord): EconomyOperationRecord {
-  if (operation.state === 'failed' && operation.error) throw replayedError(operation.error);
+/** A failed operation rethrows its stored error (for the first call and every replay alike; a replay says so). */
+function throwIfFailed(operation: EconomyOperationRecord, replayed: boolean): EconomyOperationRecord {
+  if (operation.state === 'failed' && operation.error) throw replayedError(operation.error, replayed);
   return operation;
 }

@@ -29,7 +29,9 @@ export const deliveryClaim = (saleId: string) => `sale:${saleId}:delivery`;
  *
  * Payment comes only after the listing is reserved for this sale and delivery cannot be refused, so no step after a
  * payment can fail for good and no refund is ever owed; `failed` sales never moved money. Every step is idempotent:
- * a retry with the same key, or the recovery job, continues an interrupted purchase from its state.
+ * a retry with the same key, or the recovery job, continues an interrupted purchase from its state. A purchase
+ * refused before it starts (the listing sold, not active, the buyer's own) is stored as a failed sale too, so the key
+ * answers that refusal for good.
  */
 export async function buyListing(
   core: MarketCore,
@@ -41,26 +43,37 @@ export async function buyListing(
   let listing: MarketListingRecord;
   try {
     listing = await findListing(core, listingId);
-    if (listing.seller === buyer) throw new CannotBuyOwnListingError();
-    if (listing.state === 'sold') throw new ListingSoldError(listingId);
-    if (listing.state !== 'active') throw new ListingNotActiveError(listingId, listing.state);
   } catch (error) {
-    // A retry of a purchase that went through (its listing is sold now), or the key used for another listing.
+    // No such listing: the key may still name an earlier purchase, of another listing (a conflict).
     const earlier = await core.sales.findById(id).lean<MarketSaleRecord>();
-    if (!earlier) throw error;
-    if (earlier.listing !== listingId) throw new IdempotencyConflictError(id);
-    return { sale: throwIfFailed(await driveSale(core, earlier)), replayed: true };
+    if (earlier) throw new IdempotencyConflictError(id);
+    throw error;
   }
-  const { sale, created } = await openSale(core, id, listing, buyer);
-  return { sale: throwIfFailed(await driveSale(core, sale, listing)), replayed: !created };
+  // A refusal is this key's outcome too: it is stored (a failed sale) before it is answered, so a retry answers
+  // the same refusal even if the listing is back on sale by then, and never turns into a purchase.
+  const { sale, created } = await openSale(core, id, listing, buyer, refusalOf(listing, buyer));
+  return { sale: throwIfFailed(await driveSale(core, sale, listing), !created), replayed: !created };
 }
 
-/** Writes the sale `pending` (or finds it: `created` false; 409 IDEMPOTENCY_CONFLICT when it is another listing's). */
+/** Why `buyer` cannot buy `listing` as it is now (their own, sold, not active), or undefined. */
+function refusalOf(listing: MarketListingRecord, buyer: string): AppError | undefined {
+  const id = listing._id.toHexString();
+  if (listing.seller === buyer) return new CannotBuyOwnListingError();
+  if (listing.state === 'sold') return new ListingSoldError(id);
+  if (listing.state !== 'active') return new ListingNotActiveError(id, listing.state);
+  return undefined;
+}
+
+/**
+ * Writes the sale `pending`, or `failed` with `refusal` (or finds the sale the key already has: `created` false;
+ * 409 IDEMPOTENCY_CONFLICT when it is another listing's).
+ */
 export async function openSale(
   core: MarketCore,
   id: string,
   listing: MarketListingRecord,
   buyer: string,
+  refusal?: AppError,
 ): Promise<{ sale: MarketSaleRecord; created: boolean }> {
   const now = new Date(core.clock.now());
   const { stored: sale, created } = await insertOrFind(nativeCollection(core.sales), {
@@ -73,7 +86,7 @@ export async function openSale(
     price: { currency: listing.price.currency, amount: listing.price.amount },
     // The platform's fee (SPEC 1: 5%), rounded down: the seller (creator) receives the rest, at least 95%.
     fee: Math.floor((listing.price.amount * core.feePercent) / 100),
-    state: 'pending',
+    ...(refusal ? { state: 'failed' as const, error: bodyOf(refusal) } : { state: 'pending' as const }),
     createdAt: now,
     updatedAt: now,
   });
@@ -224,7 +237,8 @@ function bodyOf(error: AppError) {
   return { status: error.status, code: error.code, detail: error.detail ?? error.message };
 }
 
-function throwIfFailed(sale: MarketSaleRecord): MarketSaleRecord {
-  if (sale.state === 'failed' && sale.error) throw replayedError(sale.error);
+/** A failed sale answers its stored refusal, the first time and on every replay (then `Idempotent-Replayed`). */
+function throwIfFailed(sale: MarketSaleRecord, replayed: boolean): MarketSaleRecord {
+  if (sale.state === 'failed' && sale.error) throw replayedError(sale.error, replayed);
   return sale;
 }

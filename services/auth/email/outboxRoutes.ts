@@ -1,9 +1,7 @@
-import { isIP } from 'node:net';
-import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { ForbiddenError } from '../../../platform/errors';
 import type { ApiRoutes } from '../../../platform/http/routes';
 import type { DevOutbox } from './devOutbox';
+import { outboxReaders } from './outboxAccess';
 
 /** `GET /dev/outbox`: the mails the development outbox kept, newest first. */
 export const OutboxSchema = z
@@ -14,23 +12,6 @@ export const OutboxSchema = z
   })
   .meta({ id: 'DevOutbox' });
 
-/** Whether an address (as Express resolved it through TRUST_PROXY) is this machine. */
-function isLoopback(address: string | undefined): boolean {
-  if (!address || !isIP(address)) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
-}
-
-/** The outbox holds sign-in codes: only a browser or script on the development machine itself may read it. */
-const loopbackOnly: RequestHandler = (req, _res, next) =>
-  next(
-    isLoopback(req.ip)
-      ? undefined
-      : new ForbiddenError(
-          'The development outbox is only served to this machine',
-          'DEV_OUTBOX_LOOPBACK_ONLY',
-        ),
-  );
-
 /** Registered only outside production when SMTP_URL is unset (so production answers 404). */
 export function registerOutboxRoutes(routes: ApiRoutes, outbox: DevOutbox): void {
   routes.add({
@@ -38,11 +19,15 @@ export function registerOutboxRoutes(routes: ApiRoutes, outbox: DevOutbox): void
     path: '/dev/outbox',
     summary: 'Development only: the mails sent without SMTP (verification codes), newest first',
     description:
-      'Exists when SMTP_URL is unset and NODE_ENV is not production; served to loopback clients only (403 ' +
-      'DEV_OUTBOX_LOOPBACK_ONLY otherwise). Production has no such route (404).',
+      'Exists when SMTP_URL is unset and NODE_ENV is development or test; served to this machine as TRUST_PROXY ' +
+      'resolves the client (a loopback request through an untrusted proxy is not), or with the X-Dev-Outbox-Token ' +
+      'printed at start-up (403 DEV_OUTBOX_LOOPBACK_ONLY otherwise). Production has no such route (404).',
     tags: ['auth', 'development'],
-    middleware: [loopbackOnly],
-    responses: { 200: { description: 'The kept mails', schema: OutboxSchema } },
+    middleware: [outboxReaders(outbox.readToken)],
+    responses: {
+      200: { description: 'The kept mails', schema: OutboxSchema },
+      403: { description: 'DEV_OUTBOX_LOOPBACK_ONLY' },
+    },
     handler: () => ({
       status: 200,
       body: {

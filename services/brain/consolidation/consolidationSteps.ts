@@ -9,6 +9,7 @@ import type { SubjectGraph } from '../graph/subjectGraph';
 import type { MemoryKeeper } from '../memory/memoryKeeper';
 import { consolidateEntities } from './entityMerger';
 import { archiveOldSessions } from './sessionArchiver';
+import { binaryFields } from '../decisions/decisionText';
 
 /** Memories read per batch; the run yields to the event loop between batches. */
 const BATCH = 500;
@@ -49,6 +50,8 @@ async function extractDecisionsStep(ctx: StepContext): Promise<number> {
     .cursor();
   for await (const doc of cursor) {
     for (const found of extractDecisions(doc.content)) {
+      // A sentence the corpus would refuse as binary could never be published: it is not a decision to record.
+      if (binaryFields({ ...found, context: found.sentence }).length > 0) continue;
       const decision = await ctx.decisions.create({
         id: extractedId(doc._id, found.sentence),
         title: found.title,

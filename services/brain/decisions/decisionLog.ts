@@ -1,4 +1,5 @@
 import type { Connection, Model } from 'mongoose';
+import type { Logger } from 'pino';
 import { timeOrderedId } from '../../../ai/memory/timeOrderedId';
 import {
   decisionModel,
@@ -6,14 +7,14 @@ import {
   type DecisionDocument,
   type DecisionStatus,
   type DecisionVersion,
+  type PublicationState,
 } from '../../../models/Decision';
 import type { Clock } from '../../../platform/clock';
+import { DecisionPublication, pendingPublication, type DecisionPublisher } from './decisionPublication';
+import { assertPublishable } from './decisionText';
 import { decisionError, transitionInvalid } from './errors';
 
-/** Makes decisions searchable in the brain (the corpus ingestor); called after every change. */
-export interface DecisionPublisher {
-  publish(decision: DecisionDocument): Promise<void>;
-}
+export type { DecisionPublisher } from './decisionPublication';
 
 /** A new decision. `id` and `sourceMemoryId` are set by consolidation (a stable id per extracted sentence). */
 export interface NewDecision {
@@ -31,6 +32,8 @@ export interface NewDecision {
 export interface DecisionQuery {
   category?: DecisionCategory;
   status?: DecisionStatus;
+  /** Only decisions whose publication into the corpus is in this state. */
+  publication?: PublicationState;
   q?: string;
   asOf?: Date;
   cursor?: string;
@@ -49,16 +52,23 @@ export function versionAt(decision: DecisionDocument, at: Date): DecisionVersion
  * decision), active → reverted; reverting a decision re-activates the decisions it superseded. Anything else is 409
  * DECISION_TRANSITION_INVALID. Each change is one conditional update on (`_id`, `version`, `status`) that appends a
  * version (who, when, why), so concurrent changes cannot both apply.
+ *
+ * Each change is then published into the brain's corpus (`publication`, see `decisionPublication.ts`): text the
+ * corpus would refuse as binary is refused (400 DECISION_TEXT_BINARY) before anything is stored, and a publish that
+ * fails afterwards is recorded on the decision and retried.
  */
 export class DecisionLog {
   readonly model: Model<DecisionDocument>;
+  readonly publication: DecisionPublication;
 
   constructor(
     mongo: Connection,
     private readonly clock: Clock,
-    private readonly publisher?: DecisionPublisher,
+    logger: Logger,
+    publisher?: DecisionPublisher,
   ) {
     this.model = decisionModel(mongo);
+    this.publication = new DecisionPublication(this.model, clock, logger, publisher);
   }
 
   async init(): Promise<void> {
@@ -67,6 +77,7 @@ export class DecisionLog {
 
   /** Records a new active decision (superseding `supersedes` when given). Answers null when `id` already exists. */
   async create(input: NewDecision): Promise<DecisionDocument | null> {
+    assertPublishable(input);
     if (input.supersedes) await this.activeOrThrow(input.supersedes, 'superseded');
     const at = new Date(this.clock.now());
     const id = input.id ?? timeOrderedId(at.getTime());
@@ -95,6 +106,7 @@ export class DecisionLog {
           superseded_by: null,
         },
       ],
+      publication: pendingPublication(at),
     };
     try {
       await this.model.create(doc);
@@ -102,7 +114,7 @@ export class DecisionLog {
       if ((error as { code?: number }).code === 11000 && input.id) return null;
       throw error;
     }
-    await this.publisher?.publish(doc);
+    doc.publication = await this.publication.publish(doc);
     if (input.supersedes) return this.supersede(input.supersedes, id, input.actor).then(() => this.get(id));
     return doc;
   }
@@ -160,6 +172,8 @@ export class DecisionLog {
   async list(query: DecisionQuery): Promise<{ decisions: DecisionDocument[]; next_cursor: string | null }> {
     const filter: Record<string, unknown> = {};
     if (query.category) filter.category = query.category;
+    if (query.publication === 'published') filter['publication.state'] = 'published';
+    else if (query.publication) filter['publication.state'] = { $in: [query.publication, ...legacy(query)] };
     if (query.q) {
       const pattern = { $regex: escapeRegex(query.q), $options: 'i' };
       filter.$or = [{ title: pattern }, { rationale: pattern }, { context: pattern }];
@@ -240,15 +254,26 @@ export class DecisionLog {
         { _id: doc._id, version: doc.version },
         {
           ...update,
-          $set: { ...((update.$set as object) ?? {}), version: next, updated_at: at },
+          $set: {
+            ...((update.$set as object) ?? {}),
+            version: next,
+            updated_at: at,
+            'publication.state': 'pending',
+            'publication.next_attempt_at': at,
+          },
           $push: { versions: { ...version, version: next, at } },
         },
         { returnDocument: 'after' },
       )
       .lean();
-    if (updated) await this.publisher?.publish(updated);
+    if (updated) updated.publication = await this.publication.publish(updated);
     return updated;
   }
+}
+
+/** Decisions stored before publication was tracked count as pending (the retry job publishes them). */
+function legacy(query: DecisionQuery): null[] {
+  return query.publication === 'pending' ? [null] : [];
 }
 
 /** A decision as it stood at `at`: the status and supersession of the version in force then. */

@@ -2,6 +2,8 @@ import { errorFactory } from '../../../platform/errors';
 
 /** Every code the decision routes answer with (besides auth and VALIDATION_FAILED), with its status. */
 export const DECISION_ERRORS = {
+  /** A title, rationale or context the corpus would refuse as binary (a NUL, control characters): nothing stored. */
+  DECISION_TEXT_BINARY: { status: 400, title: 'Invalid request' },
   DECISION_NOT_FOUND: { status: 404, title: 'Not Found' },
   DECISION_TRANSITION_INVALID: { status: 409, title: 'Conflict' },
 } as const;

@@ -1,4 +1,16 @@
-import type { DecisionDocument } from '../../../models/Decision';
+import type { DecisionDocument, DecisionPublication } from '../../../models/Decision';
+
+/** A publication as the routes answer it; a decision stored before it was tracked is pending. */
+export function presentPublication(publication: Partial<DecisionPublication> | undefined) {
+  return {
+    state: publication?.state ?? 'pending',
+    published_version: publication?.published_version ?? 0,
+    attempts: publication?.attempts ?? 0,
+    last_error: publication?.last_error ?? null,
+    last_attempt_at: publication?.last_attempt_at?.toISOString() ?? null,
+    next_attempt_at: publication?.next_attempt_at?.toISOString() ?? null,
+  };
+}
 
 /** A decision as the routes answer it. */
 export function presentDecision(doc: DecisionDocument) {
@@ -16,6 +28,7 @@ export function presentDecision(doc: DecisionDocument) {
     updated_at: doc.updated_at.toISOString(),
     created_by: doc.created_by,
     source_memory_id: doc.source_memory_id,
+    publication: presentPublication(doc.publication),
   };
 }
 

@@ -39,6 +39,10 @@ export function registerDecisionRoutes(routes: ApiRoutes, deps: DecisionRouteDep
     method: 'post',
     path: '/brain/decisions',
     summary: 'Record a decision (operator or service token); `supersedes` marks an active one superseded',
+    description:
+      'A title, rationale or context the brain corpus would refuse as binary (a NUL, control characters) is 400 ' +
+      'DECISION_TEXT_BINARY, and nothing is stored. The decision is then published into the corpus; if that fails ' +
+      'the answer is still 201, with `publication.state` `failed`, and the publish is retried.',
     request: { body: CreateDecisionSchema },
     responses: {
       201: { description: 'The decision, version 1', schema: DecisionWithVersionsSchema },
@@ -54,7 +58,8 @@ export function registerDecisionRoutes(routes: ApiRoutes, deps: DecisionRouteDep
     ...read,
     method: 'get',
     path: '/brain/decisions',
-    summary: 'Decision history, newest first (as_of: the statuses at that time)',
+    summary:
+      'Decision history, newest first (as_of: the statuses at that time; publication: only those pending, published or failed)',
     request: { query: DecisionListQuerySchema },
     responses: { 200: { description: 'A page of decisions', schema: DecisionListSchema } },
     handler: async ({ query }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DECISION_CATEGORIES, DECISION_STATUSES } from '../../../models/Decision';
+import { DECISION_CATEGORIES, DECISION_STATUSES, PUBLICATION_STATES } from '../../../models/Decision';
 
 const timestamp = z.iso.datetime();
 const decisionId = z.string().min(1).max(100);
@@ -19,6 +19,21 @@ export const DecisionVersionSchema = z
   })
   .meta({ id: 'DecisionVersion' });
 
+export const DecisionPublicationSchema = z
+  .object({
+    state: z.enum(PUBLICATION_STATES),
+    published_version: z.number().int(),
+    attempts: z.number().int(),
+    last_error: z.string().nullable(),
+    last_attempt_at: timestamp.nullable(),
+    next_attempt_at: timestamp.nullable(),
+  })
+  .meta({
+    id: 'DecisionPublication',
+    description:
+      'Publication into the brain corpus: pending until the current version is searchable, failed (retried with backoff, `next_attempt_at`) when a publish failed',
+  });
+
 export const DecisionSchema = z
   .object({
     id: z.string(),
@@ -34,6 +49,7 @@ export const DecisionSchema = z
     updated_at: timestamp,
     created_by: z.string(),
     source_memory_id: z.string().nullable(),
+    publication: DecisionPublicationSchema,
   })
   .meta({ id: 'Decision', description: 'SPEC 2.9 Decision' });
 
@@ -56,6 +72,7 @@ export const CreateDecisionSchema = z
 export const DecisionListQuerySchema = z.object({
   category: DecisionCategorySchema.optional(),
   status: DecisionStatusSchema.optional(),
+  publication: z.enum(PUBLICATION_STATES).optional(),
   q: z.string().trim().min(1).max(200).optional(),
   as_of: timestamp.optional(),
   cursor: z.string().max(100).optional(),

@@ -11,6 +11,7 @@ import { graphService, type GraphService } from '../graph/graphService';
 import { DecisionLog, type DecisionPublisher } from '../decisions/decisionLog';
 import { decisionService, type DecisionService } from '../decisions/decisionService';
 import { registerDecisionRoutes } from '../decisions/router';
+import { decisionStatus } from '../decisions/decisionStatus';
 import { Consolidation, type BackupGate } from '../consolidation/consolidation';
 import { registerConsolidationRoutes } from '../consolidation/router';
 import { registerSecurityRoutes } from '../security/router';
@@ -40,6 +41,8 @@ export interface BrainMemory {
   audit: MemoryAuditLog;
   /** Its area of the admin status: memories, vectors, the last consolidation. */
   status: BrainStatusSource;
+  /** The decision log's area of the admin status: decisions not published into the corpus. */
+  decisionStatus: BrainStatusSource;
   /** The decision log and the graph as other areas call them (the MCP gateway). */
   decisionService: DecisionService;
   graphService: GraphService;
@@ -86,7 +89,7 @@ export async function openBrainMemory(
   await memory.init();
   const audit = new MemoryAuditLog(stores.mongo, clock, logger, options.audit);
   await audit.init();
-  const decisions = new DecisionLog(stores.mongo, clock, options.decisionPublisher);
+  const decisions = new DecisionLog(stores.mongo, clock, logger, options.decisionPublisher);
   await decisions.init();
   const consolidation = new Consolidation({
     mongo: stores.mongo,
@@ -107,6 +110,7 @@ export async function openBrainMemory(
     consolidation,
     audit,
     status: memoryStatus(memory, consolidation),
+    decisionStatus: decisionStatus(decisions.publication),
     decisionService: decisionService(decisions),
     graphService: graphService(graph, clock),
     services: [
@@ -116,7 +120,10 @@ export async function openBrainMemory(
       (routes) => registerConsolidationRoutes(routes, { consolidation, guard }),
       (routes) => registerSecurityRoutes(routes, { memory, audit, eraser, guard, mongo: stores.mongo! }),
     ],
-    jobs: [(agenda) => consolidation.registerJob(agenda)],
+    jobs: [
+      (agenda) => consolidation.registerJob(agenda),
+      (agenda) => decisions.publication.registerJob(agenda, config.ROLES.includes('worker')),
+    ],
     close: async () => {
       await consolidation.stop();
       await audit.flush();

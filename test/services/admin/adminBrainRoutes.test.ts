@@ -33,7 +33,7 @@ describe('admin brain: status, patterns, operations query, insights, user activi
     const res = await ctx.as(ctx.admin, 'get', '/admin/brain/status').expect(200);
     expect(res.body.status).toBe('up');
     expect(res.body.areas.map((area: { name: string }) => area.name)).toEqual(
-      expect.arrayContaining(['knowledge', 'audit']),
+      expect.arrayContaining(['knowledge', 'audit', 'decisions']),
     );
     const audit = res.body.areas.find((area: { name: string }) => area.name === 'audit');
     expect(audit.indexes.events).toBeGreaterThanOrEqual(20);

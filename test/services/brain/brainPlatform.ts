@@ -78,7 +78,7 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
 }
 
 /** The value of the first series `name` whose labels include `labels` in a Prometheus exposition, else 0. */
-function metricValue(text: string, name: string, labels: Record<string, string>): number {
+export function metricValue(text: string, name: string, labels: Record<string, string>): number {
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;

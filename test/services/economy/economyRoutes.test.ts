@@ -141,11 +141,20 @@ describe('economy routes: wallet, ledger, transfer, grants, audit', () => {
         idempotency_key: newKey('pay'),
         ...body,
       });
-    const short = await pay({ to_user_id: bob.userId, amount: '11' });
-    expect([short.status, short.body.code, short.body.detail]).toEqual([
+    const shortKey = newKey('short');
+    const short = await pay({ to_user_id: bob.userId, amount: '11', idempotency_key: shortKey });
+    expect([short.status, short.body.code, short.body.detail, short.headers['idempotent-replayed']]).toEqual([
       409,
       'INSUFFICIENT_FUNDS',
       'The spendable soft balance 10 does not cover 11',
+      undefined,
+    ]);
+    // The refusal is the key's answer: a retry replays it (and says so) rather than paying.
+    const shortAgain = await pay({ to_user_id: bob.userId, amount: '11', idempotency_key: shortKey });
+    expect([shortAgain.status, shortAgain.body.detail, shortAgain.headers['idempotent-replayed']]).toEqual([
+      409,
+      short.body.detail,
+      'true',
     ]);
     const self = await pay({ to_user_id: ann.userId, amount: '1' });
     expect([self.status, self.body.code]).toEqual([409, 'TRANSFER_TO_SELF']);

@@ -263,4 +263,31 @@ describe('economy: the first execution of an operation', () => {
     expect([await pendingOf(ann), await pendingOf(bob)]).toEqual([[], []]);
     expect(await audit()).toMatchObject({ ok: true, pending_operations: 0 });
   });
+
+  it('audits ok right after a crash between the ledger write and the pending pull: each line counts once', async () => {
+    await fund(url, ann.userId, 100);
+    const id = `transfer:${ann.userId}:${newKey('audit')}`;
+    const accounts = core().accounts.collection;
+    const bulkWrite = accounts.bulkWrite.bind(accounts);
+    // The compare-and-sets go through, the ledger lines are written, the pull from the pending lists is killed.
+    jest
+      .spyOn(accounts, 'bulkWrite')
+      .mockImplementationOnce(bulkWrite)
+      .mockRejectedValueOnce(new Error('killed'));
+    await expect(transfer(id, 30)).rejects.toThrow('killed');
+    expect(await linesOf(id)).toBe(2);
+    expect([(await pendingOf(ann)).length, (await pendingOf(bob)).length]).toEqual([1, 1]);
+    // Nothing recovered yet: the books balance, and the audit says so at once (it counted these lines twice).
+    expect([(await wallet(ann)).soft, (await wallet(bob)).soft]).toEqual(['70', '30']);
+    expect(await audit()).toMatchObject({
+      ok: true,
+      mismatched_accounts: [],
+      pending_operations: 1,
+      soft: { ok: true, in_flight: '0' },
+    });
+    clock.advance(RECOVERY_AFTER_MS + 1);
+    expect(await platform.area.recovery.run()).toMatchObject({ operationsResumed: 1 });
+    expect([await pendingOf(ann), await pendingOf(bob)]).toEqual([[], []]);
+    expect(await audit()).toMatchObject({ ok: true, mismatched_accounts: [], pending_operations: 0 });
+  });
 });
