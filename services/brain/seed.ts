@@ -6,13 +6,14 @@ import { AppError } from '../../platform/errors';
 
 /** What the first-start seed ingests, relative to the repository root. */
 const SEED_SOURCES = [
-  // Every README and doc (root, docs/SPEC.md, area READMEs), never tests or dependencies.
+  // Every README and doc (root, docs/SPEC.md, area READMEs), never tests, dependencies or the third-party
+  // documentation the retrieval bench evaluates on (bench/corpora/).
   {
     folder: '.',
     scan: {
       ...DEFAULT_FOLDER_SCAN,
       extensions: ['.md'],
-      skipFolders: [...DEFAULT_FOLDER_SCAN.skipFolders, 'test'],
+      skipFolders: [...DEFAULT_FOLDER_SCAN.skipFolders, 'test', 'corpora'],
     },
   },
   // The world's lore and help text: areas, rooms, creatures, NPCs, quests.
