@@ -14,8 +14,39 @@ export interface LouvainInput {
 /** Partitions a graph by Louvain: node → community number. */
 export type LouvainRunner = (input: LouvainInput) => Promise<Record<string, number>>;
 
+/**
+ * The input with its node keys replaced by their positions ("0", "1", …) and the way back for the partition.
+ * graphology keeps a node's neighbours in plain objects, so an entity named `constructor` or `toString` looked
+ * like an existing edge ("an edge linking … to "constructor" already exists") and failed the whole partition.
+ */
+function byPosition(input: LouvainInput): {
+  input: LouvainInput;
+  back: (mapping: Record<string, number>) => Record<string, number>;
+} {
+  const position = new Map(input.nodes.map((node, i) => [node, String(i)]));
+  const at = (node: string) => position.get(node) ?? node;
+  return {
+    input: {
+      ...input,
+      nodes: input.nodes.map((_, i) => String(i)),
+      edges: input.edges.map(([from, to, weight]) => [at(from), at(to), weight]),
+    },
+    back: (mapping) => {
+      // No prototype, so an entity named `__proto__` is a key like any other.
+      const out = Object.create(null) as Record<string, number>;
+      input.nodes.forEach((node, i) => {
+        if (Object.hasOwn(mapping, String(i))) out[node] = mapping[String(i)];
+      });
+      return out;
+    },
+  };
+}
+
 /** Louvain on the calling thread (tests, benches, small graphs). Seeded, so reproducible. */
-export const inProcessLouvain: LouvainRunner = async (input) => runLouvain(input);
+export const inProcessLouvain: LouvainRunner = async (input) => {
+  const keyed = byPosition(input);
+  return keyed.back(runLouvain(keyed.input));
+};
 
 function runLouvain(input: LouvainInput): Record<string, number> {
   const graph = new Graph({ type: 'undirected' });
@@ -79,8 +110,9 @@ export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
   const run = (input: LouvainInput) =>
     new Promise<Record<string, number>>((resolve, reject) => {
       const id = nextId++;
-      waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, input });
+      const keyed = byPosition(input);
+      waiting.set(id, { resolve: (mapping) => resolve(keyed.back(mapping)), reject });
+      worker.postMessage({ id, input: keyed.input });
     });
   return Object.assign(run, {
     close: async () => {

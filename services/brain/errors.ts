@@ -13,6 +13,7 @@ export const BRAIN_ERRORS = {
   BRAIN_SOURCE_MISSING: { status: 400, title: 'Invalid request' },
   BRAIN_DUPLICATE_SOURCE: { status: 400, title: 'Invalid request' },
   BRAIN_TOO_MANY_DOCUMENTS: { status: 400, title: 'Invalid request' },
+  BRAIN_SECRET_DETECTED: { status: 400, title: 'Invalid request' },
   BRAIN_QUERY_EMPTY: { status: 400, title: 'Invalid request' },
   BRAIN_VECTOR_SPACE_MISSING: { status: 404, title: 'Not Found' },
   BRAIN_VECTOR_SPACE_MISMATCH: { status: 409, title: 'Conflict' },

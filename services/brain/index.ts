@@ -6,6 +6,7 @@ import type { BrainStatusSource } from '../admin';
 import type { AuthService } from '../auth';
 import { openBrainCore, type BrainCore } from './brainCore';
 import { IngestQueue } from './ingestQueue';
+import { ingestAdmitted, screenIngestDocuments } from './security/ingestSecretGuard';
 import {
   presentAsk,
   presentCacheStats,
@@ -87,7 +88,7 @@ export interface BrainArea extends ProductParts {
 }
 
 /** The service interface over an opened core; ingests wait their turn in `queue` (shared with the route). */
-export function brainService(core: BrainCore, queue: IngestQueue): BrainService {
+export function brainService(core: BrainCore, queue: IngestQueue, redactSecrets = false): BrainService {
   return {
     search: async (request) => presentSearch(request.query, await core.search.search(request)),
     searchV2: async (request) =>
@@ -106,8 +107,12 @@ export function brainService(core: BrainCore, queue: IngestQueue): BrainService 
       ),
     stats: async () => presentStats(await core.stats()),
     cacheStats: () => presentCacheStats(core.cache.stats()),
-    ingest: async (documents, ingestedBy) =>
-      presentIngest(await queue.run(() => core.ingestor.ingest(documents, 'documents', ingestedBy))),
+    // The same secret screen as POST /brain/ingest: a document holding a secret is refused on its own.
+    ingest: async (documents, ingestedBy) => {
+      const { admitted, refused } = screenIngestDocuments(documents, redactSecrets, 'documents');
+      const results = await queue.run(() => ingestAdmitted(core.ingestor, admitted, ingestedBy, 'documents'));
+      return presentIngest(results, refused);
+    },
     providerStates: () => core.embeddings.breakerStates().map(({ provider, state }) => ({ provider, state })),
   };
 }
@@ -139,7 +144,7 @@ export async function createBrainArea(
     ...options,
   });
   return {
-    service: brainService(core, queue),
+    service: brainService(core, queue, context.config.BRAIN_MEMORY_REDACT_SECRETS),
     memory: memory.memory,
     decisions: memory.decisionService,
     graph: memory.graphService,

@@ -7,6 +7,7 @@ import type { SearchResponse } from '../../ai/retrieval/searchService';
 import type { AskResult } from '../../ai/answer/questionAnswerer';
 import type { Route } from '../../ai/router/adaptiveRouter';
 import type { RoutedSearchResponse } from '../../ai/router/routedSearchService';
+import type { RefusedDocument } from './security/ingestSecretGuard';
 import type {
   AskResponseSchema,
   RouteSchema,
@@ -99,7 +100,10 @@ export function presentAsk(result: AskResult): z.infer<typeof AskResponseSchema>
 }
 
 /** The body of POST /brain/ingest: one result per document, in request order, and totals. */
-export function presentIngest(results: IngestResult[]): z.infer<typeof IngestResponseSchema> {
+export function presentIngest(
+  results: IngestResult[],
+  refused: readonly RefusedDocument[] = [],
+): z.infer<typeof IngestResponseSchema> {
   const count = (status: IngestResult['status']) => results.filter((r) => r.status === status).length;
   const sum = (field: 'chunks' | 'embedded' | 'removed') => results.reduce((total, r) => total + r[field], 0);
   return {
@@ -113,6 +117,12 @@ export function presentIngest(results: IngestResult[]): z.infer<typeof IngestRes
       embedded: r.embedded,
       removed: r.removed,
       embedding_model: r.embeddingModel,
+    })),
+    refused: refused.map((r) => ({
+      position: r.position,
+      source: r.source,
+      code: 'BRAIN_SECRET_DETECTED' as const,
+      findings: r.findings.map(({ kind, rule, line }) => ({ kind, rule, line })),
     })),
     totals: {
       created: count('created'),

@@ -4,7 +4,7 @@ import { actorOf } from '../auth/authGuard';
 import type { Principal } from '../auth/principal';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
-import { screenIngestDocuments } from './security/ingestSecretGuard';
+import { ingestAdmitted, screenIngestDocuments } from './security/ingestSecretGuard';
 import type { IngestQueue } from './ingestQueue';
 import {
   presentAsk,
@@ -55,16 +55,30 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
     description:
       'Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and ' +
       'indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as ' +
-      'they are. Every document is validated before anything is written: one bad document rejects the request ' +
-      'with 400 and nothing changes. Invalidates the search cache. Needs the service token or the operator ' +
-      'role (403 ROLE_REQUIRED); each stored version records who ingested it and when.',
+      'they are. Every document is validated before anything is written: one malformed document (empty, too ' +
+      'large, binary, a repeated source) rejects the request with 400 and nothing changes. Each document is also ' +
+      'screened for secrets (private keys with key context, checksum-valid seed phrases, provider tokens; never ' +
+      'hashes): one that holds a secret is refused on its own, listed in `refused` with the kind, rule and line ' +
+      'of each finding (never the value), and the others are stored — 207 when some were refused, 200 when none ' +
+      'was, 400 BRAIN_SECRET_DETECTED when all were. Invalidates the search cache. Needs the service token or ' +
+      'the operator role (403 ROLE_REQUIRED); each stored version records who ingested it and when.',
     tags: ['brain'],
     security: 'bearer',
     middleware: deps.requireIngestAccess,
     request: { body: IngestRequestSchema },
     responses: {
-      200: { description: 'Per-document outcome and totals', schema: IngestResponseSchema },
-      400: { description: 'BRAIN_SECRET_DETECTED: a document holds a private key or mnemonic' },
+      200: {
+        description: 'Every document stored: per-document outcome and totals',
+        schema: IngestResponseSchema,
+      },
+      207: {
+        description: 'Some documents stored, the others refused for holding a secret (listed in `refused`)',
+        schema: IngestResponseSchema,
+      },
+      400: {
+        description:
+          'A malformed document (nothing written), or BRAIN_SECRET_DETECTED: every document holds a secret',
+      },
       403: { description: 'ROLE_REQUIRED: neither the service token nor an operator or admin' },
       503: {
         description:
@@ -82,13 +96,11 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
           },
         );
       }
-      // A private key or mnemonic never reaches the shared indexes: 400 BRAIN_SECRET_DETECTED, or redacted.
-      const documents = screenIngestDocuments(body.documents, deps.redactSecrets);
+      // A secret never reaches the shared indexes: its document is refused (or redacted), the others go in.
+      const { admitted, refused } = screenIngestDocuments(body.documents, deps.redactSecrets);
       const ingestedBy = ingesterOf(req);
-      const results = await deps.queue.run(() =>
-        core.ingestor.ingest(documents, 'body.documents', ingestedBy),
-      );
-      return { status: 200, body: presentIngest(results) };
+      const results = await deps.queue.run(() => ingestAdmitted(core.ingestor, admitted, ingestedBy));
+      return { status: refused.length > 0 ? 207 : 200, body: presentIngest(results, refused) };
     },
   });
 

@@ -55,9 +55,34 @@ export const IngestResultSchema = z
   })
   .meta({ id: 'BrainIngestResult' });
 
+export const IngestRefusalSchema = z
+  .object({
+    position: z.number().int().meta({ description: 'Index of the document in the request' }),
+    source: z.string(),
+    code: z.literal('BRAIN_SECRET_DETECTED'),
+    findings: z
+      .array(
+        z.object({
+          kind: z.enum(['private_key', 'mnemonic', 'api_token']),
+          rule: z.string().meta({
+            description:
+              'What matched: pem_private_key, assigned_hex_key, keystore_json, bip39_mnemonic, or a provider token rule',
+            examples: ['aws_access_key_id'],
+          }),
+          line: z.number().int().meta({ description: '1-based line of the document' }),
+        }),
+      )
+      .meta({ description: 'Where the secrets are, never their values' }),
+  })
+  .meta({ id: 'BrainIngestRefusal' });
+
 export const IngestResponseSchema = z
   .object({
-    documents: z.array(IngestResultSchema),
+    documents: z.array(IngestResultSchema).meta({ description: 'The documents stored, in request order' }),
+    refused: z.array(IngestRefusalSchema).meta({
+      description:
+        'Documents kept out because they hold a secret (empty when all were stored; then the status is 200)',
+    }),
     totals: z.object({
       created: z.number().int(),
       updated: z.number().int(),

@@ -133,7 +133,9 @@ export function brainWorker(options: BrainWorkerOptions): Worker {
         title: 'Add documents to the knowledge base',
         description:
           'Ingests documents into the docs, code or tests index: chunked, deduplicated, embedded and indexed. ' +
-          'Re-ingesting a source replaces its chunks. One invalid document rejects the whole batch. For operators, ' +
+          'Re-ingesting a source replaces its chunks. One invalid document rejects the whole batch; a document ' +
+          'holding a secret (private key, seed phrase, provider token) is refused on its own and listed in ' +
+          '`refused` with the kind and line, never the value. For operators, ' +
           'admins and the service token; each stored version records who ingested it.',
         input: IngestRequestSchema,
         output: IngestResponseSchema,

@@ -138,4 +138,32 @@ describe('knowledge graph of the corpus', () => {
       await worker.close();
     }
   });
+
+  it('partitions entities named like Object.prototype members (constructor, toString)', async () => {
+    const input = {
+      nodes: ['constructor', 'token', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'],
+      edges: [
+        ['constructor', 'token', 3],
+        ['token', 'toString', 3],
+        ['constructor', 'toString', 3],
+        ['hasOwnProperty', '__proto__', 3],
+        ['__proto__', 'valueOf', 3],
+        ['hasOwnProperty', 'valueOf', 3],
+        ['toString', 'valueOf', 1],
+      ] as Array<[string, string, number]>,
+      resolution: 1,
+      seed: 1,
+    };
+    const worker = workerLouvain();
+    try {
+      const mapping = await worker(input);
+
+      expect(mapping).toEqual(await inProcessLouvain(input));
+      expect(Object.keys(mapping).sort()).toEqual([...input.nodes].sort());
+      expect(mapping.constructor).toBe(mapping.toString);
+      expect(mapping.constructor).not.toBe(mapping.valueOf);
+    } finally {
+      await worker.close();
+    }
+  });
 });

@@ -4,7 +4,6 @@ import { extractEntityNames, extractFacts } from '../../../ai/memory/factPattern
 import { redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
 import { recallScore, relevanceOf, termCoverage } from '../../../ai/memory/recallScoring';
 import { queryTerms } from '../../../ai/text/terms';
-import { screenIngestDocuments } from '../../../services/brain/security/ingestSecretGuard';
 
 describe('offline memory text patterns', () => {
   it('extracts single- and multi-valued facts, with I/my as the entity me', () => {
@@ -98,26 +97,6 @@ describe('offline memory text patterns', () => {
     expect(termCoverage(queryTerms('ann car'), 'Ann lives here', (term) => (term === 'ann' ? 1 : 3))).toBe(
       0.25,
     );
-  });
-});
-
-describe('ingestion secret screen', () => {
-  const key = `-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----`;
-
-  it('refuses a batch holding key material, naming the document and line', () => {
-    expect(() => screenIngestDocuments([{ text: 'fine' }, { text: `notes\n${key}` }], false)).toThrow(
-      expect.objectContaining({
-        status: 400,
-        code: 'BRAIN_SECRET_DETECTED',
-        errors: [{ path: 'body.documents.1.text', message: 'private_key at line 2' }],
-      }),
-    );
-  });
-
-  it('redacts instead when configured', () => {
-    expect(screenIngestDocuments([{ text: `a ${key} b` }], true)).toEqual([
-      { text: 'a [redacted:private_key] b' },
-    ]);
   });
 });
 

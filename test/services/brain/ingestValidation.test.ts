@@ -34,17 +34,21 @@ describe('brain ingest: authentication and rejected input', () => {
     expect((await request(brain.url).get('/brain/cache/stats').expect(200)).body.generation).toBe(0);
   }
 
-  it('refuses a document holding a private key with 400 BRAIN_SECRET_DETECTED, writing nothing', async () => {
+  it('answers 400 BRAIN_SECRET_DETECTED when every document holds a secret, writing nothing', async () => {
     const key = '-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----';
     const res = await brain.ingest([
-      GOOD,
       { source: 'docs/keys.md', index: 'docs', text: `# Keys\n\n${key}\n` },
+      { source: 'docs/env.md', index: 'docs', text: `PRIVATE_KEY=0x${'5c'.repeat(32)}\n` },
     ]);
     expect([res.status, res.body.code, res.body.errors]).toEqual([
       400,
       'BRAIN_SECRET_DETECTED',
-      [{ path: 'body.documents.1.text', message: 'private_key at line 3' }],
+      [
+        { path: 'body.documents.0.text', message: 'private_key at line 3' },
+        { path: 'body.documents.1.text', message: 'private_key at line 1' },
+      ],
     ]);
+    expect(JSON.stringify(res.body)).not.toContain('5c5c5c5c');
     await expectNothingWritten();
   });
 

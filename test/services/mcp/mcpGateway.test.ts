@@ -305,6 +305,29 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       await client.close();
     });
 
+    it('screens an MCP ingest like the route: a document holding a secret is refused on its own', async () => {
+      const admin = await signInPlayer(server.url, ADMIN_WALLET);
+      const client = await connect(server.url, admin.token);
+      const ingested = await call(client, 'brain_ingest', {
+        documents: [
+          { source: 'docs/mcp-digest.md', index: 'docs', text: `# Image\n\nnode@sha256:${'ab'.repeat(32)}` },
+          { source: 'docs/mcp-key.md', index: 'docs', text: `# Env\n\nPRIVATE_KEY=0x${'cd'.repeat(32)}` },
+        ],
+      });
+      expect(ingested.structuredContent).toMatchObject({
+        totals: { created: 1 },
+        refused: [
+          {
+            position: 1,
+            source: 'docs/mcp-key.md',
+            findings: [{ kind: 'private_key', rule: 'assigned_hex_key', line: 3 }],
+          },
+        ],
+      });
+      expect(JSON.stringify(ingested)).not.toContain('cdcdcdcd');
+      await client.close();
+    });
+
     it('answers who the caller is', async () => {
       const client = await connect(server.url, player.token);
       const me = await call(client, 'identity_me');

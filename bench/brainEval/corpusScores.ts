@@ -1,0 +1,130 @@
+/**
+ * Scores one corpus through the routes (bench/brainEvalCorpora.ts): recall@5 and MRR@10 of every
+ * /brain/search/v2 strategy on the answerable questions, and for /brain/ask the share of answerable questions
+ * answered with a citation of a relevant passage and the share of unanswerable ones it abstained on; each for
+ * the tuning and the held-out half apart.
+ */
+import { V2_STRATEGIES } from '../../ai/router/adaptiveRouter';
+import {
+  PassageJudge,
+  type CorpusQuestion,
+  type EvalCorpus,
+  type JudgedPassage,
+  type Split,
+} from './corpusSet';
+
+/** Every strategy of /brain/search/v2, `auto` first. */
+export const EVAL_STRATEGIES = V2_STRATEGIES;
+export type EvalStrategy = (typeof EVAL_STRATEGIES)[number];
+
+/** Recall@5 and MRR@10 over `n` answerable questions. */
+export interface RankingFigures {
+  n: number;
+  recallAt5: number;
+  mrr: number;
+}
+
+/** /brain/ask over a half: answered citing a relevant passage (of `answerable`), abstained (of `unanswerable`). */
+export interface AskFigures {
+  answerable: number;
+  correctCited: number;
+  answered: number;
+  unanswerable: number;
+  abstained: number;
+}
+
+/** A corpus's figures per half. */
+export interface CorpusFigures {
+  corpus: string;
+  ranking: Record<Split, Record<EvalStrategy, RankingFigures>>;
+  ask: Record<Split, AskFigures>;
+  /** Answerable questions `auto` missed in its top 5, for --verbose. */
+  autoMisses: string[];
+}
+
+type Post = <T>(route: string, body: unknown) => Promise<T>;
+type SearchResponse = { hits: JudgedPassage[] };
+type AskResponse = { grounded: boolean; citations: JudgedPassage[] };
+
+const SPLITS: Split[] = ['tuning', 'heldout'];
+
+/** Runs every question of the corpus through the routes and scores it. */
+export async function scoreCorpus(corpus: EvalCorpus, post: Post): Promise<CorpusFigures> {
+  const judge = new PassageJudge(corpus.root);
+  const answerable = corpus.questions.filter((q) => q.kind !== 'unanswerable');
+  const ranks = new Map<EvalStrategy, Map<CorpusQuestion, number | undefined>>();
+  for (const strategy of EVAL_STRATEGIES) {
+    const at = new Map<CorpusQuestion, number | undefined>();
+    for (const q of answerable) {
+      const response = await post<SearchResponse>('/brain/search/v2', {
+        query: q.question,
+        strategy,
+        limit: 10,
+      });
+      at.set(q, judge.firstRelevantRank(response.hits, q));
+    }
+    ranks.set(strategy, at);
+  }
+  const asked = new Map<CorpusQuestion, AskResponse>();
+  for (const q of corpus.questions)
+    asked.set(q, await post<AskResponse>('/brain/ask', { question: q.question }));
+
+  const ranking = {} as CorpusFigures['ranking'];
+  const ask = {} as CorpusFigures['ask'];
+  for (const split of SPLITS) {
+    const half = answerable.filter((q) => q.split === split);
+    ranking[split] = Object.fromEntries(
+      EVAL_STRATEGIES.map((s) => [s, rankingFigures(half.map((q) => ranks.get(s)!.get(q)))]),
+    ) as Record<EvalStrategy, RankingFigures>;
+    const unanswerable = corpus.questions.filter((q) => q.kind === 'unanswerable' && q.split === split);
+    ask[split] = {
+      answerable: half.length,
+      correctCited: half.filter((q) => {
+        const a = asked.get(q)!;
+        return a.grounded && a.citations.some((c) => judge.relevant(c, q));
+      }).length,
+      answered: half.filter((q) => asked.get(q)!.grounded).length,
+      unanswerable: unanswerable.length,
+      abstained: unanswerable.filter((q) => !asked.get(q)!.grounded).length,
+    };
+  }
+  const autoMisses = answerable
+    .filter((q) => (ranks.get('auto')!.get(q) ?? 99) > 5)
+    .map((q) => `${q.id} [${q.split}] (rank ${ranks.get('auto')!.get(q) ?? '-'}): ${q.question}`);
+  return { corpus: corpus.name, ranking, ask, autoMisses };
+}
+
+function rankingFigures(ranks: Array<number | undefined>): RankingFigures {
+  const n = ranks.length || 1;
+  return {
+    n: ranks.length,
+    recallAt5: ranks.filter((r) => r !== undefined && r <= 5).length / n,
+    mrr: ranks.reduce<number>((sum, r) => sum + (r ? 1 / r : 0), 0) / n,
+  };
+}
+
+/** The unweighted mean over corpora of a half's figures (each corpus counts once, whatever its size). */
+export function meanOver(
+  figures: readonly CorpusFigures[],
+  split: Split,
+): {
+  ranking: Record<EvalStrategy, { recallAt5: number; mrr: number }>;
+  correctCitedRate: number;
+  abstentionRate: number;
+} {
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / (values.length || 1);
+  const ranking = Object.fromEntries(
+    EVAL_STRATEGIES.map((s) => [
+      s,
+      {
+        recallAt5: mean(figures.map((f) => f.ranking[split][s].recallAt5)),
+        mrr: mean(figures.map((f) => f.ranking[split][s].mrr)),
+      },
+    ]),
+  ) as Record<EvalStrategy, { recallAt5: number; mrr: number }>;
+  return {
+    ranking,
+    correctCitedRate: mean(figures.map((f) => f.ask[split].correctCited / (f.ask[split].answerable || 1))),
+    abstentionRate: mean(figures.map((f) => f.ask[split].abstained / (f.ask[split].unanswerable || 1))),
+  };
+}
