@@ -23,7 +23,9 @@ import { PlayerIdentities } from './playerIdentities';
 import { presentOutcome } from './presenters';
 import type { ActionResult, SpawnStatusBody } from './schemas';
 import { registerMudRoutes } from './router';
+import { ChannelHolds } from './channelHolds';
 import { SocketChannel } from './socketChannel';
+import { createTelnetPort } from './telnet';
 import { WorldAccess } from './worldAccess';
 import { worldItems, type WorldItems } from './worldItems';
 
@@ -124,7 +126,14 @@ export async function createWorldArea(
   const unsubscribe = economy?.onUserBalancesChanged((userIds) => {
     for (const userId of userIds) void items.refresh(userId);
   });
-  const channels = hasRole(config, 'api') ? [new SocketChannel({ access, logger: log, clock })] : [];
+  // Channels of every kind share who holds a player, so the last one closing lets the character leave.
+  const holds = new ChannelHolds();
+  const channels = hasRole(config, 'api') ? [new SocketChannel({ access, logger: log, clock, holds })] : [];
+  // The telnet port runs where the rooms do (game role); TELNET_PORT=0 turns it off.
+  const telnet =
+    hasRole(config, 'game') && config.TELNET_PORT > 0
+      ? [createTelnetPort(context, { access, signIn: auth.prompt, holds })]
+      : [];
   return {
     service: {
       world,
@@ -166,6 +175,7 @@ export async function createWorldArea(
       standings = connected;
     },
     upgrades: channels,
+    listeners: telnet,
     close: async () => {
       unsubscribe?.();
       presence?.shutdown();

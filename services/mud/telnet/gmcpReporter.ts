@@ -1,0 +1,112 @@
+import type { PlayerSnapshot } from '../../../rooms/actionOutcome';
+import type { QuestLogEntry } from '../../../rooms/systems/events';
+import type { MudEvent } from '../../../rooms/systems/narration';
+import type { RoomAtlas } from '../roomAtlas';
+import {
+  type GmcpMessage,
+  type ItemLine,
+  charItemsList,
+  charName,
+  charQuestsList,
+  charStatus,
+  charVitals,
+  commChannelText,
+  roomInfo,
+} from './gmcpMessages';
+
+/** Which GMCP lists an event batch made stale (the session refreshes them with a read-only action). */
+export interface StaleLists {
+  items: boolean;
+  quests: boolean;
+}
+
+const CHAT_CHANNELS: Record<string, string> = {
+  'chat.said': 'say',
+  'chat.shout': 'shout',
+  'chat.whisper': 'whisper',
+  'chat.emote': 'emote',
+};
+
+/**
+ * Turns what a telnet player's actions and witnessed events tell us into GMCP messages, sending each only when it
+ * changed: `Char.Vitals` and `Char.Status` from the action's player snapshot (and health from blows between
+ * actions), `Room.Info` when the player is in a new room, `Comm.Channel.Text` for every line of chat, and
+ * `Char.Items.List` / `Char.Quests.List` from `inventory` and `quests` results.
+ */
+export class GmcpReporter {
+  private player?: PlayerSnapshot;
+  private roomRef?: string;
+  private readonly sent = new Map<string, string>();
+
+  constructor(
+    private readonly userId: string,
+    private readonly atlas: RoomAtlas,
+    private readonly send: (message: GmcpMessage) => void,
+  ) {}
+
+  /** Sends `Char.Name` and, once known, the vitals, status and room (the client just enabled GMCP). */
+  hello(name: string, guest: boolean): void {
+    this.sent.clear();
+    this.sendChanged(charName(name, guest));
+    if (this.player) this.snapshot(this.player);
+  }
+
+  /** The player after one of their actions. */
+  snapshot(player: PlayerSnapshot): void {
+    this.player = player;
+    this.sendChanged(charVitals(player));
+    this.sendChanged(charStatus(player, this.atlas.room(player.roomRef)));
+    this.enter(player.roomRef);
+  }
+
+  /** Events the player saw; returns the lists they made stale. */
+  events(events: MudEvent[]): StaleLists {
+    const stale: StaleLists = { items: false, quests: false };
+    for (const event of events) {
+      const channel = CHAT_CHANNELS[event.type];
+      if (channel) {
+        const actor = event.data.actor as { name: string } | undefined;
+        this.send(commChannelText(channel, actor?.name ?? '', event.text));
+      } else if (event.type === 'inventory') this.items(event.data);
+      else if (event.type === 'quest.log') {
+        this.sendChanged(charQuestsList(event.data.quests as QuestLogEntry[]));
+      } else if (event.type === 'combat.hit') this.blow(event.data);
+      if (/^(item\.|craft\.|market\.bought|quest\.completed|loot\.)/.test(event.type)) stale.items = true;
+      if (event.type.startsWith('quest.') && event.type !== 'quest.log') stale.quests = true;
+    }
+    return stale;
+  }
+
+  private items(data: Record<string, unknown>): void {
+    const carried = data.items as Array<{ ref: string; name: string; qty: number }>;
+    const worn = Object.entries(data.equipment as Record<string, string>).map(([slot, name]): ItemLine => ({
+      ref: `worn:${slot}`,
+      name,
+      qty: 1,
+      worn: slot,
+    }));
+    this.sendChanged(charItemsList([...carried, ...worn]));
+  }
+
+  /** A blow that struck this player changes their health before their next action reports it. */
+  private blow(data: Record<string, unknown>): void {
+    const target = data.target as { userId?: string } | undefined;
+    if (!this.player || target?.userId !== this.userId) return;
+    this.player = { ...this.player, health: data.remaining as number };
+    this.sendChanged(charVitals(this.player));
+  }
+
+  private enter(roomRef: string): void {
+    if (roomRef === this.roomRef && this.sent.has('Room.Info')) return;
+    this.roomRef = roomRef;
+    const room = this.atlas.room(roomRef);
+    if (room) this.sendChanged(roomInfo(room));
+  }
+
+  private sendChanged(message: GmcpMessage): void {
+    const text = JSON.stringify(message[1]);
+    if (this.sent.get(message[0]) === text) return;
+    this.sent.set(message[0], text);
+    this.send(message);
+  }
+}
