@@ -16,7 +16,7 @@ export interface TelnetServerOptions {
   idleTimeoutMs: number;
   /** A connection not signed in this long after it opened is closed (slow-loris, idle sockets), ms. Default 60 s. */
   signInTimeoutMs?: number;
-  /** How often idle and keep-alive checks run, ms. Default 5 s (less when the timeouts are shorter). */
+  /** How often the idle check runs, ms (a pass over the open connections). Default 1 s. */
   sweepMs?: number;
   /** Keeps signed-in players in the world (the gateway's idle timeout) this often, ms. Default 30 s. */
   keepAliveMs?: number;
@@ -56,10 +56,7 @@ export class TelnetServer implements PortListener {
 
   async start(): Promise<number> {
     const port = await listen(this.server, this.options.port, this.options.host);
-    const signIn = this.options.signInTimeoutMs ?? 60_000;
-    const sweepMs =
-      this.options.sweepMs ?? Math.min(5_000, Math.ceil(Math.min(signIn, this.options.idleTimeoutMs) / 4));
-    this.sweep = setInterval(() => this.closeIdle(), sweepMs);
+    this.sweep = setInterval(() => this.closeIdle(), this.options.sweepMs ?? 1_000);
     this.sweep.unref();
     this.keepAlive = setInterval(() => this.keepPlayers(), this.options.keepAliveMs ?? 30_000);
     this.keepAlive.unref();
