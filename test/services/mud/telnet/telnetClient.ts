@@ -66,9 +66,10 @@ export class TelnetTestClient {
     socket.on('error', () => undefined);
   }
 
-  static connect(port: number, wants: ClientWants = {}): Promise<TelnetTestClient> {
+  /** Connects to 127.0.0.1:`port`, from `localAddress` (another loopback address plays another client host). */
+  static connect(port: number, wants: ClientWants = {}, localAddress?: string): Promise<TelnetTestClient> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1');
+      const socket = net.connect({ port, host: '127.0.0.1', localAddress });
       const client = new TelnetTestClient(socket, wants);
       socket.once('connect', () => resolve(client));
       socket.once('error', reject);

@@ -6,6 +6,8 @@ import { act, signIn, startWorldPlatform } from '../worldPlatform';
 import { TelnetTestClient } from './telnetClient';
 
 const PASSWORD = 'correct horse battery';
+// eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
+const ANSI_SGR = /\x1b\[[0-9;]*m/g;
 
 /** Sign-in at the telnet prompt, the terminal's text (width, colour, escaping) and one character in two clients. */
 describe('telnet port: sign-in and the terminal', () => {
@@ -49,7 +51,10 @@ describe('telnet port: sign-in and the terminal', () => {
     await client.waitForText(/Password: $/);
     expect(client.received.at(-1)).toEqual({ verb: WILL, option: Option.ECHO });
     client.line('wrong password');
-    await client.waitFor(() => client.received.some((n) => n.verb === WONT && n.option === Option.ECHO), 'WONT ECHO');
+    await client.waitFor(
+      () => client.received.some((n) => n.verb === WONT && n.option === Option.ECHO),
+      'WONT ECHO',
+    );
     await client.waitForText(/Invalid email or password\r\nName or email: $/);
 
     client.line(email.toUpperCase());
@@ -79,7 +84,7 @@ describe('telnet port: sign-in and the terminal', () => {
     const signedIn = narrow.text.length;
     narrow.line('guest Narrow Nell');
     await narrow.waitForText(/Cobbles worn smooth[\s\S]*> $/);
-    const lines = narrow.text.slice(signedIn).replace(/\x1b\[[0-9;]*m/g, '').split('\r\n');
+    const lines = narrow.text.slice(signedIn).replace(ANSI_SGR, '').split('\r\n');
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(39);
     expect(narrow.text).toContain('\x1b[1;36mVillage Square\x1b[0m');
 
