@@ -25,9 +25,9 @@ export function parseGmcp(text: string): { name: string; body: unknown } {
   }
 }
 
-/** `Char.Name`: who the terminal plays. */
-export function charName(name: string, guest: boolean): GmcpMessage {
-  return ['Char.Name', { name, fullname: name, guest }];
+/** `Char.Name`: who the terminal plays; `guest` when the sign-in says (a `guest` sign-in, or an email account). */
+export function charName(name: string, guest: boolean | undefined): GmcpMessage {
+  return ['Char.Name', { name, fullname: name, ...(guest === undefined ? {} : { guest }) }];
 }
 
 /** `Char.Vitals`: health, its maximum, level, xp and coins. */

@@ -45,7 +45,7 @@ export class GmcpReporter {
   ) {}
 
   /** Sends `Char.Name` and, once known, the vitals, status and room (the client just enabled GMCP). */
-  hello(name: string, guest: boolean): void {
+  hello(name: string, guest: boolean | undefined): void {
     this.sent.clear();
     this.sendChanged(charName(name, guest));
     if (this.player) this.snapshot(this.player);

@@ -3,16 +3,19 @@ import type { PromptSignIn } from '../../auth';
 import type { ChannelHolds } from '../channelHolds';
 import { RoomAtlas } from '../roomAtlas';
 import type { WorldAccess } from '../worldAccess';
+import type { LinkCodes } from './linkCodes';
 import { msspPayload, msspTable } from './msspTable';
 import { TelnetServer } from './telnetServer';
 
 export { TelnetServer } from './telnetServer';
+export { LinkCodes } from './linkCodes';
 
 /** What the telnet port needs from the world area. */
 export interface TelnetPortDependencies {
   access: WorldAccess;
   signIn: PromptSignIn;
   holds: ChannelHolds;
+  codes: LinkCodes;
 }
 
 /** Names this server in MSSP's CODEBASE. */

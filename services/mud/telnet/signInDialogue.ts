@@ -1,7 +1,9 @@
 import { AppError } from '../../../platform/errors';
 import type { PlayerIdentity } from '../../../rooms/persistence';
+import { Types } from 'mongoose';
 import type { PromptSignIn } from '../../auth';
 import type { WorldAccess } from '../worldAccess';
+import type { LinkCodes } from './linkCodes';
 
 /** What the dialogue says and does on the terminal. */
 export interface DialogueTerminal {
@@ -15,17 +17,18 @@ export interface DialogueTerminal {
 /** Wrong passwords (or refused guest names) before the connection is closed. */
 export const MAX_SIGN_IN_FAILURES = 3;
 
-/** Who signed in: the player and whether they are a guest. */
+/** Who signed in: the player and, when the way they signed in says, whether they are a guest. */
 export interface SignedIn {
   identity: PlayerIdentity;
-  guest: boolean;
+  guest?: boolean;
 }
 
 /**
  * The sign-in conversation at the telnet prompt: `guest [name]` plays as a new guest (tier 0, the rules and limits of
  * `POST /auth/guest`, counted per client address); an email address asks for the password with the terminal's echo
- * off, then signs in as `POST /auth/email/login` does (its attempt limit included); `quit` leaves. Each failure says
- * why; after MAX_SIGN_IN_FAILURES the connection closes.
+ * off, then signs in as `POST /auth/email/login` does (its attempt limit included); `code <code>` redeems a one-time
+ * code from `POST /mud/telnet/code` (the web page's `link telnet`); `quit` leaves. Each failure says why; after
+ * MAX_SIGN_IN_FAILURES the connection closes.
  */
 export class SignInDialogue {
   private email?: string;
@@ -36,6 +39,7 @@ export class SignInDialogue {
     private readonly terminal: DialogueTerminal,
     private readonly signIn: PromptSignIn,
     private readonly access: WorldAccess,
+    private readonly codes: LinkCodes,
     private readonly address: string,
     private readonly signedIn: (who: SignedIn) => void,
   ) {}
@@ -45,7 +49,8 @@ export class SignInDialogue {
     this.terminal.say(
       `Welcome to ${worldName}.\n` +
         'Type "guest" to play as a guest (or "guest <name>" to choose your name), ' +
-        'or type the email address of your account. "quit" leaves.',
+        'or type the email address of your account, or "code <code>" with a code from the web page ' +
+        '("link telnet"). "quit" leaves.',
     );
     this.terminal.prompt('Name or email: ');
   }
@@ -68,6 +73,7 @@ export class SignInDialogue {
     if (verb === '') return this.terminal.prompt('Name or email: ');
     if (verb === 'quit') return this.terminal.close('Farewell.\r\n');
     if (verb === 'guest') return this.guest(rest.join(' ') || undefined);
+    if (verb === 'code') return this.code(rest.join(''));
     if (/^[^\s@]+@[^\s@]+$/.test(word)) {
       this.email = word;
       this.terminal.echoOff();
@@ -82,6 +88,12 @@ export class SignInDialogue {
       const session = await this.signIn.guest(this.address, name);
       return { token: session.token, guest: true };
     });
+  }
+
+  private async code(typed: string): Promise<void> {
+    const userId = await this.codes.redeem(typed);
+    if (userId === undefined) return this.failed('That code is unknown, used or expired.');
+    this.signedIn({ identity: await this.access.player(new Types.ObjectId(userId)) });
   }
 
   private async password(email: string, password: string): Promise<void> {
@@ -101,12 +113,16 @@ export class SignInDialogue {
       this.signedIn({ identity, guest });
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      this.failures += 1;
-      const reason = error.detail ?? error.message;
-      if (this.failures >= MAX_SIGN_IN_FAILURES)
-        return this.terminal.close(`${reason}\r\nToo many failed sign-ins.\r\n`);
-      this.terminal.say(reason);
-      this.terminal.prompt('Name or email: ');
+      this.failed(error.detail ?? error.message);
     }
+  }
+
+  private failed(reason: string): void {
+    this.failures += 1;
+    if (this.failures >= MAX_SIGN_IN_FAILURES) {
+      return this.terminal.close(`${reason}\r\nToo many failed sign-ins.\r\n`);
+    }
+    this.terminal.say(reason);
+    this.terminal.prompt('Name or email: ');
   }
 }

@@ -38,7 +38,7 @@ export class TelnetPlayer {
 
   constructor(
     readonly identity: PlayerIdentity,
-    private readonly guest: boolean,
+    private readonly guest: boolean | undefined,
     private readonly terminal: PlayerTerminal,
     private readonly style: TerminalStyle,
     private readonly access: WorldAccess,

@@ -7,6 +7,7 @@ import type { WorldAccess } from '../worldAccess';
 import type { InputLine } from './lineAssembler';
 import { SignInDialogue, type SignedIn } from './signInDialogue';
 import { TelnetConnection, type ConnectionLimits } from './telnetConnection';
+import type { LinkCodes } from './linkCodes';
 import { TelnetPlayer } from './telnetPlayer';
 import { type TerminalStyle, renderLine } from './terminalText';
 
@@ -14,6 +15,8 @@ import { type TerminalStyle, renderLine } from './terminalText';
 export interface SessionDependencies {
   access: WorldAccess;
   signIn: PromptSignIn;
+  /** One-time codes from `POST /mud/telnet/code`. */
+  codes: LinkCodes;
   atlas: RoomAtlas;
   holds: ChannelHolds;
   logger: Logger;
@@ -76,6 +79,7 @@ export class TelnetSession {
       },
       deps.signIn,
       deps.access,
+      deps.codes,
       address,
       (who) => void this.play(who),
     );

@@ -65,6 +65,32 @@ describe('telnet port: sign-in and the terminal', () => {
     expect(client.text).not.toContain(PASSWORD);
   });
 
+  it('signs a terminal into a web user’s character with a one-time code (link telnet), once', async () => {
+    await request(server.url).post('/mud/telnet/code').expect(401);
+    const web = await signIn(server.url);
+    const name = (await act(server.url, web, { action: 'look' }).expect(200)).body.player.name as string;
+    const issued = await request(server.url)
+      .post('/mud/telnet/code')
+      .set('Authorization', `Bearer ${web.token}`)
+      .expect(201);
+    expect(issued.body).toEqual({
+      code: expect.stringMatching(/^[2-9A-HJKMNP-TV-Z]{4}-[2-9A-HJKMNP-TV-Z]{4}$/),
+      expires_at: expect.any(String),
+      expires_in: 300,
+    });
+    const openapi = await request(server.url).get('/openapi.json').expect(200);
+    expect(openapi.body.paths['/mud/telnet/code'].post.responses['201']).toBeDefined();
+
+    const client = await connect({ gmcp: true });
+    client.line(`code ${(issued.body.code as string).toLowerCase()}`);
+    expect(await client.waitForGmcp('Char.Name')).toEqual({ name, fullname: name });
+    await client.waitForText(/Village Square[\s\S]*> $/);
+
+    const again = await connect();
+    again.line(`code ${issued.body.code}`);
+    await again.waitForText(/That code is unknown, used or expired\.\r\nName or email: $/);
+  });
+
   it('refuses a bad guest name with the reason, and closes after three failures', async () => {
     const client = await connect();
     client.line('guest x');
