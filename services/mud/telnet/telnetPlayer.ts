@@ -34,6 +34,7 @@ export class TelnetPlayer {
   private windowStart = 0;
   private linesInWindow = 0;
   private health = '';
+  private ended = false;
   private readonly reporter: GmcpReporter;
 
   constructor(
@@ -63,9 +64,14 @@ export class TelnetPlayer {
     this.refresh({ items: true, quests: true });
   }
 
-  /** The connection closed. */
-  closed(): void {
+  /**
+   * The connection closed: stop streaming and run nothing more. Resolves once the action in flight (if any) is done,
+   * so the player is released after it, not re-attached by it.
+   */
+  closed(): Promise<void> {
+    this.ended = true;
     this.unsubscribe?.();
+    return this.queue;
   }
 
   /** A line the player typed. */
@@ -92,6 +98,7 @@ export class TelnetPlayer {
   }
 
   private async run(action: unknown, shown: boolean): Promise<void> {
+    if (this.ended) return;
     try {
       const outcome = await this.access.perform(this.identity, action, { backlog: false });
       this.report(outcome, shown);

@@ -104,11 +104,14 @@ export class TelnetSession {
   closed(): void {
     const player = this.player;
     if (!player) return;
-    player.closed();
     const { userId } = player.identity;
-    if (!this.deps.holds.drop(userId)) return;
-    this.deps.access
-      .release(userId)
+    if (!this.deps.holds.drop(userId)) {
+      void player.closed();
+      return;
+    }
+    player
+      .closed()
+      .then(() => this.deps.access.release(userId))
       .catch((err: unknown) => this.deps.logger.debug({ err, userId }, 'releasing a telnet player failed'));
   }
 
