@@ -153,7 +153,7 @@ export class TelnetConnection {
   private out(bytes: Buffer): void {
     if (this.closed || this.socket.destroyed) return;
     if (this.socket.writableLength > (this.limits.maxUnreadBytes ?? 1024 * 1024)) {
-      this.handler.abuse('slow reader');
+      this.handler.abuse('slow_reader');
       this.socket.destroy();
       return;
     }
@@ -189,7 +189,7 @@ export class TelnetConnection {
       }
       if (token.kind === 'command') continue; // NOP, AYT, GA from the client: nothing to do
       if (!this.withinNegotiationRate()) {
-        this.handler.abuse('negotiation flood');
+        this.handler.abuse('negotiation_flood');
         this.close('Too much telnet negotiation; closing.\r\n');
         return;
       }

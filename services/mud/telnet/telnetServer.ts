@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Logger } from 'pino';
 import { listen } from '../../../platform/listen';
+import { telnetConnections, telnetDropped } from '../../../platform/metrics';
 import type { PortListener } from '../../../platform/platform';
 import { type SessionDependencies, TelnetSession } from './telnetSession';
 
@@ -83,6 +84,7 @@ export class TelnetServer implements PortListener {
     socket.on('error', (err) => this.options.logger.debug({ err, address }, 'telnet socket error'));
     const open = this.perAddress.get(address) ?? 0;
     if (open >= this.options.maxPerAddress || this.sessions.size >= (this.options.maxConnections ?? 10_000)) {
+      telnetDropped.inc({ reason: 'connection_cap' });
       socket.end('Too many connections from your address; close one and try again.\r\n');
       setTimeout(() => socket.destroy(), 1000).unref();
       return;
@@ -90,7 +92,9 @@ export class TelnetServer implements PortListener {
     this.perAddress.set(address, open + 1);
     const session = new TelnetSession(socket, address, this.deps);
     this.sessions.add(session);
+    telnetConnections.inc();
     socket.once('close', () => {
+      telnetConnections.dec();
       this.sessions.delete(session);
       const left = (this.perAddress.get(address) ?? 1) - 1;
       if (left > 0) this.perAddress.set(address, left);
@@ -105,8 +109,10 @@ export class TelnetServer implements PortListener {
     const signIn = this.options.signInTimeoutMs ?? 60_000;
     for (const session of this.sessions) {
       if (session.userId === undefined && now - session.openedAt >= signIn) {
+        telnetDropped.inc({ reason: 'sign_in_timeout' });
         session.close('You did not sign in in time; goodbye.');
       } else if (session.userId !== undefined && now - session.lastInput >= this.options.idleTimeoutMs) {
+        telnetDropped.inc({ reason: 'idle_timeout' });
         session.close('You were idle too long; your character is saved. Goodbye.');
       }
     }

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { telnetDropped } from '../../../platform/metrics';
 import type { PromptSignIn } from '../../auth';
 import type { ChannelHolds } from '../channelHolds';
 import type { RoomAtlas } from '../roomAtlas';
@@ -58,7 +59,10 @@ export class TelnetSession {
         gmcp: (name, body) => this.gmcp(name, body),
         gmcpReady: () => this.player?.gmcpReady(),
         msspRequested: () => void this.sendMssp(),
-        abuse: (reason) => deps.logger.info({ address, reason }, 'telnet client dropped'),
+        abuse: (reason) => {
+          telnetDropped.inc({ reason });
+          deps.logger.info({ address, reason }, 'telnet client dropped');
+        },
       },
       { now: deps.now, ...deps.limits },
     );

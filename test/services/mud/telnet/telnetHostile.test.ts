@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { ManualClock } from '../../../../platform/clock';
 import { Option } from '../../../../services/mud/telnet/telnetCodes';
 import { subnegotiation } from '../../../../services/mud/telnet/telnetParser';
@@ -124,5 +125,18 @@ describe('telnet port: hostile input', () => {
     clock.advance(IDLE_SECONDS * 1000);
     await player.waitForText(/You were idle too long; your character is saved\. Goodbye\./);
     await player.waitForClose();
+
+    const metrics = (await request(server.url).get('/metrics').expect(200)).text;
+    const dropped = (reason: string) =>
+      Number(
+        new RegExp(`^telnet_connections_dropped_total\\{reason="${reason}"\\} (\\d+)`, 'm').exec(
+          metrics,
+        )?.[1],
+      );
+    expect(dropped('connection_cap')).toBeGreaterThanOrEqual(1);
+    expect(dropped('sign_in_timeout')).toBeGreaterThanOrEqual(1000);
+    expect(dropped('idle_timeout')).toBeGreaterThanOrEqual(1);
+    expect(dropped('negotiation_flood')).toBeGreaterThanOrEqual(1);
+    expect(metrics).toMatch(/^telnet_connections \d+$/m);
   });
 });
