@@ -62,6 +62,8 @@ export class TelnetConnection {
   private readonly lines = new LineAssembler();
   private readonly options = new OptionStates(LOCAL, REMOTE, [Option.ECHO]);
   private deflate?: zlib.Deflate;
+  /** Output held while a stopped compressor writes its last bytes, so nothing overtakes them. */
+  private held?: Buffer[];
   private closed = false;
   private windowStart = 0;
   private inWindow = 0;
@@ -145,7 +147,7 @@ export class TelnetConnection {
     if (this.deflate) {
       this.deflate.once('end', () => this.socket.end());
       this.deflate.end();
-    } else this.socket.end();
+    } else if (!this.held) this.socket.end(); // else the held output's flush ends it
     // A client that never reads must not hold the socket open.
     setTimeout(() => this.socket.destroy(), 2000).unref();
   }
@@ -158,6 +160,7 @@ export class TelnetConnection {
       return;
     }
     if (this.deflate) this.deflate.write(bytes);
+    else if (this.held) this.held.push(bytes);
     else this.socket.write(bytes);
   }
 
@@ -210,11 +213,10 @@ export class TelnetConnection {
 
   private negotiate(verb: number, option: number): void {
     const { reply, turned } = this.options.receive(verb, option);
+    // A client that turns MCCP2 off may have stopped inflating: the stream ends first, the answer follows it plain.
+    if (turned === 'off' && option === Option.MCCP2) this.stopCompressing();
     if (reply !== undefined) this.out(negotiation(reply, option));
-    if (turned !== 'on') {
-      if (turned === 'off' && option === Option.MCCP2) this.stopCompressing();
-      return;
-    }
+    if (turned !== 'on') return;
     switch (option) {
       case Option.GMCP:
         this.handler.gmcpReady();
@@ -269,19 +271,32 @@ export class TelnetConnection {
     }
   }
 
-  /** MCCP2: IAC SB MCCP2 IAC SE uncompressed, then everything through one deflate stream, flushed per write. */
+  /**
+   * MCCP2: IAC SB MCCP2 IAC SE uncompressed, then everything through one deflate stream, sync-flushed per write. A
+   * 4 KiB window and small hash table keep a connection's compressor near 32 KB (zlib's defaults take ~256 KB);
+   * clients inflate any window size.
+   */
   private startCompressing(): void {
-    if (this.deflate) return;
+    if (this.deflate || this.held) return;
     this.raw(Buffer.of(IAC, SB, Option.MCCP2, IAC, SE));
-    const deflate = zlib.createDeflate({ flush: zlib.constants.Z_SYNC_FLUSH });
+    const deflate = zlib.createDeflate({ flush: zlib.constants.Z_SYNC_FLUSH, windowBits: 12, memLevel: 5 });
     deflate.on('data', (chunk: Buffer) => this.raw(chunk));
     deflate.on('error', () => this.socket.destroy());
     this.deflate = deflate;
   }
 
+  /** The client turned MCCP2 off: end the stream, and send what follows uncompressed once its last bytes are out. */
   private stopCompressing(): void {
     const deflate = this.deflate;
+    if (!deflate) return;
     this.deflate = undefined;
-    deflate?.end();
+    this.held = [];
+    deflate.once('end', () => {
+      const held = this.held ?? [];
+      this.held = undefined;
+      for (const bytes of held) this.raw(bytes);
+      if (this.closed) this.socket.end();
+    });
+    deflate.end();
   }
 }
