@@ -14,11 +14,22 @@ import {
   roomInfo,
 } from './gmcpMessages';
 
-/** Which GMCP lists an event batch made stale (the session refreshes them with a read-only action). */
+/** What an event batch made stale (the session reads it again with a read-only action: inventory, quests, look). */
 export interface StaleLists {
   items: boolean;
   quests: boolean;
+  /** Vitals, status or room changed on the world's tick, not by an action (a kill's xp, death, respawn). */
+  player: boolean;
 }
+
+/** Events between actions that change the player's vitals, status or room, and whose they are. */
+const PLAYER_CHANGES: Record<string, (data: Record<string, unknown>) => unknown> = {
+  'xp.gained': (data) => (data.actor as { userId?: string }).userId,
+  'player.died': (data) => (data.actor as { userId?: string }).userId,
+  'player.respawned': (data) => (data.actor as { userId?: string }).userId,
+  'rest.stopped': (data) => (data.actor as { userId?: string }).userId,
+  'combat.started': (data) => (data.target as { userId?: string }).userId,
+};
 
 const CHAT_CHANNELS: Record<string, string> = {
   'chat.said': 'say',
@@ -29,8 +40,8 @@ const CHAT_CHANNELS: Record<string, string> = {
 
 /**
  * Turns what a telnet player's actions and witnessed events tell us into GMCP messages, sending each only when it
- * changed: `Char.Vitals` and `Char.Status` from the action's player snapshot (and health from blows between
- * actions), `Room.Info` when the player is in a new room, `Comm.Channel.Text` for every line of chat, and
+ * changed: `Char.Vitals` and `Char.Status` from the action's player snapshot (health from blows between actions, and
+ * the rest from a silent `look` after a kill's xp, a death, a respawn or an attack), `Room.Info` when the player is in a new room, `Comm.Channel.Text` for every line of chat, and
  * `Char.Items.List` / `Char.Quests.List` from `inventory` and `quests` results.
  */
 export class GmcpReporter {
@@ -61,7 +72,7 @@ export class GmcpReporter {
 
   /** Events the player saw; returns the lists they made stale. */
   events(events: MudEvent[]): StaleLists {
-    const stale: StaleLists = { items: false, quests: false };
+    const stale: StaleLists = { items: false, quests: false, player: false };
     for (const event of events) {
       const channel = CHAT_CHANNELS[event.type];
       if (channel) {
@@ -71,8 +82,9 @@ export class GmcpReporter {
       else if (event.type === 'quest.log') {
         this.sendChanged(charQuestsList(event.data.quests as QuestLogEntry[]));
       } else if (event.type === 'combat.hit') this.blow(event.data);
-      if (/^(item\.|craft\.|market\.bought|quest\.completed|loot\.)/.test(event.type)) stale.items = true;
+      if (/^(item\.|craft\.|market\.bought|quest\.completed)/.test(event.type)) stale.items = true;
       if (event.type.startsWith('quest.') && event.type !== 'quest.log') stale.quests = true;
+      if (PLAYER_CHANGES[event.type]?.(event.data) === this.userId) stale.player = true;
     }
     return stale;
   }

@@ -119,15 +119,17 @@ export class TelnetPlayer {
       this.reporter.snapshot(outcome.player);
       const stale = this.reporter.events(outcome.events);
       // A refresh's own results say nothing new is stale, so refreshing never loops.
-      if (shown) this.refresh(stale);
+      // The snapshot just sent is the player as the action left them: only the lists may need reading.
+      if (shown) this.refresh({ ...stale, player: false });
     }
     this.health = `${outcome.player.health}/${outcome.player.maxHealth}`;
     if (shown) this.showPrompt();
   }
 
-  /** Reads the inventory or quest log again, silently, for GMCP. */
-  private refresh(stale: StaleLists): void {
+  /** Reads the inventory, quest log or player again, silently, for GMCP. */
+  private refresh(stale: Partial<StaleLists>): void {
     if (!this.terminal.gmcp) return;
+    if (stale.player) this.enqueue({ action: 'look' }, false);
     if (stale.items) this.enqueue({ action: 'inventory' }, false);
     if (stale.quests) this.enqueue({ action: 'quests' }, false);
   }

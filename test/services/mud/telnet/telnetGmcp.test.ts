@@ -3,7 +3,8 @@ import { RoomAtlas } from '../../../../services/mud/roomAtlas';
 import { EOR_CMD, GA, Option, WILL, DO } from '../../../../services/mud/telnet/telnetCodes';
 import { freePort } from '../../../helpers/nginx';
 import type { TestPlatform } from '../../../helpers/platform';
-import { act, signIn, startWorldPlatform } from '../worldPlatform';
+import request from 'supertest';
+import { act, buildCharacter, signIn, startWorldPlatform } from '../worldPlatform';
 import { TelnetTestClient } from './telnetClient';
 
 /** GMCP and MSSP over the telnet port of the whole platform, each message as a client receives it. */
@@ -164,6 +165,29 @@ describe('telnet port: negotiation, GMCP and MSSP', () => {
       { channel: 'whisper', talker: bobName, text: `${bobName} whispers to you: "psst"` },
     ]);
     expect(client.text).toContain(`${bobName} says: "hi from the web"`);
+  });
+
+  it('updates Char.Vitals from the world’s tick: blows taken, and the xp of a kill made in a combat round', async () => {
+    // A seasoned web character in the wolves' thicket, brought to the terminal with a link code.
+    const web = await signIn(server.url);
+    await buildCharacter(server, web, { roomRef: 'forest:thicket', level: 5, health: 100, maxHealth: 100 });
+    const issued = await request(server.url)
+      .post('/mud/telnet/code')
+      .set('Authorization', `Bearer ${web.token}`)
+      .expect(201);
+    const client = await connect({ gmcp: true });
+    client.line(`code ${issued.body.code}`);
+    expect(await client.waitForGmcp('Room.Info')).toMatchObject({ num: num('forest:thicket') });
+    const vitals = () =>
+      client.gmcp
+        .filter((m) => m.name === 'Char.Vitals')
+        .map((m) => m.body as { xp: number; health: number });
+
+    // Wolves strike back in combat rounds, on the tick, and die there: both reach GMCP without another command.
+    client.line('attack wolf');
+    await client.waitFor(() => vitals().some((v) => v.health < 100), 'Char.Vitals after a blow', 15_000);
+    await client.waitFor(() => vitals().some((v) => v.xp > 0), 'Char.Vitals with a kill’s xp', 15_000);
+    expect(client.text).toMatch(/You gain \d+ experience/);
   });
 
   it('sends only the packages a client supports (Core.Supports.Set)', async () => {
