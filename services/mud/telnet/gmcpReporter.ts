@@ -47,6 +47,7 @@ const CHAT_CHANNELS: Record<string, string> = {
 export class GmcpReporter {
   private player?: PlayerSnapshot;
   private roomRef?: string;
+  private guest?: boolean;
   private readonly sent = new Map<string, string>();
 
   constructor(
@@ -58,13 +59,15 @@ export class GmcpReporter {
   /** Sends `Char.Name` and, once known, the vitals, status and room (the client just enabled GMCP). */
   hello(name: string, guest: boolean | undefined): void {
     this.sent.clear();
-    this.sendChanged(charName(name, guest));
+    this.guest = guest;
     if (this.player) this.snapshot(this.player);
+    else this.sendChanged(charName(name, guest));
   }
 
-  /** The player after one of their actions. */
+  /** The player after one of their actions (the character's name is the world's, as other players see it). */
   snapshot(player: PlayerSnapshot): void {
     this.player = player;
+    this.sendChanged(charName(player.name, this.guest));
     this.sendChanged(charVitals(player));
     this.sendChanged(charStatus(player, this.atlas.room(player.roomRef)));
     this.enter(player.roomRef);
