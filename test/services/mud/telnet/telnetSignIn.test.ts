@@ -2,7 +2,7 @@ import request from 'supertest';
 import { IAC, Option, WILL, WONT } from '../../../../services/mud/telnet/telnetCodes';
 import { freePort } from '../../../helpers/nginx';
 import type { TestPlatform } from '../../../helpers/platform';
-import { act, signIn, startWorldPlatform } from '../worldPlatform';
+import { ChannelClient, act, signIn, startWorldPlatform } from '../worldPlatform';
 import { TelnetTestClient } from './telnetClient';
 
 const PASSWORD = 'correct horse battery';
@@ -89,6 +89,26 @@ describe('telnet port: sign-in and the terminal', () => {
     const again = await connect();
     again.line(`code ${issued.body.code}`);
     await again.waitForText(/That code is unknown, used or expired\.\r\nName or email: $/);
+  });
+
+  it('keeps a character in the world for its terminal when the same user’s browser channel closes', async () => {
+    const web = await signIn(server.url);
+    const issued = await request(server.url)
+      .post('/mud/telnet/code')
+      .set('Authorization', `Bearer ${web.token}`)
+      .expect(201);
+    const terminal = await connect();
+    terminal.line(`code ${issued.body.code}`);
+    await terminal.waitForText(/Village Square[\s\S]*> $/);
+    const tab = await ChannelClient.open(server.url, web.userId, web.token);
+    await tab.waitFor((frame) => frame.type === 'result');
+    await tab.close();
+
+    const bob = await signIn(server.url);
+    await act(server.url, bob, { action: 'look' }).expect(200);
+    const from = terminal.text.length;
+    await act(server.url, bob, { action: 'say', text: 'tab closed?' }).expect(200);
+    await terminal.waitForText(/says: "tab closed\?"/, from);
   });
 
   it('refuses a bad guest name with the reason, and closes after three failures', async () => {
