@@ -144,6 +144,7 @@ export function combineParts(areas: ProductParts[]): ProductParts {
     rooms: areas.flatMap((area) => area.rooms ?? []),
     jobs: areas.flatMap((area) => area.jobs ?? []),
     upgrades: areas.flatMap((area) => area.upgrades ?? []),
+    listeners: areas.flatMap((area) => area.listeners ?? []),
     close: async () => {
       for (const area of [...areas].reverse()) await area.close?.();
     },

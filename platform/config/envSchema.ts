@@ -230,6 +230,15 @@ export const envSchema = z.object({
   MUD_SAVE_INTERVAL_MS: int(30_000, 1_000, 3_600_000),
   MUD_IDLE_TIMEOUT_MS: int(300_000, 10_000, 86_400_000),
   MUD_SEED: int(1, 0, 4_294_967_295),
+  // The telnet port of the game role (services/mud/telnet): 0 turns it off; unset is 4000 in development, else off
+  TELNET_PORT: z.coerce
+    .number({ error: 'expected an integer' })
+    .int({ error: 'expected an integer' })
+    .min(0, { error: 'expected an integer >= 0' })
+    .max(65535, { error: 'expected an integer <= 65535' })
+    .optional(),
+  TELNET_MAX_PER_ADDRESS: int(20, 1, 100_000),
+  TELNET_IDLE_TIMEOUT_SECONDS: int(1800, 10, 86_400),
   // host[:port][/path] at which SDK clients reach THIS game process's rooms (several game processes: each its own)
   GAME_PUBLIC_ADDRESS: z
     .string()
