@@ -23,7 +23,8 @@ export interface LimitDecision {
 export interface Limiter {
   readonly points: number;
   readonly durationSeconds: number;
-  hit(key: string): Promise<LimitDecision>;
+  /** Counts `points` (default 1) against `key`: a costlier request can count for more than one. */
+  hit(key: string, points?: number): Promise<LimitDecision>;
 }
 
 export interface LimiterOptions {
@@ -58,11 +59,11 @@ export function createLimiter(options: LimiterOptions): Limiter {
   return {
     points: options.points,
     durationSeconds: options.durationSeconds,
-    async hit(key) {
+    async hit(key, points = 1) {
       let result: RateLimiterRes;
       let allowed = true;
       try {
-        result = await limiter.consume(key);
+        result = await limiter.consume(key, points);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         result = rejection;

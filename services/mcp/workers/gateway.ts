@@ -6,6 +6,7 @@ import { accessDenial, callerKey } from '../toolAccess';
 import type { ToolCatalogue } from '../toolCatalogue';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import type { WorkerHealth } from '../workerHealth';
+import { toolSearchTool } from './toolSearch';
 
 /** Reads of the audited tool calls (the platform's AuditLog fits). */
 export interface AuditReader {
@@ -60,7 +61,8 @@ const summariseCalls = ({ calls }: z.infer<typeof CallsSchema>) =>
 export function gatewayWorker(options: GatewayWorkerOptions): Worker {
   return {
     name: 'gateway',
-    description: 'The tool gateway itself: worker health, your access, and the audit of tool calls.',
+    description:
+      'The tool gateway itself: find tools, worker health, your access, and the audit of tool calls.',
     stores: [],
     resources: [
       {
@@ -82,6 +84,7 @@ export function gatewayWorker(options: GatewayWorkerOptions): Worker {
       },
     ],
     tools: [
+      toolSearchTool(options.catalogue),
       defineTool({
         name: 'gateway_health',
         title: 'Worker health (operators)',

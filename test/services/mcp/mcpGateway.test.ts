@@ -154,10 +154,12 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         names(admin.token),
         names(SERVICE_TOKEN),
       ]);
-      expect(asGuest).toHaveLength(55);
-      expect(asPlayer).toHaveLength(66);
-      expect(asAdmin).toHaveLength(80);
-      expect(asService).toHaveLength(30);
+      expect(asGuest).toHaveLength(56);
+      expect(asPlayer).toHaveLength(67);
+      expect(asAdmin).toHaveLength(81);
+      expect(asService).toHaveLength(31);
+      // Lists come sorted by name, so a list is the same on every request (2026-07-28 clients cache it).
+      expect(asAdmin).toEqual([...asAdmin].sort());
       // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), keeps no
       // memories and reads no decisions or graph (tier 1), does not ingest (operators) and runs no operator or admin
       // tools.
@@ -217,6 +219,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
           'signer_status',
           'gateway_health',
           'gateway_access',
+          'gateway_find_tools',
           'gateway_my_calls',
         ].sort(),
       );

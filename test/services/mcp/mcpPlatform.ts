@@ -36,6 +36,7 @@ export function startMcpPlatform(env: Record<string, string> = {}, clock?: Clock
       MUD_TICK_MS: '10',
       REDIS_URL: 'redis://127.0.0.1:6379',
       BRAIN_CACHE_KEY_PREFIX: `test:mcp:${randomUUID()}:`,
+      MCP_REDIS_KEY_PREFIX: `test:mcp:${randomUUID()}:`,
       BRAIN_SERVICE_TOKEN: SERVICE_TOKEN,
       ADMIN_ADDRESSES: ADMIN_WALLET.address.toLowerCase(),
       ...env,
