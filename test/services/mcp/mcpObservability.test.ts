@@ -135,6 +135,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
           { name: 'memory', state: 'up' },
           { name: 'decisions', state: 'up' },
           { name: 'graph', state: 'up' },
+          { name: 'security', state: 'up' },
           { name: 'world', state: 'up' },
           { name: 'social', state: 'up' },
           { name: 'economy', state: 'up' },
@@ -164,7 +165,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
         .expect(200);
       expect(res.body).toMatchObject({
         status: 'degraded',
-        tools: 88,
+        tools: 95,
         sessions: { max: 1000, idle_timeout_seconds: 1800 },
       });
       const byName = Object.fromEntries(
