@@ -25,6 +25,8 @@ export interface Limiter {
   readonly durationSeconds: number;
   /** Counts `points` (default 1) against `key`: a costlier request can count for more than one. */
   hit(key: string, points?: number): Promise<LimitDecision>;
+  /** Gives back `points` counted against `key` (a refused charge that should not count). */
+  refund(key: string, points: number): Promise<void>;
 }
 
 export interface LimiterOptions {
@@ -76,6 +78,9 @@ export function createLimiter(options: LimiterOptions): Limiter {
         consumed: result.consumedPoints,
         resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
       };
+    },
+    async refund(key, points) {
+      await limiter.reward(key, points);
     },
   };
 }

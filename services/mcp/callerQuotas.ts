@@ -55,15 +55,21 @@ export class CallerQuotas {
     }
   }
 
-  /** Charges one call of `tool` (its cost in units) to `caller`; throws TOOL_QUOTA_EXCEEDED when either is spent. */
+  /**
+   * Charges one call of `tool` (its cost in units) to `caller`; throws TOOL_QUOTA_EXCEEDED when either is spent. A
+   * refused charge is given back, so a costly call that does not fit leaves the rest for cheaper ones.
+   */
   async charge(caller: string, tool: AnyTool): Promise<QuotaCharge> {
     const units = tool.cost ?? 1;
-    const own = await (this.perTool.get(tool.name) as Limiter).hit(caller);
+    const perTool = this.perTool.get(tool.name) as Limiter;
+    const own = await perTool.hit(caller);
     if (!own.allowed) {
+      await perTool.refund(caller, 1);
       throw ToolCallError.quotaExceeded(`${own.limit} calls of ${tool.name} per day`, own.resetSeconds);
     }
     const spent = await this.units.hit(caller, units);
     if (!spent.allowed) {
+      await Promise.all([this.units.refund(caller, units), perTool.refund(caller, 1)]);
       throw ToolCallError.quotaExceeded(`${spent.limit} cost units per day`, spent.resetSeconds);
     }
     return { units, unitsRemaining: spent.remaining };

@@ -28,6 +28,7 @@ const CallSchema = z.object({
   outcome: z.string(),
   duration_ms: z.number().nullable(),
   code: z.string().nullable(),
+  cost_units: z.number().nullable().meta({ description: 'Cost units the call charged to your quota' }),
   arguments: z.unknown().meta({ description: 'The arguments, secrets redacted' }),
 });
 const CallsSchema = z.object({ calls: z.array(CallSchema) });
@@ -48,6 +49,7 @@ function presentCall(event: AuditEvent): z.infer<typeof CallSchema> {
     outcome: event.outcome,
     duration_ms: typeof details.duration_ms === 'number' ? details.duration_ms : null,
     code: typeof details.code === 'string' ? details.code : null,
+    cost_units: typeof details.cost_units === 'number' ? details.cost_units : null,
     arguments: details.arguments,
   };
 }
