@@ -62,15 +62,13 @@ export class CallerQuotas {
   async charge(caller: string, tool: AnyTool): Promise<QuotaCharge> {
     const units = tool.cost ?? 1;
     const perTool = this.perTool.get(tool.name) as Limiter;
-    const own = await perTool.hit(caller);
-    if (!own.allowed) {
-      await perTool.refund(caller, 1);
-      throw ToolCallError.quotaExceeded(`${own.limit} calls of ${tool.name} per day`, own.resetSeconds);
-    }
-    const spent = await this.units.hit(caller, units);
-    if (!spent.allowed) {
-      await Promise.all([this.units.refund(caller, units), perTool.refund(caller, 1)]);
-      throw ToolCallError.quotaExceeded(`${spent.limit} cost units per day`, spent.resetSeconds);
+    // Both counts at once (one round trip's wait with Redis); a refusal gives both back.
+    const [own, spent] = await Promise.all([perTool.hit(caller), this.units.hit(caller, units)]);
+    if (!own.allowed || !spent.allowed) {
+      await Promise.all([perTool.refund(caller, 1), this.units.refund(caller, units)]);
+      throw own.allowed
+        ? ToolCallError.quotaExceeded(`${spent.limit} cost units per day`, spent.resetSeconds)
+        : ToolCallError.quotaExceeded(`${own.limit} calls of ${tool.name} per day`, own.resetSeconds);
     }
     return { units, unitsRemaining: spent.remaining };
   }
