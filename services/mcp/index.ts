@@ -83,6 +83,7 @@ export async function createMcpArea(
     clock,
     retentionDays: config.MCP_USAGE_RETENTION_DAYS,
     keyPrefix: `${prefix}usage:`,
+    onError: (error) => log.warn({ err: error }, 'MCP usage not written yet; kept for the next write'),
   });
   late.usage = usage;
   const calls = new ToolCalls({
@@ -157,6 +158,7 @@ export async function createMcpArea(
     close: async () => {
       await modern.close();
       await registry.closeAll();
+      await usage.close().catch((error: unknown) => log.warn({ err: error }, 'MCP usage not written'));
     },
   };
 }

@@ -142,15 +142,13 @@ export class ToolCalls {
     costUnits: number,
   ): void {
     const tool = entry.tool.name;
-    void this.deps.usage
-      .record({
-        caller: callerKey(context.caller),
-        callerLabel: this.deps.callerLabel(context.caller),
-        tool,
-        ok: outcome === 'ok' || outcome === 'input_required',
-        costUnits,
-      })
-      .catch((error: unknown) => context.logger.warn({ err: error }, 'MCP usage not recorded'));
+    this.deps.usage.record({
+      caller: callerKey(context.caller),
+      callerLabel: this.deps.callerLabel(context.caller),
+      tool,
+      ok: outcome === 'ok' || outcome === 'input_required',
+      costUnits,
+    });
     mcpToolCalls.inc({ tool, worker: entry.worker.name, outcome });
     if (outcome !== 'ok' && outcome !== 'input_required') mcpToolErrors.inc({ tool, outcome });
     mcpToolLatency.observe({ tool }, durationMs / 1000);

@@ -33,21 +33,42 @@ export interface UsageQuery {
 
 type Field = 'calls' | 'errors' | 'cost_units';
 
+/** Options of UsageMeter: the store, the clock, how long days are kept, and how often Redis is written (1 s). */
+export interface UsageMeterOptions {
+  redis?: Redis;
+  clock: Clock;
+  retentionDays: number;
+  keyPrefix?: string;
+  flushMs?: number;
+  /** Told of a failed background write (the increments are kept for the next one). */
+  onError?: (error: unknown) => void;
+}
+
 /**
  * Calls and their cost per caller and tool over time, for billing and throttling: every call is counted in
  * `/metrics` (`mcp_usage_calls_total`, `mcp_usage_cost_units_total`) and in per-day counters read by
  * `GET /admin/mcp/usage`. The counters live in Redis when REDIS_URL is set (one hash per UTC day, shared by every
- * process, kept `retentionDays`), in process memory otherwise (lost on restart).
+ * process, kept `retentionDays`), added up in memory and written behind the calls once per `flushMs` (a crash loses
+ * at most that much; a read or `close()` writes first); in process memory otherwise (lost on restart).
  */
 export class UsageMeter {
+  /** The counters themselves without Redis; the increments not yet written with it. */
   private readonly memory = new Map<string, Map<string, number>>();
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly timer?: NodeJS.Timeout;
 
-  constructor(
-    private readonly options: { redis?: Redis; clock: Clock; retentionDays: number; keyPrefix?: string },
-  ) {}
+  constructor(private readonly options: UsageMeterOptions) {
+    if (options.redis) {
+      this.timer = setInterval(
+        () => this.flush().catch((error: unknown) => options.onError?.(error)),
+        options.flushMs ?? 1000,
+      );
+      this.timer.unref();
+    }
+  }
 
-  /** Counts a call (metrics at once; the day's counters in the background, never failing the call). */
-  record(call: MeteredCall): Promise<void> {
+  /** Counts a call: metrics at once, the day's counters in memory (written to Redis behind the call). */
+  record(call: MeteredCall): void {
     mcpUsageCalls.inc({ caller: call.callerLabel, tool: call.tool, charged: String(call.costUnits > 0) });
     if (call.costUnits > 0) mcpUsageCost.inc({ caller: call.callerLabel, tool: call.tool }, call.costUnits);
     const day = new Date(this.options.clock.now()).toISOString().slice(0, 10);
@@ -57,22 +78,52 @@ export class UsageMeter {
       ['cost_units', call.costUnits],
     ];
     const field = (name: Field) => `${call.caller}|${call.tool}|${name}`;
-    const redis = this.options.redis;
-    if (!redis) {
-      const counters = this.memory.get(day) ?? new Map<string, number>();
-      this.memory.set(day, counters);
-      for (const [name, by] of increments) counters.set(field(name), (counters.get(field(name)) ?? 0) + by);
-      return Promise.resolve();
+    const counters = this.memory.get(day) ?? new Map<string, number>();
+    this.memory.set(day, counters);
+    for (const [name, by] of increments) {
+      if (by > 0) counters.set(field(name), (counters.get(field(name)) ?? 0) + by);
     }
-    const key = this.keyOf(day);
-    const pipeline = redis.pipeline();
-    for (const [name, by] of increments) if (by > 0) pipeline.hincrby(key, field(name), by);
-    pipeline.expire(key, this.options.retentionDays * 86_400);
-    return pipeline.exec().then(() => undefined);
   }
 
-  /** The rows of the days asked for, by day, caller and tool. */
+  /** Writes the increments added up since the last write to Redis (one pipeline); a failure keeps them for the next. */
+  flush(): Promise<void> {
+    const redis = this.options.redis;
+    if (!redis) return Promise.resolve();
+    // A failed write must not stop the next ones: chain on the settled previous write.
+    this.flushing = this.flushing
+      .catch(() => undefined)
+      .then(async () => {
+        if (this.memory.size === 0) return;
+        const pending = new Map(this.memory);
+        this.memory.clear();
+        const pipeline = redis.pipeline();
+        for (const [day, counters] of pending) {
+          for (const [field, by] of counters) pipeline.hincrby(this.keyOf(day), field, by);
+          pipeline.expire(this.keyOf(day), this.options.retentionDays * 86_400);
+        }
+        try {
+          await pipeline.exec();
+        } catch (error) {
+          for (const [day, counters] of pending) {
+            const kept = this.memory.get(day) ?? new Map<string, number>();
+            for (const [field, by] of counters) kept.set(field, (kept.get(field) ?? 0) + by);
+            this.memory.set(day, kept);
+          }
+          throw error;
+        }
+      });
+    return this.flushing;
+  }
+
+  /** Stops the timer and writes what is left (shutdown). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** The rows of the days asked for, by day, caller and tool (written first, so they include every call so far). */
   async read(query: UsageQuery): Promise<UsageRow[]> {
+    await this.flush();
     const rows = new Map<string, UsageRow>();
     for (const day of daysBetween(query.from, query.to)) {
       const counters = this.options.redis

@@ -67,15 +67,22 @@ describe.each(backends)('MCP quotas and usage counters in %s', (_name, connect) 
     const clock = new ManualClock(Date.UTC(2026, 10, 27, 23, 59));
     const usage = new UsageMeter({ redis, clock, retentionDays: 1, keyPrefix: `${prefix}usage:` });
     const call = { callerLabel: 'player', costUnits: 2, ok: true };
-    await usage.record({ ...call, caller: 'user:a', tool: 'brain_search' });
-    await usage.record({ ...call, caller: 'user:a', tool: 'brain_search', ok: false, costUnits: 0 });
+    usage.record({ ...call, caller: 'user:a', tool: 'brain_search' });
+    usage.record({ ...call, caller: 'user:a', tool: 'brain_search', ok: false, costUnits: 0 });
     clock.advance(2 * 60_000);
-    await usage.record({ ...call, caller: 'user:b', tool: 'brain_search' });
+    usage.record({ ...call, caller: 'user:b', tool: 'brain_search' });
     expect(await usage.read({ from: '2026-11-27', to: '2026-11-28' })).toEqual([
       { day: '2026-11-27', caller: 'user:a', tool: 'brain_search', calls: 2, errors: 1, cost_units: 2 },
       { day: '2026-11-28', caller: 'user:b', tool: 'brain_search', calls: 1, errors: 0, cost_units: 2 },
     ]);
     expect(await usage.read({ from: '2026-11-28', to: '2026-11-28', caller: 'user:a' })).toEqual([]);
     if (redis) expect(await redis.ttl(`${prefix}usage:2026-11-27`)).toBeGreaterThan(86_000);
+    // Written behind the calls: another meter on the same store sees them once this one has written.
+    usage.record({ ...call, caller: 'user:c', tool: 'brain_ask' });
+    await usage.close();
+    const other = new UsageMeter({ redis, clock, retentionDays: 1, keyPrefix: `${prefix}usage:` });
+    const seen = await other.read({ from: '2026-11-28', to: '2026-11-28', caller: 'user:c' });
+    await other.close();
+    expect(seen).toEqual(redis ? [expect.objectContaining({ caller: 'user:c', calls: 1 })] : []);
   });
 });
