@@ -118,6 +118,35 @@ describe('MCP gateway: protocol revisions 2026-07-28 and 2025-11-25', () => {
     });
   });
 
+  it('acknowledges subscriptions/listen over an event stream with no notifications, and ends it', async () => {
+    const listen = await request(server.url)
+      .post('/mcp')
+      .set('Accept', ACCEPT)
+      .set('Authorization', `Bearer ${player.token}`)
+      .set('Mcp-Protocol-Version', '2026-07-28')
+      .set('Mcp-Method', 'subscriptions/listen')
+      .send(modern('subscriptions/listen', { notifications: { toolsListChanged: true } }))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => done(null, text));
+      });
+    expect(listen.status).toBe(200);
+    expect(listen.headers['content-type']).toMatch(/^text\/event-stream/);
+    const events = String(listen.body)
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as { method?: string; params?: object; result?: object });
+    expect(events).toEqual([
+      expect.objectContaining({
+        method: 'notifications/subscriptions/acknowledged',
+        params: expect.objectContaining({ notifications: {} }),
+      }),
+      expect.objectContaining({ id: 1, result: expect.objectContaining({ resultType: 'complete' }) }),
+    ]);
+  });
+
   it('keeps the per-caller checks in front of 2026-07-28 requests: 401 challenge, Origin, catalogue view', async () => {
     const anonymous = await request(server.url)
       .post('/mcp')
