@@ -160,7 +160,12 @@ async function write(answer: globalThis.Response, res: Response): Promise<void> 
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   if (answer.body && answer.headers.get('content-type')?.startsWith('text/event-stream')) {
     res.flushHeaders();
-    await pipeline(Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>), res);
+    try {
+      await pipeline(Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>), res);
+    } catch (error) {
+      // The client closing its stream ends it; any other failure is the platform's to report.
+      if (!res.destroyed) throw error;
+    }
     return;
   }
   const body = await answer.text();
