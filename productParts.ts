@@ -115,6 +115,8 @@ export async function productParts(
         memory,
         decisions: brain.decisions,
         graph: brain.graph,
+        corpusGraph: brain.corpusGraph,
+        security: brain.security,
         world: world.service,
         signer,
         economy,

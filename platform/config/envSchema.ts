@@ -261,6 +261,13 @@ export const envSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().min(1).optional(),
   MCP_CALLS_PER_MINUTE: int(600, 1),
   MCP_TOOL_CALLS_PER_MINUTE: int(120, 1),
+  // Durable per-identity quotas (per day, in Redis when configured), usage metering and confirmations
+  MCP_QUOTA_UNITS_PER_DAY: int(20_000, 1),
+  MCP_QUOTA_TOOL_CALLS_PER_DAY: int(5_000, 1),
+  MCP_USAGE_RETENTION_DAYS: int(90, 1, 3650),
+  MCP_METRICS_PER_CALLER: flag('0'),
+  MCP_REDIS_KEY_PREFIX: z.string().min(1).max(100).default('mcp:'),
+  MCP_CONFIRMATION_KEY: z.string().min(32, { error: 'expected a key of at least 32 characters' }).optional(),
 
   // Audit log (services/admin): how long audit events are kept
   AUDIT_RETENTION_DAYS: int(365, 1, 3650),

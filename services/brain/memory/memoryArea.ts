@@ -15,6 +15,7 @@ import { decisionStatus } from '../decisions/decisionStatus';
 import { Consolidation, type BackupGate } from '../consolidation/consolidation';
 import { registerConsolidationRoutes } from '../consolidation/router';
 import { registerSecurityRoutes } from '../security/router';
+import { securityService, type SecurityService } from '../security/securityService';
 import { SubjectEraser } from '../security/subjectEraser';
 import { MemoryAuditLog, type AuditPort } from './memoryAuditLog';
 import { MemoryKeeper } from './memoryKeeper';
@@ -46,6 +47,7 @@ export interface BrainMemory {
   /** The decision log and the graph as other areas call them (the MCP gateway). */
   decisionService: DecisionService;
   graphService: GraphService;
+  securityService: SecurityService;
   services: ServiceRegistrar[];
   jobs: ((agenda: Agenda) => Promise<void>)[];
   close(): Promise<void>;
@@ -113,6 +115,7 @@ export async function openBrainMemory(
     decisionStatus: decisionStatus(decisions.publication),
     decisionService: decisionService(decisions),
     graphService: graphService(graph, clock),
+    securityService: securityService({ memory, audit, eraser, mongo: stores.mongo! }),
     services: [
       (routes) => registerMemoryRoutes(routes, { memory, audit, requireBrainAuth: guard.requireBrainAuth }),
       (routes) => registerGraphRoutes(routes, { graph, clock, requireBrainAuth: guard.requireBrainAuth }),

@@ -37,9 +37,18 @@ const ADMIN_ONLY = [
 /** Tools moving the caller's coins or items out: identity tier 1 and above. */
 const MOVES_COINS = ['economy_transfer', 'marketplace_list_item', 'marketplace_buy'];
 /** The caller's own memories: identity tier 1 and above, users only (as /brain/memory). */
-const MEMORY = ['memory_remember', 'memory_recall', 'memory_list', 'memory_forget'];
+const MEMORY = ['memory_remember', 'memory_recall', 'memory_list', 'memory_forget', 'memory_working_context'];
 /** Reads of the decision log and the graph: identity tier 1 and above, and the service token. */
-const BRAIN_READS = ['decisions_list', 'decision_get', 'graph_entities', 'graph_entity'];
+const BRAIN_READS = [
+  'decisions_list',
+  'decision_get',
+  'graph_entities',
+  'graph_entity',
+  'graph_neighbours',
+  'graph_communities',
+];
+/** The memory security reads: operators, admins and the service token (as /brain/security). */
+const SECURITY_READS = ['security_memory_audit', 'security_scan', 'security_export'];
 /** Writes of the decision log: operators, admins and the service token. */
 const DECISION_WRITES = ['decision_record', 'decision_supersede', 'decision_revert'];
 /** Social reads anyone may call (the service token names whose). */
@@ -154,10 +163,12 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         names(admin.token),
         names(SERVICE_TOKEN),
       ]);
-      expect(asGuest).toHaveLength(55);
-      expect(asPlayer).toHaveLength(66);
-      expect(asAdmin).toHaveLength(80);
-      expect(asService).toHaveLength(30);
+      expect(asGuest).toHaveLength(57);
+      expect(asPlayer).toHaveLength(71);
+      expect(asAdmin).toHaveLength(88);
+      expect(asService).toHaveLength(37);
+      // Lists come sorted by name, so a list is the same on every request (2026-07-28 clients cache it).
+      expect(asAdmin).toEqual([...asAdmin].sort());
       // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), keeps no
       // memories and reads no decisions or graph (tier 1), does not ingest (operators) and runs no operator or admin
       // tools.
@@ -170,6 +181,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
           'brain_ingest',
           'gateway_health',
           ...ADMIN_ONLY,
+          ...SECURITY_READS,
         ].sort(),
       );
       expect(asGuest).toEqual(
@@ -188,7 +200,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         [...MOVES_COINS, ...MEMORY, ...BRAIN_READS].sort(),
       );
       expect(asAdmin.filter((name) => !asPlayer.includes(name)).sort()).toEqual(
-        ['brain_ingest', 'gateway_health', ...DECISION_WRITES, ...ADMIN_ONLY].sort(),
+        ['brain_ingest', 'gateway_health', ...DECISION_WRITES, ...ADMIN_ONLY, ...SECURITY_READS].sort(),
       );
       // Influencer tools need the creator grant, which none of these callers holds (an admin included).
       expect(asAdmin.filter((name) => name.startsWith('influencer_'))).toEqual([]);
@@ -196,6 +208,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       // writes; it reads, ingests, records decisions, searches the marketplace and the social graph, sees health.
       expect(asService.sort()).toEqual(
         [
+          'brain_route_query',
           'brain_search',
           'brain_ask',
           'brain_search_fulltext',
@@ -217,7 +230,9 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
           'signer_status',
           'gateway_health',
           'gateway_access',
+          'gateway_find_tools',
           'gateway_my_calls',
+          ...SECURITY_READS,
         ].sort(),
       );
     });
