@@ -42,7 +42,7 @@ function encode(text: string): number[] {
   for (const match of text.matchAll(LONG_RUN)) {
     appendTokens(tokens, cl100k().encode(text.slice(last, match.index)));
     const run = match[0];
-    for (let start = 0; start < run.length; ) {
+    for (let start = 0; start < run.length;) {
       let end = Math.min(run.length, start + RUN_PIECE);
       // Never cut a surrogate pair in two.
       if (end < run.length && /[\ud800-\udbff]/.test(run[end - 1])) end -= 1;
