@@ -4,7 +4,7 @@
  * service on the embedded defaults, then each of the 122 questions of `questions.json`, asked in other words than
  * its answer, is recalled: recall@5 and MRR@10 of the answering turn, per half (tuning / held-out, by a hash of the
  * question id), the questions about a corrected fact (the newer turn must rank above the one it replaced) and the
- * questions that answered nothing at all. Baseline in the same run: plain BM25 over the same memories.
+ * questions that answered nothing at all; and 12 unrelated questions, which should answer nothing. Baseline in the same run: plain BM25 over the same memories.
  * `KEY=VALUE` arguments are configuration (e.g. `BRAIN_LOCAL_EMBEDDER=hash`); `--verbose` lists the misses.
  */
 import { openBenchMemory } from './memoryStores';
@@ -16,6 +16,7 @@ import {
   turnText,
   turnTime,
   type EvalQuestion,
+  UNANSWERABLE_QUESTIONS,
 } from './memoryEval/evalSet';
 
 const args = process.argv.slice(2);
@@ -115,6 +116,14 @@ async function main(): Promise<void> {
       ),
     );
     console.log(summary('all', outcomes));
+    let abstained = 0;
+    for (const question of UNANSWERABLE_QUESTIONS) {
+      const { hits } = await bench.memory.recall({ subject: question.subject, query: question.question });
+      if (hits.length === 0) abstained++;
+      else if (VERBOSE)
+        console.log(`  ${question.id} answered: ${question.question} -> ${hits[0].memory.content}`);
+    }
+    console.log(`unrelated questions answered with nothing: ${abstained}/${UNANSWERABLE_QUESTIONS.length}`);
     recallTimes.sort((a, b) => a - b);
     const pct = (p: number) =>
       recallTimes[Math.min(recallTimes.length - 1, Math.floor(p * recallTimes.length))];

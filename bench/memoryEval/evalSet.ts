@@ -31,8 +31,16 @@ export interface EvalQuestion {
   replaces?: string;
 }
 
+/** A question about nothing the subject said: recall should answer nothing. */
+export interface UnanswerableQuestion {
+  id: string;
+  subject: string;
+  question: string;
+}
+
 export const EVAL_SUBJECTS: EvalSubject[] = [rowan, jun];
 export const EVAL_QUESTIONS: EvalQuestion[] = questionFile.questions;
+export const UNANSWERABLE_QUESTIONS: UnanswerableQuestion[] = questionFile.unanswerable;
 
 /** Which half a question is in: `held-out` when the first byte of sha256(id) is odd. */
 export function halfOf(id: string): 'tuning' | 'held-out' {
