@@ -1,3 +1,4 @@
+import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import type { Sleep } from '../../ai/embeddings/retry';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
@@ -129,6 +130,8 @@ export async function createBrainArea(
   });
   const memory = await openBrainMemory(context, core.embeddings, auth, {
     decisionPublisher: decisionPublisherFor(core.ingestor, context.logger),
+    // One set of encoder threads when documents use the sentence encoder too.
+    encoder: core.localEmbedder instanceof SentenceEncoder ? core.localEmbedder : undefined,
     ...options,
   });
   return {

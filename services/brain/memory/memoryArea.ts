@@ -1,6 +1,7 @@
 import type { Agenda } from 'agenda';
 import { tiktokenCounter } from '../../../ai/chunking/tokenCounter';
 import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import { SentenceEncoder } from '../../../ai/embeddings/sentenceEncoder';
 import type { PlatformContext } from '../../../platform/platform';
 import type { ServiceRegistrar } from '../../../platform/app';
 import type { BrainStatusSource } from '../../admin';
@@ -30,6 +31,11 @@ export interface BrainMemoryOptions {
   audit?: AuditPort;
   /** Where decision changes are published to be searchable in the brain (the corpus ingestor) [nowhere]. */
   decisionPublisher?: DecisionPublisher;
+  /**
+   * The sentence encoder to share with the documents' chain (BRAIN_LOCAL_EMBEDDER=neural) [with
+   * BRAIN_MEMORY_EMBEDDER=neural, one of the memory's own, closed with it].
+   */
+  encoder?: SentenceEncoder;
 }
 
 /** The memory part of the brain: its services for other areas, routes and jobs. */
@@ -62,8 +68,19 @@ export async function openBrainMemory(
   const { config, stores, clock } = context;
   if (!stores.mongo) throw new Error('Brain memory needs MongoDB');
   const logger = context.logger.child({ component: 'brain-memory' });
+  const neural = config.BRAIN_MEMORY_EMBEDDER === 'neural';
+  const ownEncoder = neural && !options.encoder;
+  const encoder = neural
+    ? (options.encoder ?? new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS }))
+    : undefined;
   const vectors = new MemoryVectors(stores.qdrant, `${config.BRAIN_QDRANT_COLLECTION}_memories`);
-  await vectors.open(embeddings.spaces());
+  await vectors.open([
+    ...embeddings.spaces(),
+    ...(encoder ? [{ model: encoder.model, dimensions: encoder.dimensions }] : []),
+  ]);
+  // The model loads now (on the encoder's thread, about 0.5 s), not on the first recall; a model that cannot load
+  // stops start-up here.
+  await encoder?.warmUp();
   const graph = new SubjectGraph(stores.mongo, clock);
   await graph.init();
   const retentionSeconds = config.BRAIN_EPISODIC_RETENTION_DAYS * 86_400;
@@ -82,6 +99,7 @@ export async function openBrainMemory(
     workingBudget: config.BRAIN_WORKING_MEMORY_MAX_TOKENS,
     duplicateSimilarity: config.BRAIN_MEMORY_DUPLICATE_SIMILARITY,
     redactSecrets: config.BRAIN_MEMORY_REDACT_SECRETS,
+    encoder,
   });
   await memory.init();
   const audit = new MemoryAuditLog(stores.mongo, clock, logger, options.audit);
@@ -120,6 +138,7 @@ export async function openBrainMemory(
     close: async () => {
       await consolidation.stop();
       await audit.flush();
+      if (ownEncoder) await encoder?.close();
     },
   };
 }

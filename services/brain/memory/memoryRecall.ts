@@ -1,6 +1,8 @@
 import {
   DEFAULT_RECALL_SCORING,
+  MIN_MEANING_RELEVANCE,
   cosine,
+  meaningRelevance,
   recallScore,
   relevanceOf,
   termCoverage,
@@ -40,12 +42,8 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
   const limit = input.limit ?? 10;
   const idf = (term: string) => keeper.text.idf(input.subject, term);
   const hits: RecallHit[] = [];
-  const consider = (memory: MemoryRecord, scoreFrom: string, weight = 1) => {
-    const relevance = relevanceOf(
-      cosine(queryVector, keeper.local.embedOne(scoreFrom)),
-      termCoverage(terms, scoreFrom, idf),
-    );
-    if (relevance < DEFAULT_RECALL_SCORING.minRelevance) return;
+  const consider = (memory: MemoryRecord, relevance: number, minimum: number, weight = 1) => {
+    if (relevance < minimum) return;
     const age = Math.max(0, (asOf.getTime() - memory.occurred_at.getTime()) / 1000);
     hits.push({
       memory,
@@ -53,48 +51,68 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
       age_seconds: Math.round(age),
     });
   };
+  /** The lexical relevance: the hash embedding's cosine and the query's term coverage. */
+  const lexical = (text: string) =>
+    relevanceOf(cosine(queryVector, keeper.local.embedOne(text)), termCoverage(terms, text, idf));
 
   const stored = tiers.filter((tier) => tier !== 'working');
   const withFacts = tiers.includes('semantic') && !input.tags?.length;
-  const [docs, facts] = await Promise.all([
+  const [candidates, facts] = await Promise.all([
     storedCandidates(keeper, input, stored, asOf),
     withFacts ? factRecords(keeper, input.subject, asOf) : [],
   ]);
+  const { docs, meaning } = candidates;
   const outdated = await outdatedSources(
     keeper,
     input.subject,
     docs.map((doc) => doc._id),
     asOf,
   );
-  for (const doc of docs) consider(recordOf(doc), doc.content, outdated.has(doc._id) ? OUTDATED_WEIGHT : 1);
-  for (const fact of facts) consider(fact, fact.content);
+  for (const doc of docs) {
+    const weight = outdated.has(doc._id) ? OUTDATED_WEIGHT : 1;
+    if (meaning) {
+      const relevance = meaningRelevance(meaning.get(doc._id) ?? 0, termCoverage(terms, doc.content, idf));
+      consider(recordOf(doc), relevance, MIN_MEANING_RELEVANCE, weight);
+    } else consider(recordOf(doc), lexical(doc.content), DEFAULT_RECALL_SCORING.minRelevance, weight);
+  }
+  // Facts have no vectors: they keep the lexical relevance on either path.
+  for (const fact of facts) consider(fact, lexical(fact.content), DEFAULT_RECALL_SCORING.minRelevance);
   hits.sort((a, b) => b.score - a.score);
   const result: RecallResult = { hits: hits.slice(0, limit) };
   if (input.session_id) result.working = await keeper.working(input.subject, input.session_id);
   return result;
 }
 
+/**
+ * The stored candidates: the subject's best BM25 matches and nearest vectors, re-read from MongoDB. On the neural
+ * path (the memories' own encoder has a space) also `meaning`: each candidate's cosine with the query in that space
+ * (the fulltext-only candidates' are read from the vector store by id).
+ */
 async function storedCandidates(
   keeper: MemoryKeeper,
   input: RecallInput,
   tiers: string[],
   asOf: Date,
-): Promise<MemoryDocument[]> {
-  if (tiers.length === 0) return [];
+): Promise<{ docs: MemoryDocument[]; meaning?: Map<string, number> }> {
+  if (tiers.length === 0) return { docs: [] };
   const width = input.tags?.length ? TAGGED_CANDIDATES : CANDIDATES;
   const ids = new Set(keeper.text.search(input.subject, input.query, tiers, width).map((hit) => hit.id));
-  const models = keeper.options.vectors.models();
-  if (models.length > 0) {
+  const { vectors, encoder } = keeper.options;
+  const models = vectors.models();
+  let meaning: Map<string, number> | undefined;
+  if (encoder && models.includes(encoder.model)) {
+    const [query] = await encoder.embed([input.query]);
+    const near = await vectors.search(encoder.model, query, { subject: input.subject, tiers }, width);
+    meaning = new Map(near.map((hit) => [hit.id, hit.score]));
+    const lexicalOnly = [...ids].filter((id) => !meaning!.has(id));
+    for (const hit of near) ids.add(hit.id);
+    for (const [id, score] of await vectors.scores(encoder.model, query, lexicalOnly)) meaning.set(id, score);
+  } else if (models.length > 0) {
     const query = await keeper.options.embeddings.embedQuery(input.query, models);
-    const near = await keeper.options.vectors.search(
-      query.model,
-      query.vector,
-      { subject: input.subject, tiers },
-      width,
-    );
+    const near = await vectors.search(query.model, query.vector, { subject: input.subject, tiers }, width);
     for (const hit of near) ids.add(hit.id);
   }
-  if (ids.size === 0) return [];
+  if (ids.size === 0) return { docs: [], meaning };
   const filter: Record<string, unknown> = {
     _id: { $in: [...ids] },
     subject: input.subject,
@@ -102,7 +120,7 @@ async function storedCandidates(
     occurred_at: { $lte: asOf },
   };
   if (input.tags?.length) filter.tags = { $all: input.tags };
-  return keeper.memories.find(filter).lean();
+  return { docs: await keeper.memories.find(filter).lean(), meaning };
 }
 
 /**

@@ -121,6 +121,22 @@ export class MemoryVectors {
     return result.points.map((p) => ({ id: String(p.id), score: p.score }));
   }
 
+  /**
+   * The cosine of the query with each of these memories' vectors in one model's space (memories without one there
+   * are left out): recall scores its fulltext candidates by meaning too.
+   */
+  async scores(model: string, vector: number[], ids: readonly string[]): Promise<Map<string, number>> {
+    if (!this.spaces.has(model) || ids.length === 0) return new Map();
+    const result = await this.client.query(this.collection, {
+      query: vector,
+      using: model,
+      filter: { must: [{ has_id: [...ids] }] },
+      limit: ids.length,
+      with_payload: false,
+    });
+    return new Map(result.points.map((p) => [String(p.id), p.score]));
+  }
+
   /** Changes the tier recorded with memories' vectors. */
   async setTier(ids: readonly string[], tier: string): Promise<void> {
     if (ids.length === 0) return;
