@@ -64,7 +64,7 @@ export interface MemoryKeeperOptions {
    * The memories' own vector space (BRAIN_MEMORY_EMBEDDER=neural: the sentence encoder), whose cosine recall scores
    * meaning by. Without it, vectors come from the embedding chain and recall scores meaning by the hash embedding.
    */
-  encoder?: EmbeddingProvider;
+  encoder?: EmbeddingProvider & { embedQuery(text: string): Promise<number[]> };
 }
 
 /** The stored form as every reader sees it. */

@@ -101,7 +101,7 @@ async function storedCandidates(
   const models = vectors.models();
   let meaning: Map<string, number> | undefined;
   if (encoder && models.includes(encoder.model)) {
-    const [query] = await encoder.embed([input.query]);
+    const query = await encoder.embedQuery(input.query);
     const near = await vectors.search(encoder.model, query, { subject: input.subject, tiers }, width);
     meaning = new Map(near.map((hit) => [hit.id, hit.score]));
     const lexicalOnly = [...ids].filter((id) => !meaning!.has(id));
