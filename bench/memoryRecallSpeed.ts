@@ -12,6 +12,8 @@ import { openBenchMemory } from './memoryStores';
 
 const COUNT = Number(process.argv[2] ?? 100_000);
 const TEMPLATES = Number(process.argv[3] ?? 2000);
+/** `chain` measures the lexical path (the chain's vectors, the hash embedding's score) in the same conditions. */
+const MODE = process.argv[4] === 'chain' ? 'chain' : 'neural';
 const IN_FLIGHT = 16;
 const NAMES = ['Ann', 'Tom', 'Mara', 'Pip', 'Rowan', 'Jun', 'Carla', 'Bram', 'Ilse', 'Odo'];
 const VERBS = [
@@ -60,13 +62,13 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   const encoder = new TemplateEncoder({ cacheSize: TEMPLATES + 1000 });
-  const bench = await openBenchMemory(undefined, { BRAIN_MEMORY_EMBEDDER: 'neural' });
+  const bench = await openBenchMemory(undefined, { BRAIN_MEMORY_EMBEDDER: MODE });
   // The bench's own encoder replaces the one the memory opened (same model and space).
-  Object.assign(bench.memory.options, { encoder });
+  if (MODE === 'neural') Object.assign(bench.memory.options, { encoder });
   try {
     const cpu = process.cpuUsage();
     const encodeStart = performance.now();
-    await encoder.embed(Array.from({ length: TEMPLATES }, (_, i) => template(i)));
+    if (MODE === 'neural') await encoder.embed(Array.from({ length: TEMPLATES }, (_, i) => template(i)));
     const encodeMs = performance.now() - encodeStart;
     console.log(
       `encoded ${TEMPLATES} sentences in ${(encodeMs / 1000).toFixed(1)} s on 1 thread: ${(encodeMs / TEMPLATES).toFixed(1)} ms a sentence (batches of 64); model load ${encoder.loadMs?.toFixed(0)} ms`,
@@ -111,6 +113,26 @@ async function main(): Promise<void> {
       await encoder.embedQuery(`${question} again`);
       queryTimes.push(performance.now() - t);
     }
+    const searchTimes: number[] = [];
+    const scoreTimes: number[] = [];
+    const { vectors } = bench.memory.options;
+    const [model] = vectors.models().filter((m) => MODE === 'chain' || m === encoder.model);
+    const queryVector = MODE === 'chain' ? bench.memory.local.embedOne('x') : await encoder.embedQuery('x');
+    for (let i = 0; i < 50; i++) {
+      let t = performance.now();
+      const near = await vectors.search(model, queryVector, { subject, tiers: ['episodic'] }, 50);
+      searchTimes.push(performance.now() - t);
+      t = performance.now();
+      await vectors.scores(
+        model,
+        queryVector,
+        near.map((hit) => hit.id),
+      );
+      scoreTimes.push(performance.now() - t);
+    }
+    console.log(`mode ${MODE}, space ${model}`);
+    console.log(`vector search (50 nearest of the subject): ${percentiles(searchTimes)}`);
+    console.log(`vector scores of 50 ids (has_id): ${percentiles(scoreTimes)}`);
     console.log(`recall at ${COUNT}, new questions: ${percentiles(fresh)} (target p95 < 50 ms)`);
     console.log(
       `recall at ${COUNT}, the same questions again (query vectors cached): ${percentiles(cached)}`,

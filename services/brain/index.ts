@@ -134,8 +134,13 @@ export async function createBrainArea(
     encoder: core.localEmbedder instanceof SentenceEncoder ? core.localEmbedder : undefined,
     ...options,
   });
+  // /brain/stats shows the memories' re-embedding beside the corpus figures.
+  const statsCore: BrainCore = {
+    ...core,
+    stats: async () => ({ ...(await core.stats()), memoryVectors: memory.reembedding?.progress() }),
+  };
   return {
-    service: brainService(core, queue),
+    service: brainService(statsCore, queue),
     memory: memory.memory,
     decisions: memory.decisionService,
     graph: memory.graphService,
@@ -149,7 +154,7 @@ export async function createBrainArea(
     services: [
       (routes) =>
         registerBrainRoutes(routes, {
-          core,
+          core: statsCore,
           requireIngestAccess: auth.guard.requireServiceOrRole('operator'),
           requireBrainAuth: auth.guard.requireBrainAuth,
           queue,

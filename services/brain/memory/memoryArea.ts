@@ -18,6 +18,7 @@ import { registerSecurityRoutes } from '../security/router';
 import { SubjectEraser } from '../security/subjectEraser';
 import { MemoryAuditLog, type AuditPort } from './memoryAuditLog';
 import { MemoryKeeper } from './memoryKeeper';
+import { MemoryReembedding } from './memoryReembedding';
 import { memoryStatus } from './memoryStatus';
 import { MemoryVectors } from './memoryVectors';
 import { registerMemoryRoutes } from './router';
@@ -49,6 +50,8 @@ export interface BrainMemory {
   /** The decision log and the graph as other areas call them (the MCP gateway). */
   decisionService: DecisionService;
   graphService: GraphService;
+  /** The background move of memories into the encoder's space (neural path only). */
+  reembedding?: MemoryReembedding;
   services: ServiceRegistrar[];
   jobs: ((agenda: Agenda) => Promise<void>)[];
   close(): Promise<void>;
@@ -102,6 +105,9 @@ export async function openBrainMemory(
     encoder,
   });
   await memory.init();
+  // Memories remembered before the encoder's space existed get their vectors in it, in the background.
+  const reembedding = encoder ? new MemoryReembedding(memory, encoder.model, logger) : undefined;
+  reembedding?.start();
   const audit = new MemoryAuditLog(stores.mongo, clock, logger, options.audit);
   await audit.init();
   const decisions = new DecisionLog(stores.mongo, clock, options.decisionPublisher);
@@ -135,7 +141,9 @@ export async function openBrainMemory(
       (routes) => registerSecurityRoutes(routes, { memory, audit, eraser, guard, mongo: stores.mongo! }),
     ],
     jobs: [(agenda) => consolidation.registerJob(agenda)],
+    reembedding,
     close: async () => {
+      await reembedding?.stop();
       await consolidation.stop();
       await audit.flush();
       if (ownEncoder) await encoder?.close();

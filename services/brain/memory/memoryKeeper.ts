@@ -244,8 +244,11 @@ export class MemoryKeeper implements MemoryService {
     return this.options.working.list(subject, sessionId);
   }
 
-  /** The text's embedding; concurrent calls for the same text share one (nothing is kept once it is answered). */
-  private embedContent(content: string): Promise<{ model: string; vector: number[] }> {
+  /**
+   * A memory text's vector in the memories' space (the encoder's, or the chain's); concurrent calls for the same text
+   * share one (nothing is kept once it is answered). Everything that stores a memory vector goes through it.
+   */
+  embedContent(content: string): Promise<{ model: string; vector: number[] }> {
     let pending = this.embedding.get(content);
     if (!pending) {
       const encoder = this.options.encoder;
