@@ -1,7 +1,6 @@
 import { GroupCommit } from '../../../platform/stores/groupCommit';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { VectorSpace } from '../../../ai/retrieval/vectorIndex';
-import { cosine } from '../../../ai/memory/recallScoring';
 import { openMemoryCollection } from './memoryCollection';
 
 const matchValue = (key: string, value: string) => ({ key, match: { value } });
@@ -118,26 +117,6 @@ export class MemoryVectors {
       with_payload: false,
     });
     return result.points.map((p) => ({ id: String(p.id), score: p.score }));
-  }
-
-  /**
-   * The cosine of the query with each of these memories' vectors in one model's space (memories without one there
-   * are left out): recall scores its fulltext candidates by meaning too. The vectors are read by id and compared
-   * here: a query filtered by `has_id` made the embedded engine visit every point of the collection (60 ms at 20k).
-   */
-  async scores(model: string, vector: number[], ids: readonly string[]): Promise<Map<string, number>> {
-    if (!this.spaces.has(model) || ids.length === 0) return new Map();
-    const points = await this.client.retrieve(this.collection, {
-      ids: [...ids],
-      with_vector: [model],
-      with_payload: false,
-    });
-    const scores = new Map<string, number>();
-    for (const point of points) {
-      const stored = (point.vector as Record<string, number[]> | undefined)?.[model];
-      if (stored) scores.set(String(point.id), cosine(vector, stored));
-    }
-    return scores;
   }
 
   /** Changes the tier recorded with memories' vectors. */
