@@ -1,4 +1,9 @@
-import { SENTENCE_ENCODER_MODEL, SentenceEncoder } from '../../../ai/embeddings/sentenceEncoder';
+import {
+  ENCODED_CHARACTERS,
+  SENTENCE_ENCODER_MODEL,
+  SentenceEncoder,
+  encodedPart,
+} from '../../../ai/embeddings/sentenceEncoder';
 import encodeInWorker from '../../../ai/embeddings/sentenceEncoderWorker';
 import { cosine } from '../../../ai/memory/recallScoring';
 
@@ -43,5 +48,16 @@ describe('SentenceEncoder (use-lite-v1-512)', () => {
       globalThis.fetch = realFetch;
     }
     expect(fetched).toEqual([]);
+  });
+});
+
+describe('encodedPart', () => {
+  it('keeps short texts whole and cuts long ones at a space within the first 1,000 characters', () => {
+    expect(encodedPart('what coffee do I like?')).toBe('what coffee do I like?');
+    const long = 'word '.repeat(400);
+    const part = encodedPart(long);
+    expect(part.length).toBeLessThanOrEqual(ENCODED_CHARACTERS);
+    expect(part.length).toBeGreaterThan(ENCODED_CHARACTERS - 6);
+    expect(part.endsWith('word')).toBe(true);
   });
 });
