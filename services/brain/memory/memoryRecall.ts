@@ -7,6 +7,7 @@ import {
   relevanceOf,
   termCoverage,
 } from '../../../ai/memory/recallScoring';
+import { newerFirst } from '../../../ai/memory/newerFirst';
 import { queryTerms } from '../../../ai/text/terms';
 import type { MemoryDocument } from '../../../models/Memory';
 import type { MemoryKeeper } from './memoryKeeper';
@@ -84,6 +85,9 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
   // Facts have no vectors: they keep the lexical relevance on either path.
   for (const fact of facts) consider(fact, lexical(fact.content), DEFAULT_RECALL_SCORING.minRelevance);
   hits.sort((a, b) => b.score - a.score);
+  // On the neural path (where it was measured), a newer statement about the same thing goes above the older one.
+  if (candidates.meaning)
+    newerFirst(hits, (a, b) => cosine(keeper.local.embedOne(a), keeper.local.embedOne(b)));
   const result: RecallResult = { hits: hits.slice(0, limit) };
   if (input.session_id) result.working = await keeper.working(input.subject, input.session_id);
   return result;
