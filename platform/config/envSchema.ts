@@ -183,7 +183,8 @@ export const envSchema = z.object({
   BRAIN_LLM_SECONDARY_MODEL: z.string().min(1).default('gpt-4o-mini'),
   BRAIN_LLM_SECONDARY_API_KEY: z.string().min(1).optional(),
   BRAIN_LLM_TIMEOUT_MS: int(30_000, 100, 600_000),
-  BRAIN_LOCAL_EMBEDDER: z.enum(['semantic', 'hash']).default('semantic'),
+  BRAIN_LOCAL_EMBEDDER: z.enum(['semantic', 'hash', 'neural']).default('semantic'),
+  BRAIN_ENCODER_THREADS: int(1, 1, 16),
   BRAIN_RRF_K: int(60, 1, 1000),
   BRAIN_ASK_EVIDENCE_THRESHOLD: z.coerce.number({ error: 'expected a number' }).min(0).max(1).default(0.5),
   BRAIN_WORKING_MEMORY_MAX_TOKENS: int(128_000, 1_000),
@@ -199,6 +200,7 @@ export const envSchema = z.object({
     .default('UTC'),
   BRAIN_MEMORY_DUPLICATE_SIMILARITY: decimal(0.9, 0.5, 1),
   BRAIN_MEMORY_REDACT_SECRETS: flag('0'),
+  BRAIN_MEMORY_EMBEDDER: z.enum(['neural', 'chain']).default('chain'),
 
   // Gateway and signer limits (SPEC 1, 5, 8)
   GATEWAY_RATE_LIMIT_PER_SECOND: int(50, 1),

@@ -1,4 +1,5 @@
 import type { Ingestor } from '../../ai/corpus/ingestor';
+import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import type { Sleep } from '../../ai/embeddings/retry';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
@@ -153,10 +154,17 @@ export async function createBrainArea(
   });
   const memory = await openBrainMemory(context, core.embeddings, auth, {
     decisionPublisher: decisionPublisherFor(options.decisionCorpus?.(core.ingestor) ?? core.ingestor),
+    // One set of encoder threads when documents use the sentence encoder too.
+    encoder: core.localEmbedder instanceof SentenceEncoder ? core.localEmbedder : undefined,
     ...options,
   });
+  // /brain/stats shows the memories' re-embedding beside the corpus figures.
+  const statsCore: BrainCore = {
+    ...core,
+    stats: async () => ({ ...(await core.stats()), memoryVectors: memory.reembedding?.progress() }),
+  };
   return {
-    service: brainService(core, queue, context.config.BRAIN_MEMORY_REDACT_SECRETS),
+    service: brainService(statsCore, queue, context.config.BRAIN_MEMORY_REDACT_SECRETS),
     memory: memory.memory,
     decisions: memory.decisionService,
     graph: memory.graphService,
@@ -173,7 +181,7 @@ export async function createBrainArea(
     services: [
       (routes) =>
         registerBrainRoutes(routes, {
-          core,
+          core: statsCore,
           requireIngestAccess: auth.guard.requireServiceOrRole('operator'),
           requireBrainAuth: auth.guard.requireBrainAuth,
           queue,

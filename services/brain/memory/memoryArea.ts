@@ -1,6 +1,7 @@
 import type { Agenda } from 'agenda';
 import { tiktokenCounter } from '../../../ai/chunking/tokenCounter';
 import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import { SentenceEncoder } from '../../../ai/embeddings/sentenceEncoder';
 import type { PlatformContext } from '../../../platform/platform';
 import type { ServiceRegistrar } from '../../../platform/app';
 import type { BrainStatusSource } from '../../admin';
@@ -19,6 +20,7 @@ import { securityService, type SecurityService } from '../security/securityServi
 import { SubjectEraser } from '../security/subjectEraser';
 import { MemoryAuditLog, type AuditPort } from './memoryAuditLog';
 import { MemoryKeeper } from './memoryKeeper';
+import { MemoryReembedding } from './memoryReembedding';
 import { memoryStatus } from './memoryStatus';
 import { MemoryVectors } from './memoryVectors';
 import { registerMemoryRoutes } from './router';
@@ -32,6 +34,11 @@ export interface BrainMemoryOptions {
   audit?: AuditPort;
   /** Where decision changes are published to be searchable in the brain (the corpus ingestor) [nowhere]. */
   decisionPublisher?: DecisionPublisher;
+  /**
+   * The sentence encoder to share with the documents' chain (BRAIN_LOCAL_EMBEDDER=neural) [with
+   * BRAIN_MEMORY_EMBEDDER=neural, one of the memory's own, closed with it].
+   */
+  encoder?: SentenceEncoder;
 }
 
 /** The memory part of the brain: its services for other areas, routes and jobs. */
@@ -48,6 +55,8 @@ export interface BrainMemory {
   decisionService: DecisionService;
   graphService: GraphService;
   securityService: SecurityService;
+  /** The background move of memories into the encoder's space (neural path only). */
+  reembedding?: MemoryReembedding;
   services: ServiceRegistrar[];
   jobs: ((agenda: Agenda) => Promise<void>)[];
   close(): Promise<void>;
@@ -67,8 +76,19 @@ export async function openBrainMemory(
   const { config, stores, clock } = context;
   if (!stores.mongo) throw new Error('Brain memory needs MongoDB');
   const logger = context.logger.child({ component: 'brain-memory' });
+  const neural = config.BRAIN_MEMORY_EMBEDDER === 'neural';
+  const ownEncoder = neural && !options.encoder;
+  const encoder = neural
+    ? (options.encoder ?? new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS }))
+    : undefined;
   const vectors = new MemoryVectors(stores.qdrant, `${config.BRAIN_QDRANT_COLLECTION}_memories`);
-  await vectors.open(embeddings.spaces());
+  await vectors.open([
+    ...embeddings.spaces(),
+    ...(encoder ? [{ model: encoder.model, dimensions: encoder.dimensions }] : []),
+  ]);
+  // The model loads now (on the encoder's thread, about 0.5 s), not on the first recall; a model that cannot load
+  // stops start-up here.
+  await encoder?.warmUp();
   const graph = new SubjectGraph(stores.mongo, clock);
   await graph.init();
   const retentionSeconds = config.BRAIN_EPISODIC_RETENTION_DAYS * 86_400;
@@ -87,8 +107,12 @@ export async function openBrainMemory(
     workingBudget: config.BRAIN_WORKING_MEMORY_MAX_TOKENS,
     duplicateSimilarity: config.BRAIN_MEMORY_DUPLICATE_SIMILARITY,
     redactSecrets: config.BRAIN_MEMORY_REDACT_SECRETS,
+    encoder,
   });
   await memory.init();
+  // Memories remembered before the encoder's space existed get their vectors in it, in the background.
+  const reembedding = encoder ? new MemoryReembedding(memory, encoder.model, logger) : undefined;
+  reembedding?.start();
   const audit = new MemoryAuditLog(stores.mongo, clock, logger, options.audit);
   await audit.init();
   const decisions = new DecisionLog(stores.mongo, clock, logger, options.decisionPublisher);
@@ -127,9 +151,12 @@ export async function openBrainMemory(
       (agenda) => consolidation.registerJob(agenda),
       (agenda) => decisions.publication.registerJob(agenda, config.ROLES.includes('worker')),
     ],
+    reembedding,
     close: async () => {
+      await reembedding?.stop();
       await consolidation.stop();
       await audit.flush();
+      if (ownEncoder) await encoder?.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Connection, Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { TokenCounter } from '../../../ai/chunking/tokenCounter';
 import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import type { EmbeddingProvider } from '../../../ai/embeddings/provider';
 import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
 import { cosine } from '../../../ai/memory/recallScoring';
 import { BLOCKING_SECRET_KINDS, redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
@@ -59,6 +60,11 @@ export interface MemoryKeeperOptions {
   duplicateSimilarity: number;
   /** Redact private keys and mnemonics instead of refusing them (BRAIN_MEMORY_REDACT_SECRETS, off). */
   redactSecrets: boolean;
+  /**
+   * The memories' own vector space (BRAIN_MEMORY_EMBEDDER=neural: the sentence encoder), whose cosine recall scores
+   * meaning by. Without it, vectors come from the embedding chain and recall scores meaning by the hash embedding.
+   */
+  encoder?: EmbeddingProvider & { embedQuery(text: string): Promise<number[]> };
 }
 
 /** The stored form as every reader sees it. */
@@ -238,12 +244,18 @@ export class MemoryKeeper implements MemoryService {
     return this.options.working.list(subject, sessionId);
   }
 
-  /** The text's embedding; concurrent calls for the same text share one (nothing is kept once it is answered). */
-  private embedContent(content: string): Promise<{ model: string; vector: number[] }> {
+  /**
+   * A memory text's vector in the memories' space (the encoder's, or the chain's); concurrent calls for the same text
+   * share one (nothing is kept once it is answered). Everything that stores a memory vector goes through it.
+   */
+  embedContent(content: string): Promise<{ model: string; vector: number[] }> {
     let pending = this.embedding.get(content);
     if (!pending) {
-      pending = this.options.embeddings
-        .embed([content])
+      const encoder = this.options.encoder;
+      const embedded = encoder
+        ? encoder.embed([content]).then((vectors) => ({ model: encoder.model, vectors }))
+        : this.options.embeddings.embed([content]);
+      pending = embedded
         .then(({ model, vectors }) => ({ model, vector: vectors[0] }))
         .finally(() => this.embedding.delete(content));
       this.embedding.set(content, pending);
