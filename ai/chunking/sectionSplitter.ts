@@ -116,7 +116,8 @@ function joinUnits(units: Unit[]): string {
  * lines, then at lines, then by tokens, with overlap between consecutive pieces (never across sections:
  * a heading or symbol boundary is already a clean cut).
  */
-export function fitSections(sections: Section[], budget: ChunkBudget, counter: TokenCounter): SizedSection[] {
+export function fitSections(sections: Section[], budget: ChunkBudget, tokens: TokenCounter): SizedSection[] {
+  const counter = remembering(tokens);
   return sections.flatMap((section) => {
     const text = section.text.replace(/\s+$/, '');
     const lineCount = text.split('\n').length;
@@ -136,4 +137,20 @@ export function fitSections(sections: Section[], budget: ChunkBudget, counter: T
       };
     });
   });
+}
+
+/**
+ * The counter with its counts remembered for one call: a section that is one block, a line that is one unit and a
+ * piece that is one unit are the same text counted again, which on a 100 KB line is the whole cost again.
+ */
+function remembering(counter: TokenCounter): TokenCounter {
+  const counts = new Map<string, number>();
+  return {
+    count(text) {
+      let tokens = counts.get(text);
+      if (tokens === undefined) counts.set(text, (tokens = counter.count(text)));
+      return tokens;
+    },
+    split: (text, maxTokens, overlapTokens) => counter.split(text, maxTokens, overlapTokens),
+  };
 }
