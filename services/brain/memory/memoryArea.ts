@@ -123,6 +123,7 @@ export async function openBrainMemory(
     jobs: [
       (agenda) => consolidation.registerJob(agenda),
       (agenda) => decisions.publication.registerJob(agenda, config.ROLES.includes('worker')),
+      (agenda) => memory.vectorRepair.registerJob(agenda),
     ],
     close: async () => {
       await consolidation.stop();
