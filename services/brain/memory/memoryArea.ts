@@ -150,6 +150,7 @@ export async function openBrainMemory(
     jobs: [
       (agenda) => consolidation.registerJob(agenda),
       (agenda) => decisions.publication.registerJob(agenda, config.ROLES.includes('worker')),
+      (agenda) => memory.vectorRepair.registerJob(agenda),
     ],
     reembedding,
     close: async () => {

@@ -29,6 +29,7 @@ import type {
   RememberResult,
 } from './memoryService';
 import type { MemoryVectors } from './memoryVectors';
+import { MemoryVectorRepair } from './memoryVectorRepair';
 import type { WorkingMemoryStore } from './workingMemory';
 
 /**
@@ -112,10 +113,23 @@ export class MemoryKeeper implements MemoryService {
   });
   /** Concurrent remembers' records, inserted together (the driver's collection: the record is built typed). */
   private readonly inserts: GroupCommit<MemoryDocument>;
+  /** A remember's intent across MongoDB and Qdrant, and the repair of what a crash left half-done. */
+  readonly vectorRepair: MemoryVectorRepair;
 
   constructor(readonly options: MemoryKeeperOptions) {
     this.memories = memoryModel(options.mongo);
     this.inserts = insertGroup<MemoryDocument>(this.memories.collection as never);
+    const writer = {
+      embed: (content: string) => this.embedContent(content),
+      upsert: (doc: Pick<MemoryDocument, '_id' | 'subject' | 'tier'>, model: string, vector: number[]) =>
+        options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier: doc.tier, vector }]),
+    };
+    this.vectorRepair = new MemoryVectorRepair(
+      this.memories.collection as never,
+      writer,
+      options.clock,
+      options.logger,
+    );
   }
 
   async init(): Promise<void> {
@@ -169,6 +183,8 @@ export class MemoryKeeper implements MemoryService {
           { returnDocument: 'after' },
         )
         .lean();
+      // A repeat of a remember killed before its vector was stored finishes that remember first.
+      if (merged && this.vectorRepair.isPending(merged)) await this.vectorRepair.finish(merged);
       if (merged) return { memory: recordOf(merged), merged: true };
     }
     const { model, vector } = await this.embedContent(record.content);
@@ -191,13 +207,14 @@ export class MemoryKeeper implements MemoryService {
       consolidated_at: null,
       summarizes: [],
     };
-    await this.inserts.submit(doc);
+    await this.inserts.submit(this.vectorRepair.flagged(doc));
     this.text.add(doc.subject, { id: doc._id, tier, content: doc.content, hash });
     const scope = doc.subject as `${string}:${string}`;
     await Promise.all([
       this.options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier, vector }]),
       this.options.graph.recordMemory(scope, doc._id, doc.session_id, doc.content, doc.occurred_at),
     ]);
+    await this.vectorRepair.stored(doc);
     return { memory: recordOf(doc), merged: false };
   }
 
