@@ -19,8 +19,8 @@ export interface SecretFinding {
 
 /**
  * What a player's chat adds to the ingest screen's rules (ai/secrets): a 32-byte hex value that prose names as a
- * key a few words before it ("my private key is 0x…", "wallet key: …"), `api_key=…` assignments of any provider,
- * and e-mail addresses (personal data: reported by the sweep, never refused). A bare 64-hex value — a transaction
+ * key a few words before it ("my private key is 0x…", "wallet key: …"), looser token shapes and `api_key=…`
+ * assignments of any provider, and e-mail addresses (personal data: reported by the sweep, never refused). A bare 64-hex value — a transaction
  * hash, a checksum, a digest in a link — is not a secret here either.
  */
 const CHAT_PATTERNS: { kind: SecretKind; pattern: RegExp }[] = [
@@ -28,6 +28,13 @@ const CHAT_PATTERNS: { kind: SecretKind; pattern: RegExp }[] = [
     kind: 'private_key',
     pattern:
       /\b(?:private|secret|signing|wallet|my)[ \t]+key\b(?:[ \t]+(?:is|was|=|:)|[ \t]*[:=])?[ \t]*["'`]?(?:0x)?[0-9a-fA-F]{64}(?![0-9a-zA-Z])/gi,
+  },
+  // Token-like strings of the common providers, looser than the ingest screen's rules (the sweep reports them; no
+  // kind here refuses a memory).
+  {
+    kind: 'api_token',
+    pattern:
+      /\b(?:sk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20})\b/g,
   },
   {
     kind: 'api_token',
