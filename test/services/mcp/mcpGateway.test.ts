@@ -36,6 +36,8 @@ const ADMIN_ONLY = [
 ];
 /** Tools moving the caller's coins or items out: identity tier 1 and above. */
 const MOVES_COINS = ['economy_transfer', 'marketplace_list_item', 'marketplace_buy'];
+// Signature requests: tier 1 and the service token, as the signer routes.
+const SIGNATURES = ['signer_forge_start', 'signer_forge_claim', 'signer_punk_seed_mint'];
 /** The caller's own memories: identity tier 1 and above, users only (as /brain/memory). */
 const MEMORY = ['memory_remember', 'memory_recall', 'memory_list', 'memory_forget', 'memory_working_context'];
 /** Reads of the decision log and the graph: identity tier 1 and above, and the service token. */
@@ -164,9 +166,9 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         names(SERVICE_TOKEN),
       ]);
       expect(asGuest).toHaveLength(57);
-      expect(asPlayer).toHaveLength(71);
-      expect(asAdmin).toHaveLength(88);
-      expect(asService).toHaveLength(37);
+      expect(asPlayer).toHaveLength(74);
+      expect(asAdmin).toHaveLength(91);
+      expect(asService).toHaveLength(40);
       // Lists come sorted by name, so a list is the same on every request (2026-07-28 clients cache it).
       expect(asAdmin).toEqual([...asAdmin].sort());
       // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), keeps no
@@ -175,6 +177,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       expect(asAdmin.filter((name) => !asGuest.includes(name)).sort()).toEqual(
         [
           ...MOVES_COINS,
+          ...SIGNATURES,
           ...MEMORY,
           ...BRAIN_READS,
           ...DECISION_WRITES,
@@ -197,7 +200,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       // A wallet player (tier 2) trades and keeps memories, but is no operator: the shared indexes and the decision
       // log are not its to write either.
       expect(asPlayer.filter((name) => !asGuest.includes(name)).sort()).toEqual(
-        [...MOVES_COINS, ...MEMORY, ...BRAIN_READS].sort(),
+        [...MOVES_COINS, ...SIGNATURES, ...MEMORY, ...BRAIN_READS].sort(),
       );
       expect(asAdmin.filter((name) => !asPlayer.includes(name)).sort()).toEqual(
         ['brain_ingest', 'gateway_health', ...DECISION_WRITES, ...ADMIN_ONLY, ...SECURITY_READS].sort(),
@@ -228,6 +231,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
           'marketplace_listing',
           'marketplace_similar',
           'signer_status',
+          ...SIGNATURES,
           'gateway_health',
           'gateway_access',
           'gateway_find_tools',
