@@ -35,6 +35,9 @@ describe('MCP gateway: signature requests confirmed through input_required', () 
       ...signerEnv(chain, deployment, secretsDir),
       BRAIN_SERVICE_TOKEN: SERVICE_TOKEN,
       ROLES: 'api',
+      // The signer's Redis keys (request windows, forge cooldowns) are named by chain, not by test platform, and
+      // the dev chain's wallets are the same on every run: keep them, and the gateway's limits, in memory.
+      REDIS_URL: '',
     });
     owner = chain.wallets[1];
     player = await signInPlayer(server.url, owner);
@@ -78,6 +81,7 @@ describe('MCP gateway: signature requests confirmed through input_required', () 
       zenCommitted: '500',
     });
     await client.close();
+    expect(started).toMatchObject({ structuredContent: { nonce: 0 } });
     expect(answers.asked).toHaveLength(1);
     expect(answers.asked[0]).toContain('path 2 (Trade), committing 500?');
     const issued = started.structuredContent as { forgeId: string; signature: string; nonce: number };
