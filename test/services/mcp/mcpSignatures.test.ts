@@ -1,11 +1,17 @@
 import fs from 'node:fs/promises';
 import { getBytes, verifyMessage, verifyTypedData, type Wallet } from 'ethers';
 import request from 'supertest';
-import { FORGE_START_TYPES, buildForgeDomain, punkSeedMintHash } from '../../../contracts/typedData';
+import {
+  FORGE_CLAIM_TYPES,
+  FORGE_START_TYPES,
+  buildForgeDomain,
+  punkSeedMintHash,
+} from '../../../contracts/typedData';
 import { issuedSignatureModel } from '../../../models/IssuedSignature';
 import { systemClock } from '../../../platform/clock';
 import { silentLogger } from '../../../platform/logger';
 import { ForgeFunds } from '../../../services/economy/forgeFunds';
+import { send } from '../../helpers/contractCalls';
 import type { Deployment, TestChain } from '../../helpers/evm';
 import type { TestPlatform } from '../../helpers/platform';
 import { signerAddress, SIGNER_KEYS } from '../../helpers/signerFixtures';
@@ -65,7 +71,7 @@ describe('MCP gateway: signature requests confirmed through input_required', () 
     expect(await stored()).toBe(1);
   });
 
-  it('signs a forge start after confirmation: EIP-712 for the deployment, the balance held', async () => {
+  it('signs a forge start then its claim after confirmation: EIP-712 for the deployment, the balance held', async () => {
     const ledger = await ForgeFunds.open(server.platform.stores.mongo, systemClock, silentLogger);
     await ledger.credit({
       idempotencyKey: 'mcp-grant-1',
@@ -80,7 +86,6 @@ describe('MCP gateway: signature requests confirmed through input_required', () 
       path: 2,
       zenCommitted: '500',
     });
-    await client.close();
     expect(started).toMatchObject({ structuredContent: { nonce: 0 } });
     expect(answers.asked).toHaveLength(1);
     expect(answers.asked[0]).toContain('path 2 (Trade), committing 500?');
@@ -95,6 +100,22 @@ describe('MCP gateway: signature requests confirmed through input_required', () 
     const domain = buildForgeDomain(chain.chainId, deployment.forgeAddress);
     expect(verifyTypedData(domain, FORGE_START_TYPES, message, issued.signature)).toBe(signerAddress(84532));
     expect(await ledger.getBalance(owner.address)).toBe(0n);
+
+    // On chain, then claimed through the gateway: the claim signature is the contract's next nonce.
+    await chain.setNextBlockTimestamp((started.structuredContent as { expiresAt: number }).expiresAt);
+    await send(deployment.forge, owner, 'startForge', 2, 500n, issued.signature);
+    const claimed = await callV2(client, 'signer_forge_claim', {
+      forgeId: issued.forgeId,
+      forger: owner.address,
+    });
+    await client.close();
+    expect(claimed).toMatchObject({ structuredContent: { nonce: 1 } });
+    expect(answers.asked[1]).toBe(
+      `Sign the claim of forge ${issued.forgeId} for ${owner.address} on chain 84532?`,
+    );
+    const claim = { forgeId: issued.forgeId, forger: owner.address, nonce: 1n };
+    const claimSignature = (claimed.structuredContent as { signature: string }).signature;
+    expect(verifyTypedData(domain, FORGE_CLAIM_TYPES, claim, claimSignature)).toBe(signerAddress(84532));
   });
 
   it('refuses a forged state and asks again when the state is for other arguments', async () => {
@@ -150,7 +171,7 @@ describe('MCP gateway: signature requests confirmed through input_required', () 
     expect(await stored()).toBe(before + 1);
   });
 
-  it('refuses a wallet the caller does not own before asking, and signs nothing', async () => {
+  it('refuses a wallet the caller does not own before asking, and signs nothing when declined', async () => {
     const answers = accepting();
     const client = await connectV2(server.url, player.token, '2026-07-28', { confirmations: answers });
     const refused = await callV2(client, 'signer_punk_seed_mint', { address: chain.wallets[3].address });
@@ -167,6 +188,16 @@ describe('MCP gateway: signature requests confirmed through input_required', () 
     });
     await legacy.close();
     expect(alsoRefused._meta).toMatchObject({ 'forge/error': { code: 'SIGNER_ADDRESS_NOT_OWNED' } });
+
+    // Its own wallet, declined: nothing is signed.
+    const before = await stored();
+    const declining: ConfirmationAnswers = { asked: [], answer: 'decline' };
+    const no = await connectV2(server.url, player.token, '2026-07-28', { confirmations: declining });
+    const declined = await callV2(no, 'signer_punk_seed_mint', { address: owner.address });
+    await no.close();
+    expect(declining.asked).toHaveLength(1);
+    expect(declined._meta).toMatchObject({ 'forge/error': { code: 'TOOL_NOT_CONFIRMED' } });
+    expect(await stored()).toBe(before);
   });
 
   it('signs at once for a 2025-era client, as marketplace_buy acts at once', async () => {
