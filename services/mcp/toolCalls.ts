@@ -117,17 +117,19 @@ export class ToolCalls {
       const state = await this.deps.health.state(worker);
       if (state.state === 'down') throw ToolCallError.workerDown(worker.name, state.reason ?? 'unavailable');
     }
+    const { caller, logger, ip, requestId } = context;
+    const call = { caller, logger, ip, requestId };
     if (tool.confirm && context.era === 'modern' && context.confirmation) {
       const asking = await confirmationNeeded(
         tool.name,
         parsed.data,
-        await tool.confirm(parsed.data, { caller: context.caller, logger: context.logger }),
+        await tool.confirm(parsed.data, call),
         context.confirmation,
       );
       if (asking) return asking;
     }
     charge.units = (await this.deps.quotas.charge(key, tool)).units;
-    const raw = await tool.handler(parsed.data, { caller: context.caller, logger: context.logger });
+    const raw = await tool.handler(parsed.data, call);
     const output = tool.output.parse(raw);
     return { content: [{ type: 'text', text: tool.summarise(output) }], structuredContent: output };
   }

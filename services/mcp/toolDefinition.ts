@@ -21,10 +21,13 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** What a handler gets besides its validated input: who is calling, and where to log. */
+/** What a handler gets besides its validated input: who is calling, where to log, and the HTTP request's origin. */
 export interface ToolCall {
   caller: Principal;
   logger: Logger;
+  /** The client's address and the request id of the HTTP request (for areas that audit their own commands). */
+  ip?: string | null;
+  requestId?: string | null;
 }
 
 type ObjectSchema = z.ZodObject;

@@ -46,7 +46,7 @@ export interface WorkerSources {
   corpusGraph?: CorpusGraphReads;
   security?: SecurityService;
   world?: WorldService;
-  signer?: Pick<SignerArea, 'status'>;
+  signer?: Pick<SignerArea, 'status' | 'signatures'>;
   economy?: EconomyService;
   marketplace?: MarketplaceService;
   social?: SocialService;

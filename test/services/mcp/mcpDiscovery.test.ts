@@ -148,4 +148,23 @@ describe('MCP gateway: small catalogues and confirmations', () => {
     await legacy.close();
     expect(paid.structuredContent).toMatchObject({ balance_after: '60' });
   });
+
+  it('answers SIGNER_DISABLED, as the routes do, when signing is not configured', async () => {
+    const answers: ConfirmationAnswers = { asked: [], answer: 'accept' };
+    const modern = await connectV2(server.url, payer.token, '2026-07-28', { confirmations: answers });
+    const refused = await callV2(modern, 'signer_punk_seed_mint', {
+      address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    });
+    await modern.close();
+    expect(answers.asked).toEqual([]);
+    expect(refused).toMatchObject({ isError: true, _meta: { 'forge/error': { code: 'SIGNER_DISABLED' } } });
+    const legacy = await connect(server.url, SERVICE_TOKEN);
+    const alsoRefused = await call(legacy, 'signer_forge_start', {
+      forger: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      path: 0,
+      zenCommitted: '1',
+    });
+    await legacy.close();
+    expect(alsoRefused._meta).toMatchObject({ 'forge/error': { code: 'SIGNER_DISABLED' } });
+  });
 });

@@ -13,6 +13,16 @@ import {
   textOf,
   type Caller,
 } from './mcpPlatform';
+import {
+  ADMIN_ONLY,
+  BRAIN_READS,
+  DECISION_WRITES,
+  MEMORY,
+  MOVES_COINS,
+  SECURITY_READS,
+  SIGNATURES,
+  SOCIAL_READS,
+} from './toolGroups';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -21,38 +31,6 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 const ACCEPT = 'application/json, text/event-stream';
-
-/** Tools only some callers see. */
-const ADMIN_ONLY = [
-  'identity_user',
-  'identity_set_roles',
-  'gateway_audit_recent',
-  'admin_status',
-  'admin_health',
-  'admin_search_audit',
-  'admin_detect_patterns',
-  'admin_query_operations',
-  'admin_user_activity',
-];
-/** Tools moving the caller's coins or items out: identity tier 1 and above. */
-const MOVES_COINS = ['economy_transfer', 'marketplace_list_item', 'marketplace_buy'];
-/** The caller's own memories: identity tier 1 and above, users only (as /brain/memory). */
-const MEMORY = ['memory_remember', 'memory_recall', 'memory_list', 'memory_forget', 'memory_working_context'];
-/** Reads of the decision log and the graph: identity tier 1 and above, and the service token. */
-const BRAIN_READS = [
-  'decisions_list',
-  'decision_get',
-  'graph_entities',
-  'graph_entity',
-  'graph_neighbours',
-  'graph_communities',
-];
-/** The memory security reads: operators, admins and the service token (as /brain/security). */
-const SECURITY_READS = ['security_memory_audit', 'security_scan', 'security_export'];
-/** Writes of the decision log: operators, admins and the service token. */
-const DECISION_WRITES = ['decision_record', 'decision_supersede', 'decision_revert'];
-/** Social reads anyone may call (the service token names whose). */
-const SOCIAL_READS = ['social_profile', 'social_relationships', 'social_search', 'social_stats'];
 
 describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () => {
   const clock = new ManualClock(Date.now());
@@ -164,9 +142,9 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         names(SERVICE_TOKEN),
       ]);
       expect(asGuest).toHaveLength(57);
-      expect(asPlayer).toHaveLength(71);
-      expect(asAdmin).toHaveLength(88);
-      expect(asService).toHaveLength(37);
+      expect(asPlayer).toHaveLength(74);
+      expect(asAdmin).toHaveLength(91);
+      expect(asService).toHaveLength(40);
       // Lists come sorted by name, so a list is the same on every request (2026-07-28 clients cache it).
       expect(asAdmin).toEqual([...asAdmin].sort());
       // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), keeps no
@@ -175,6 +153,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       expect(asAdmin.filter((name) => !asGuest.includes(name)).sort()).toEqual(
         [
           ...MOVES_COINS,
+          ...SIGNATURES,
           ...MEMORY,
           ...BRAIN_READS,
           ...DECISION_WRITES,
@@ -197,7 +176,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       // A wallet player (tier 2) trades and keeps memories, but is no operator: the shared indexes and the decision
       // log are not its to write either.
       expect(asPlayer.filter((name) => !asGuest.includes(name)).sort()).toEqual(
-        [...MOVES_COINS, ...MEMORY, ...BRAIN_READS].sort(),
+        [...MOVES_COINS, ...SIGNATURES, ...MEMORY, ...BRAIN_READS].sort(),
       );
       expect(asAdmin.filter((name) => !asPlayer.includes(name)).sort()).toEqual(
         ['brain_ingest', 'gateway_health', ...DECISION_WRITES, ...ADMIN_ONLY, ...SECURITY_READS].sort(),
@@ -228,6 +207,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
           'marketplace_listing',
           'marketplace_similar',
           'signer_status',
+          ...SIGNATURES,
           'gateway_health',
           'gateway_access',
           'gateway_find_tools',

@@ -165,7 +165,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
         .expect(200);
       expect(res.body).toMatchObject({
         status: 'degraded',
-        tools: 95,
+        tools: 98,
         sessions: { max: 1000, idle_timeout_seconds: 1800 },
       });
       const byName = Object.fromEntries(
@@ -174,7 +174,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
       expect(byName.signer).toMatchObject({
         state: 'down',
         reason: 'signature issuing is not configured (SIGNER_CHAIN_ID unset)',
-        tools: 1,
+        tools: 4,
       });
       expect(byName.world).toMatchObject({
         state: 'up',

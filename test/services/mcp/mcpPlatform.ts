@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Wallet } from 'ethers';
+import { Wallet, type BaseWallet } from 'ethers';
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { userModel } from '../../../models/User';
@@ -47,7 +47,7 @@ export function startMcpPlatform(env: Record<string, string> = {}, clock?: Clock
 }
 
 /** Signs a wallet in (a new one by default): a Verified (tier 2) player, or an admin with ADMIN_WALLET. */
-export async function signInPlayer(url: string, wallet = Wallet.createRandom()): Promise<Caller> {
+export async function signInPlayer(url: string, wallet: BaseWallet = Wallet.createRandom()): Promise<Caller> {
   const { body } = await signInWithWallet(url, wallet);
   const me = await request(url).get('/auth/me').set('Authorization', `Bearer ${body.token}`).expect(200);
   return { token: body.token, userId: me.body.id };

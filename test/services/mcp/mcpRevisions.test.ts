@@ -66,7 +66,7 @@ describe('MCP gateway: protocol revisions 2026-07-28 and 2025-11-25', () => {
       const client = await connectV2(server.url, player.token, mode);
       expect(client.getNegotiatedProtocolVersion()).toBe(version);
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(71);
+      expect(tools).toHaveLength(74);
       expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['brain_search', 'world_look']));
       const found = await callV2(client, 'brain_search', { query: 'quillwick lanterns' });
       expect(found.isError).toBeUndefined();
