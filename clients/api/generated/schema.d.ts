@@ -1891,6 +1891,24 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description OIDC_DISABLED: single sign-on is not configured (OIDC_ISSUER_URL) */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description OIDC_UNAVAILABLE: the identity provider cannot be reached; retry later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1949,6 +1967,24 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description OIDC_DISABLED: single sign-on is not configured (OIDC_ISSUER_URL) */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description OIDC_UNAVAILABLE: the identity provider cannot be reached; retry later */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
