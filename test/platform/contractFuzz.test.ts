@@ -12,8 +12,8 @@ import { signInWithWallet } from '../helpers/siwe';
 
 /** The fixed seed: every run sends the same requests (FUZZ_SEED tries another, e.g. when hunting locally). */
 const SEED = Number(process.env.FUZZ_SEED ?? 41);
-/** About a minute on a 2-core machine; raise it deliberately. */
-const MAX_REQUESTS = 5000;
+/** About a minute on a 2-core machine; raise it deliberately (FUZZ_MAX_REQUESTS=10000 sends every mutation). */
+const MAX_REQUESTS = Number(process.env.FUZZ_MAX_REQUESTS ?? 5000);
 /** Requests in flight at once. */
 const CONCURRENCY = 4;
 const SERVICE_TOKEN = 'contract-fuzz-service-token-0123456789abcdef';
