@@ -169,8 +169,8 @@ export class SocialBotClient<P extends SyncPlatform> {
       // A network error, or an answer that is not JSON (a proxy's page), is retried like a busy platform.
       const answer = await postSyncBatch(this.api, this.options.platform, batch).catch(() => null);
       if (!answer) continue;
-      if (answer.data) {
-        this.options.onResult?.(answer.data);
+      if (answer.response.ok) {
+        if (answer.data) this.options.onResult?.(answer.data);
         return 'delivered';
       }
       if (!RETRYABLE.has(answer.response.status)) {
