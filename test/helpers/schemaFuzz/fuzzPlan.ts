@@ -2,9 +2,13 @@ import { seededRandom } from '../../../platform/seededRandom';
 import { operationsOf, requestsOf, type FuzzOperation, type FuzzRequest } from './mutations';
 import type { SchemaComponents } from './schemaSamples';
 
-/** A request of the plan, with the caller (an index into the test's callers) that sends it. */
+/**
+ * A request of the plan, with the caller (an index into the test's callers) that sends it. A mutation also
+ * carries a seeded `draw` in [0, 1) so the sender can pick among the callers the operation accepted instead.
+ */
 export interface PlannedRequest extends FuzzRequest {
   caller: number;
+  draw: number;
   operation: FuzzOperation;
 }
 
@@ -48,7 +52,7 @@ function shares(needs: number[], total: number): number[] {
  * The requests of one fuzz run, the same for the same document and seed: every operation's valid request from
  * every caller, then the rest of the budget shared evenly among the operations' mutations (an operation with few
  * leaves its share to the others), drawn one of each kind first so a small share still covers every kind, each
- * sent by a caller drawn at random.
+ * sent by a caller drawn at random (or, with `draw`, among those the operation let through).
  */
 export function planFuzz(
   doc: Parameters<typeof operationsOf>[0] & { components?: { schemas?: SchemaComponents } },
@@ -73,9 +77,10 @@ export function planFuzz(
     left,
   );
   return drawn.flatMap(({ operation, valid, mutations }, i) => [
-    ...Array.from({ length: budget.callers }, (_, caller) => ({ ...valid, caller, operation })),
-    ...mutations
-      .slice(0, given[i])
-      .map((m) => ({ ...m, caller: Math.floor(random() * budget.callers), operation })),
+    ...Array.from({ length: budget.callers }, (_, caller) => ({ ...valid, caller, draw: 0, operation })),
+    ...mutations.slice(0, given[i]).map((m) => {
+      const draw = random();
+      return { ...m, caller: Math.floor(draw * budget.callers), draw, operation };
+    }),
   ]);
 }
