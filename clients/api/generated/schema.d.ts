@@ -673,6 +673,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/mcp/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MCP usage for billing and throttling: calls, errors and cost units per day, caller and tool */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description One caller: `user:<id>` or `service` */
+                    caller?: string;
+                    /** @description A UTC day, YYYY-MM-DD */
+                    from?: string;
+                    /** @description A UTC day, YYYY-MM-DD */
+                    to?: string;
+                    /** @description One tool */
+                    tool?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Usage of the days asked for */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpUsageReport"];
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forge/claim": {
         parameters: {
             query?: never;
@@ -3218,7 +3308,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest documents into the docs, code or tests index
-         * @description Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as they are. Every document is validated before anything is written: one bad document rejects the request with 400 and nothing changes. Invalidates the search cache. Needs the service token or the operator role (403 ROLE_REQUIRED); each stored version records who ingested it and when.
+         * @description Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as they are. Every document is validated before anything is written: one malformed document (empty, too large, binary, a repeated source) rejects the request with 400 and nothing changes. Each document is also screened for secrets (private keys with key context, checksum-valid seed phrases, provider tokens; never hashes): one that holds a secret is refused on its own, listed in `refused` with the kind, rule and line of each finding (never the value), and the others are stored — 207 when some were refused, 200 when none was, 400 BRAIN_SECRET_DETECTED when all were. Invalidates the search cache. Needs the service token or the operator role (403 ROLE_REQUIRED); each stored version records who ingested it and when.
          */
         post: {
             parameters: {
@@ -3233,7 +3323,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Per-document outcome and totals */
+                /** @description Every document stored: per-document outcome and totals */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3242,7 +3332,16 @@ export interface paths {
                         "application/json": components["schemas"]["BrainIngestResponse"];
                     };
                 };
-                /** @description BRAIN_SECRET_DETECTED: a document holds a private key or mnemonic */
+                /** @description Some documents stored, the others refused for holding a secret (listed in `refused`) */
+                207: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BrainIngestResponse"];
+                    };
+                };
+                /** @description A malformed document (nothing written), or BRAIN_SECRET_DETECTED: every document holds a secret */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6492,7 +6591,7 @@ export interface paths {
         put?: never;
         /**
          * MCP tool gateway: send a JSON-RPC request or notification
-         * @description MCP Streamable HTTP (protocol 2025-11-25 and earlier): JSON-RPC requests with `Authorization: Bearer <session or service token>`, `Accept: application/json, text/event-stream`, and after `initialize` the `Mcp-Session-Id` it returned. Errors are JSON-RPC error objects with the problem details in `error.data`: 401 (with `WWW-Authenticate: Bearer resource_metadata=…`), 403 MCP_ORIGIN_FORBIDDEN, 404 MCP_SESSION_NOT_FOUND (expired or closed: initialize again), 429 MCP_CALLER_SESSION_LIMIT, 503 MCP_SESSION_LIMIT.
+         * @description MCP Streamable HTTP, protocol 2026-07-28 (no sessions: `server/discover`, every request carries its version and capabilities in `_meta`, with `Mcp-Method`/`Mcp-Name` headers) and 2025-11-25 and earlier (`initialize`, then the `Mcp-Session-Id` it returned). JSON-RPC requests with `Authorization: Bearer <session or service token>` and `Accept: application/json, text/event-stream`. `?catalogue=starter` and `?groups=brain,world` narrow `tools/list`. Errors are JSON-RPC error objects with the problem details in `error.data`: 400 MCP_CATALOGUE_INVALID, 401 (with `WWW-Authenticate: Bearer resource_metadata=…`), 403 MCP_ORIGIN_FORBIDDEN, 404 MCP_SESSION_NOT_FOUND (expired or closed: initialize again), 429 MCP_CALLER_SESSION_LIMIT, 503 MCP_SESSION_LIMIT.
          */
         post: {
             parameters: {
@@ -6929,6 +7028,81 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mud/telnet/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time code that signs a telnet terminal into your character (`link telnet`)
+         * @description Type `code <code>` at the telnet prompt within 300 seconds; it works once. Any session may ask (guests too), so a guest who started on the web page can go on in a MUD client.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A new code */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MudTelnetLinkCode"];
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -9731,12 +9905,34 @@ export interface components {
             /** @description `user:<id>` (an operator or admin), `service` (BRAIN_SERVICE_TOKEN), `seed` (first start), `cli` (npm run brain:ingest) or `system` */
             ingested_by: string | null;
         };
+        BrainIngestRefusal: {
+            /** @enum {string} */
+            code: "BRAIN_SECRET_DETECTED";
+            /** @description Where the secrets are, never their values */
+            findings: {
+                /** @enum {string} */
+                kind: "private_key" | "mnemonic" | "api_token";
+                /** @description 1-based line of the document */
+                line: number;
+                /**
+                 * @description What matched: pem_private_key, assigned_hex_key, keystore_json, bip39_mnemonic, or a provider token rule
+                 * @example aws_access_key_id
+                 */
+                rule: string;
+            }[];
+            /** @description Index of the document in the request */
+            position: number;
+            source: string;
+        };
         /** @description At most BRAIN_INGEST_MAX_DOCUMENTS (100) documents */
         BrainIngestRequest: {
             documents: components["schemas"]["BrainIngestDocument"][];
         };
         BrainIngestResponse: {
+            /** @description The documents stored, in request order */
             documents: components["schemas"]["BrainIngestResult"][];
+            /** @description Documents kept out because they hold a secret (empty when all were stored; then the status is 200) */
+            refused: components["schemas"]["BrainIngestRefusal"][];
             totals: {
                 chunks: number;
                 created: number;
@@ -9928,6 +10124,17 @@ export interface components {
             last_ingest_at: string | null;
             /** @description Who ingested the latest version */
             last_ingest_by: string | null;
+            /** @description Memories being re-embedded into a newly configured space in the background; null on the chain path */
+            memory_vectors: {
+                /** @description The vector space of memories (use-lite-v1-512 on the neural path) */
+                model: string;
+                /** @description Memories still without a vector in the space */
+                pending: number;
+                /** @description Memories moved into the space since start-up */
+                reembedded: number;
+                /** @enum {string} */
+                state: "idle" | "running" | "done" | "failed";
+            } | null;
             /** @description Searches this process has served since it started, by strategy */
             queries: {
                 fulltext: number;
@@ -10778,6 +10985,40 @@ export interface components {
                 method: "wallet" | "email" | "sso" | "service";
             }[];
         };
+        McpUsageReport: {
+            callers: {
+                caller: string;
+                calls: number;
+                cost_units: number;
+                errors: number;
+            }[];
+            /**
+             * Format: date
+             * @description A UTC day, YYYY-MM-DD
+             */
+            from: string;
+            rows: {
+                /** @description `user:<id>` or `service` */
+                caller: string;
+                /** @description Calls, every outcome */
+                calls: number;
+                /** @description Cost units charged (only calls where the tool acted) */
+                cost_units: number;
+                /**
+                 * Format: date
+                 * @description A UTC day, YYYY-MM-DD
+                 */
+                day: string;
+                /** @description Calls that did not succeed (refusals, limits, bad arguments) */
+                errors: number;
+                tool: string;
+            }[];
+            /**
+             * Format: date
+             * @description A UTC day, YYYY-MM-DD
+             */
+            to: string;
+        };
         McpWorkerReport: {
             /** @description Tool calls served by this process since start */
             calls: number;
@@ -11253,6 +11494,17 @@ export interface components {
                 /** @description Whether the area room is up (rooms start on first use) */
                 running: boolean;
             }[];
+        };
+        MudTelnetLinkCode: {
+            /**
+             * @description Type `code <code>` at the telnet prompt
+             * @example K7QX-M2PD
+             */
+            code: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Seconds the code stays good (single use) */
+            expires_in: number;
         };
         Notification: {
             /** Format: date-time */
