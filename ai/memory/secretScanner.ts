@@ -1,5 +1,5 @@
 import { detectSecrets, redactFindings } from '../secrets/secretDetector';
-import { lineAt } from '../secrets/secretFinding';
+import { withoutOverlaps } from '../secrets/secretFinding';
 
 /** What a finding is: key material and mnemonics (refused by remember), tokens and personal data (reported). */
 export type SecretKind = 'private_key' | 'mnemonic' | 'api_token' | 'email';
@@ -65,15 +65,7 @@ export function scanForSecrets(
     for (const match of text.matchAll(pattern))
       raw.push({ kind, start: match.index, length: match[0].length });
   }
-  raw.sort((a, b) => a.start - b.start || b.length - a.length);
-  const kept: SecretFinding[] = [];
-  let end = -1;
-  for (const finding of raw) {
-    if (finding.start < end) continue;
-    kept.push({ ...finding, line: lineAt(text, finding.start) });
-    end = finding.start + finding.length;
-  }
-  return kept;
+  return withoutOverlaps(text, raw);
 }
 
 /** The text with each finding replaced by `[redacted:<kind>]`. */

@@ -1,7 +1,7 @@
 import { findKeyMaterial } from './keyMaterial';
 import { findMnemonics } from './mnemonics';
 import { findProviderTokens } from './providerTokens';
-import { lineAt, type RawFinding, type SecretFinding } from './secretFinding';
+import { withoutOverlaps, type RawFinding, type SecretFinding } from './secretFinding';
 
 /**
  * High-confidence secrets in a text, the ones ingestion refuses: private keys with key context (PEM blocks,
@@ -12,15 +12,7 @@ import { lineAt, type RawFinding, type SecretFinding } from './secretFinding';
  */
 export function detectSecrets(text: string): SecretFinding[] {
   const raw: RawFinding[] = [...findKeyMaterial(text), ...findMnemonics(text), ...findProviderTokens(text)];
-  raw.sort((a, b) => a.start - b.start || b.length - a.length);
-  const kept: SecretFinding[] = [];
-  let end = -1;
-  for (const finding of raw) {
-    if (finding.start < end) continue;
-    kept.push({ ...finding, line: lineAt(text, finding.start) });
-    end = finding.start + finding.length;
-  }
-  return kept;
+  return withoutOverlaps(text, raw);
 }
 
 /** The text with each finding replaced by `[redacted:<kind>]`. */

@@ -24,3 +24,22 @@ export function lineAt(text: string, offset: number): number {
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
   return line;
 }
+
+/**
+ * The findings in text order, with lines, keeping the first and longest of overlapping ones (a PEM block is one
+ * finding, not also the tokens inside it).
+ */
+export function withoutOverlaps<F extends { start: number; length: number }>(
+  text: string,
+  raw: F[],
+): (F & { line: number })[] {
+  raw.sort((a, b) => a.start - b.start || b.length - a.length);
+  const kept: (F & { line: number })[] = [];
+  let end = -1;
+  for (const finding of raw) {
+    if (finding.start < end) continue;
+    kept.push({ ...finding, line: lineAt(text, finding.start) });
+    end = finding.start + finding.length;
+  }
+  return kept;
+}
