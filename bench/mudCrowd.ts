@@ -84,6 +84,8 @@ async function main(players: number, actions: number, seed: number): Promise<voi
   const telnet =
     telnetCount > 0 ? forkLoadChild<CrowdMessage>(__filename, args('telnet'), 'telnet clients') : undefined;
   const children = [sdk, ...(telnet ? [telnet] : [])];
+  // Listened for now: a load process exits on its own soon after its report, perhaps before the figures are printed.
+  const exited = children.map((child) => new Promise((resolve) => child.child.once('exit', resolve)));
 
   // Place every character in its home room before it enters, as if it had walked there.
   const world = await loadWorld();
@@ -177,7 +179,7 @@ async function main(players: number, actions: number, seed: number): Promise<voi
   console.log(
     `  server memory per player: SDK ${kb(rss1 - rss0, sdkPlayers)} KB rss, ${kb(heap1 - heap0, sdkPlayers)} KB live heap; telnet ${kb(rss2 - rss1, telnetPlayers)} KB rss, ${kb(heap2 - heap1, telnetPlayers)} KB live heap; rss ${Math.round(memory.rss / 2 ** 20)} MB at the end`,
   );
-  await Promise.all(children.map((child) => new Promise((resolve) => child.child.once('exit', resolve))));
+  await Promise.all(exited);
   clearTimeout(watchdog);
   await bench.stop();
   process.exit(0);
