@@ -35,11 +35,13 @@ export interface CrowdOptions {
 const ACTION_TIMEOUT_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Rejects after ACTION_TIMEOUT_MS unless `work` settles first. */
-function bounded<T>(work: Promise<T>): Promise<T> {
+const JOIN_TIMEOUT_MS = 60_000;
+
+/** Rejects after `ms` (ACTION_TIMEOUT_MS) unless `work` settles first. */
+function bounded<T>(work: Promise<T>, ms = ACTION_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('no answer')), ACTION_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error('no answer')), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
@@ -56,6 +58,8 @@ interface Player {
 
 export async function runCrowdClients(options: CrowdOptions): Promise<void> {
   const { kind, port, telnetPort, players, actions, seed } = options;
+  // A forked process whose only handle is its IPC channel exits when a join hangs without a socket: stay up.
+  const alive = setInterval(() => undefined, 1000);
   const world = await loadWorld();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 25 });
   const mine: Player[] = [];
@@ -84,15 +88,19 @@ export async function runCrowdClients(options: CrowdOptions): Promise<void> {
     await Promise.all(
       mine.slice(start, start + 50).map(async (player) => {
         try {
-          player.act =
+          player.act = await bounded(
             kind === 'sdk'
-              ? await joinSdk(port, player, closers)
-              : await joinTelnet(port, telnetPort, agent, player, closers);
+              ? joinSdk(port, player, closers)
+              : joinTelnet(port, telnetPort, agent, player, closers),
+            JOIN_TIMEOUT_MS,
+          );
         } catch {
           joinFailures++;
         }
       }),
     );
+    if ((start + 50) % 250 === 0)
+      process.stderr.write(`${kind}: ${start + 50}/${mine.length} joined or given up\n`);
   }
   const playing = mine.filter((player) => player.act);
   process.send?.({
@@ -142,6 +150,7 @@ export async function runCrowdClients(options: CrowdOptions): Promise<void> {
   } satisfies CrowdMessage);
   for (const close of closers) close();
   agent.destroy();
+  clearInterval(alive);
   setTimeout(() => process.exit(0), 500);
 }
 
