@@ -8,7 +8,9 @@ import { TelnetParser, negotiation } from '../../services/mud/telnet/telnetParse
 export class BenchTerminal {
   private parser = new TelnetParser({ maxSubnegotiationBytes: 1 << 20 });
   private inflate?: zlib.Inflate;
-  private waiting?: () => void;
+  private waiting?: (text: string) => void;
+  private expect?: string[];
+  private since = '';
   text = '';
 
   constructor(
@@ -19,8 +21,14 @@ export class BenchTerminal {
     socket.on('error', () => undefined);
   }
 
-  /** Resolves at the next prompt. */
-  prompt(): Promise<void> {
+  /**
+   * Resolves at the next prompt, or with `expect` at the first prompt after text containing one of its strings (case
+   * ignored; a prompt also follows what the player merely witnessed, such as others' speech, which is not the answer
+   * to a command). Resolves with the text since the call (lower case, without colours) when `expect` is given.
+   */
+  prompt(expect?: string[]): Promise<string> {
+    this.expect = expect?.map((text) => text.toLowerCase());
+    this.since = '';
     return new Promise((resolve) => (this.waiting = resolve));
   }
 
@@ -30,11 +38,19 @@ export class BenchTerminal {
 
   private feed(chunk: Buffer): void {
     for (const token of this.parser.feed(chunk)) {
-      if (token.kind === 'data') this.text = (this.text + token.bytes.toString()).slice(-200);
-      else if (token.kind === 'command' && (token.command === EOR_CMD || token.command === GA)) {
+      if (token.kind === 'data') {
+        const text = token.bytes.toString();
+        this.text = (this.text + text).slice(-200);
+        if (this.expect) {
+          // eslint-disable-next-line no-control-regex
+          this.since = (this.since + text.replace(/\x1b\[[0-9;]*m/g, '').toLowerCase()).slice(-4000);
+        }
+      } else if (token.kind === 'command' && (token.command === EOR_CMD || token.command === GA)) {
+        if (this.expect && !this.expect.some((text) => this.since.includes(text))) continue;
         const waiting = this.waiting;
         this.waiting = undefined;
-        waiting?.();
+        this.expect = undefined;
+        waiting?.(this.since);
       } else if (token.kind === 'negotiate') {
         const yes = [Option.GMCP, Option.EOR, ...(this.mccp ? [Option.MCCP2] : [])].includes(
           token.option as 201,

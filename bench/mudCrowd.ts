@@ -1,0 +1,203 @@
+/**
+ * A crowd at a human pace: N players (default 2000) spread over the six areas and their rooms of the real platform
+ * (10 Hz tick, characters in the embedded MongoDB), each acting about once every two seconds (think time drawn
+ * uniformly from 1-3 s, seeded) with a person's mix: 30% look, 20% move (to a neighbouring room of the area and
+ * back, saved before the reply), 20% say (heard by the room), 10% attack a creature that spawns nearby, 10% talk to
+ * an NPC nearby, 10% the quest log. Three quarters play through `@colyseus/sdk` (`room.request`, timed until the
+ * room's reply); every fourth over the telnet port (GMCP on, signed in with a link code), timed from the line
+ * until the prompt after its answer (not a prompt after something merely witnessed).
+ *
+ * The platform runs in this process; the SDK clients and the telnet clients each run in a forked process of
+ * their own. Every player signs in as a guest (`POST /auth/guest`) and its character is placed in its home room
+ * before it enters. The SDK clients join first, then the telnet clients, so the server's memory per player is
+ * measured by client kind. Each player makes `actions` actions; the run stops by itself (every action gives up
+ * after 10 s, every player after actions × 3.5 s + 20 s, the whole bench after 30 minutes). Traffic goes to
+ * 127.0.0.1 only.
+ *
+ * Printed: action latency percentiles (all, by client kind, by action), the tick rate per area and the server's
+ * tick lag and duration (`world_tick_lag_seconds`, `world_tick_duration_seconds`), the server's CPU per action (by
+ * thread), event-loop delay (server and load processes), and RSS and live heap per SDK and per telnet player.
+ *
+ * Usage: npx tsx bench/mudCrowd.ts [players=2000] [actions=15] [seed=1]
+ */
+import os from 'node:os';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { matchMaker } from '@colyseus/core';
+import type { AreaRoom } from '../rooms/AreaRoom';
+import { loadWorld } from '../rooms/content/loader';
+import { newCharacter } from '../rooms/persistence';
+import { MongoPlayerStore } from '../services/mud/characterStore';
+import {
+  AREAS,
+  CROWD_KINDS,
+  crowdHome,
+  describeTicks,
+  tickSnapshot,
+  type CrowdKind,
+} from './support/crowdPlan';
+import { runCrowdClients, type CrowdMessage } from './support/crowdClients';
+import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
+import { liveHeapBytes, percentile } from './support/stats';
+import { threadCpuMs, threadCpuPer1000 } from './support/threadCpu';
+import net from 'node:net';
+
+const TICK_MS = 100;
+
+async function freeLoopbackPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const summary = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms (${sorted.length})`;
+};
+
+async function main(players: number, actions: number, seed: number): Promise<void> {
+  const watchdog = setTimeout(() => {
+    console.error('mudCrowd: 30 minutes passed; giving up');
+    process.exit(2);
+  }, 30 * 60_000);
+  const telnetPort = await freeLoopbackPort();
+  const bench = await startBenchPlatform('crowd', {
+    ROLES: 'api,game,worker',
+    MUD_TICK_MS: String(TICK_MS),
+    TELNET_PORT: String(telnetPort),
+    TELNET_MAX_PER_ADDRESS: String(players + 10),
+    GUEST_SIGNIN_PER_HOUR: String(players * 2 + 10),
+  });
+  const { platform } = bench;
+  const args = (kind: 'sdk' | 'telnet') => [
+    '--clients',
+    kind,
+    String(platform.port),
+    String(telnetPort),
+    String(players),
+    String(actions),
+    String(seed),
+  ];
+  const telnetCount = Math.floor(players / 4);
+  const sdk = forkLoadChild<CrowdMessage>(__filename, args('sdk'), 'SDK clients');
+  const telnet =
+    telnetCount > 0 ? forkLoadChild<CrowdMessage>(__filename, args('telnet'), 'telnet clients') : undefined;
+  const children = [sdk, ...(telnet ? [telnet] : [])];
+  // Listened for now: a load process exits on its own soon after its report, perhaps before the figures are printed.
+  const exited = children.map((child) => new Promise((resolve) => child.child.once('exit', resolve)));
+
+  // Place every character in its home room before it enters, as if it had walked there.
+  const world = await loadWorld();
+  const store = new MongoPlayerStore(platform.stores.mongo!);
+  for (const child of children) {
+    const { userIds } = await child.message('signed');
+    await Promise.all(
+      userIds.map(([i, userId]) => {
+        const record = newCharacter(world, { userId, name: `Crowd-${i}` }, Date.now());
+        record.roomRef = crowdHome(world, i).room;
+        return store.save(record);
+      }),
+    );
+  }
+
+  const rss0 = process.memoryUsage().rss;
+  const heap0 = liveHeapBytes();
+  sdk.child.send('join');
+  const sdkJoined = await sdk.message('joined');
+  const rss1 = process.memoryUsage().rss;
+  const heap1 = liveHeapBytes();
+  telnet?.child.send('join');
+  const telnetJoined = telnet ? await telnet.message('joined') : undefined;
+  const rss2 = process.memoryUsage().rss;
+  const heap2 = liveHeapBytes();
+
+  const rooms = AREAS.map((area) => matchMaker.getLocalRoomById(`area_${area}`) as AreaRoom | undefined);
+  const connected = rooms.map((room) => room?.clients.length ?? 0);
+  const ticksBefore = rooms.map((room) => room?.state.tick ?? 0);
+  const tickBefore = await tickSnapshot();
+  const cpuBefore = process.cpuUsage();
+  const threadsBefore = threadCpuMs();
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const t0 = performance.now();
+  for (const child of children) child.child.send('go');
+  const done = await Promise.all(children.map((child) => child.message('done')));
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const threadsAfter = threadCpuMs();
+  loop.disable();
+  const tickAfter = await tickSnapshot();
+  const hz = rooms.map((room, i) => ((room?.state.tick ?? 0) - ticksBefore[i]) / seconds);
+
+  const all = done.flatMap((d) => CROWD_KINDS.flatMap((kind) => d.latencies[kind]));
+  const byKind = (kind: CrowdKind) => done.flatMap((d) => d.latencies[kind]);
+  const [sdkDone, telnetDone] = done;
+  const sdkPlayers = sdkJoined.players;
+  const telnetPlayers = telnetJoined?.players ?? 0;
+  const kb = (bytes: number, n: number) => (bytes / 1024 / Math.max(1, n)).toFixed(0);
+  const memory = process.memoryUsage();
+
+  console.log(
+    `mud crowd: ${players} players (${sdkPlayers} SDK + ${telnetPlayers} telnet joined) over ${AREAS.length} areas, ${actions} actions each about every 2 s; ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    `  in the area rooms (SDK): ${AREAS.map((area, i) => `${area} ${connected[i]}`).join(', ')}; join ${sdkJoined.seconds.toFixed(1)} s SDK, ${(telnetJoined?.seconds ?? 0).toFixed(1)} s telnet; join failures ${sdkJoined.failures + (telnetJoined?.failures ?? 0)}`,
+  );
+  console.log(
+    `  action latency, all: ${summary(all)}, max ${Math.max(0, ...all).toFixed(0)} ms (target p95 < 100 ms)`,
+  );
+  console.log(
+    `    SDK (room.request to reply): ${summary(CROWD_KINDS.flatMap((k) => sdkDone.latencies[k]))}`,
+  );
+  if (telnetDone)
+    console.log(
+      `    telnet (line to its prompt): ${summary(CROWD_KINDS.flatMap((k) => telnetDone.latencies[k]))}`,
+    );
+  for (const kind of CROWD_KINDS) console.log(`    ${kind}: ${summary(byKind(kind))}`);
+  const refused = done.reduce((sum, d) => sum + d.refused, 0);
+  const failures = done.reduce((sum, d) => sum + d.failures, 0);
+  console.log(
+    `  ${all.length} actions in ${seconds.toFixed(1)} s = ${(all.length / seconds).toFixed(0)} actions/s; refused by the game (no such target, dead, …) ${refused}; failures (no answer in 10 s, errors) ${failures}`,
+  );
+  console.log(
+    `  tick: ${hz.map((h, i) => `${AREAS[i]} ${h.toFixed(1)}`).join(', ')} Hz (configured ${1000 / TICK_MS} Hz)`,
+  );
+  console.log(`    server: ${describeTicks(tickBefore, tickAfter, TICK_MS)}`);
+  console.log(
+    `  server CPU ${((cpu.user + cpu.system) / 1000 / Math.max(1, all.length)).toFixed(2)} ms per action (ticks, patches, GMCP and saves included; ${(((cpu.user + cpu.system) / 1e6 / seconds) * 100).toFixed(0)}% of a core); per 1,000 actions by thread: ${threadCpuPer1000(threadsBefore, threadsAfter, all.length)}`,
+  );
+  console.log(
+    `  load processes: SDK ${(sdkDone.cpuMs / Math.max(1, seconds * 10)).toFixed(0)}% of a core, telnet ${((telnetDone?.cpuMs ?? 0) / Math.max(1, seconds * 10)).toFixed(0)}%`,
+  );
+  console.log(
+    `  event-loop delay p99: server ${(loop.percentile(99) / 1e6).toFixed(1)} ms, SDK clients ${sdkDone.loopP99Ms.toFixed(1)} ms, telnet clients ${(telnetDone?.loopP99Ms ?? 0).toFixed(1)} ms`,
+  );
+  console.log(
+    `  server memory per player: SDK ${kb(rss1 - rss0, sdkPlayers)} KB rss, ${kb(heap1 - heap0, sdkPlayers)} KB live heap; telnet ${kb(rss2 - rss1, telnetPlayers)} KB rss, ${kb(heap2 - heap1, telnetPlayers)} KB live heap; rss ${Math.round(memory.rss / 2 ** 20)} MB at the end`,
+  );
+  await Promise.all(exited);
+  clearTimeout(watchdog);
+  await bench.stop();
+  process.exit(0);
+}
+
+const [mode, ...args] = process.argv.slice(2);
+const run =
+  mode === '--clients'
+    ? runCrowdClients({
+        kind: args[0] === 'telnet' ? 'telnet' : 'sdk',
+        port: Number(args[1]),
+        telnetPort: Number(args[2]),
+        players: Number(args[3]),
+        actions: Number(args[4]),
+        seed: Number(args[5]),
+      })
+    : main(Number(mode ?? 2000), Number(args[0] ?? 15), Number(args[1] ?? 1));
+run.catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
