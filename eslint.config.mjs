@@ -6,7 +6,17 @@ import globals from 'globals';
 import { layerRules } from './eslint.layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'contracts/abi/', '.cache/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'data/',
+      'coverage/',
+      'contracts/abi/',
+      'clients/api/generated/',
+      '.cache/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

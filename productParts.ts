@@ -115,6 +115,8 @@ export async function productParts(
         memory,
         decisions: brain.decisions,
         graph: brain.graph,
+        corpusGraph: brain.corpusGraph,
+        security: brain.security,
         world: world.service,
         signer,
         economy,
@@ -144,6 +146,7 @@ export function combineParts(areas: ProductParts[]): ProductParts {
     rooms: areas.flatMap((area) => area.rooms ?? []),
     jobs: areas.flatMap((area) => area.jobs ?? []),
     upgrades: areas.flatMap((area) => area.upgrades ?? []),
+    listeners: areas.flatMap((area) => area.listeners ?? []),
     close: async () => {
       for (const area of [...areas].reverse()) await area.close?.();
     },

@@ -1,9 +1,12 @@
 /**
- * MCP gateway overhead (issue 22): a cheap read-only tool through `/mcp` against the same operation over REST.
+ * MCP gateway overhead (issues 22, 40): a cheap read-only tool through `/mcp` against the same operation over REST,
+ * on both revisions the gateway serves: 2025-11-25 (a session opened with `initialize`) and 2026-07-28 (no session:
+ * every request carries its `_meta` envelope and a server instance answers it alone).
  * The operation is the search cache's statistics (`brain_cache_stats` / `GET /brain/cache/stats`: in-memory
- * counters, no store round trip), so the difference is the gateway's own cost: bearer check, session lookup,
- * JSON-RPC parsing, the caller's two rate-limit counters (Redis when 127.0.0.1:6379 answers), argument and output
- * validation, metrics and the (write-behind) audit record. Rounds alternate REST and MCP, one request in flight
+ * counters, no store round trip), so the difference is the gateway's own cost: bearer check, session lookup or
+ * per-request server, JSON-RPC parsing, the caller's two rate-limit counters and two daily quota counters (Redis when
+ * 127.0.0.1:6379 answers), argument and output validation, metrics, usage metering and the (write-behind) audit
+ * record. Rounds alternate REST and the two MCP revisions, one request in flight
  * over a keep-alive connection, and the figures are the medians over rounds (a shared machine's load moves both
  * alike). The platform runs in its own process (bench/mcp/server.ts); each line also gives the server's CPU time per
  * call from /proc, which hardly moves with the machine's load. Then memory per open session: the server's heap and
@@ -39,6 +42,7 @@ function send(
   route: string,
   body?: unknown,
   session?: string,
+  mcpHeaders?: Record<string, string>,
 ): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${TOKEN}` };
@@ -51,6 +55,7 @@ function send(
     headers['mcp-session-id'] = session;
     headers['mcp-protocol-version'] = '2025-11-25';
   }
+  Object.assign(headers, mcpHeaders);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: route, method, agent, headers }, (res) => {
       let text = '';
@@ -178,19 +183,48 @@ async function main(): Promise<void> {
       if (answer.status !== 200 || answer.body.includes('"isError":true'))
         throw new Error(`MCP ${answer.body}`);
     };
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const modernHeaders = {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'brain_cache_stats',
+    };
+    const modern = async (i: number) => {
+      const answer = await send(
+        port,
+        'POST',
+        '/mcp',
+        {
+          jsonrpc: '2.0',
+          id: i + 1,
+          method: 'tools/call',
+          params: { name: 'brain_cache_stats', arguments: {}, _meta: envelope },
+        },
+        undefined,
+        modernHeaders,
+      );
+      if (answer.status !== 200 || !answer.body.includes('"resultType":"complete"'))
+        throw new Error(`MCP 2026-07-28 ${answer.body}`);
+    };
     await round(rest);
     await round(mcp);
+    await round(modern);
     const empty = () => ({
       p50: [] as number[],
       p95: [] as number[],
       rate: [] as number[],
       cpu: [] as number[],
     });
-    const figures = { rest: empty(), mcp: empty() };
+    const figures = { rest: empty(), mcp: empty(), modern: empty() };
     for (let r = 0; r < ROUNDS; r++) {
       for (const [name, run] of [
         ['rest', rest],
         ['mcp', mcp],
+        ['modern', modern],
       ] as const) {
         const cpuBefore = cpuMs(server.child.pid);
         const result = await round(run);
@@ -203,9 +237,13 @@ async function main(): Promise<void> {
       }
     }
     const f = (ms: number) => `${ms.toFixed(3)} ms`;
-    for (const name of ['rest', 'mcp'] as const) {
-      const label =
-        name === 'rest' ? 'REST GET /brain/cache/stats      ' : 'MCP  tools/call brain_cache_stats';
+    const labels = {
+      rest: 'REST GET /brain/cache/stats                  ',
+      mcp: 'MCP 2025-11-25 tools/call brain_cache_stats  ',
+      modern: 'MCP 2026-07-28 tools/call brain_cache_stats  ',
+    };
+    for (const name of ['rest', 'mcp', 'modern'] as const) {
+      const label = labels[name];
       const cpu = figures[name].cpu.length
         ? `, server CPU ${median(figures[name].cpu).toFixed(0)} µs/call`
         : '';
@@ -213,13 +251,15 @@ async function main(): Promise<void> {
         `${label}: ${median(figures[name].rate).toFixed(0)} calls/s, p50 ${f(median(figures[name].p50))}, p95 ${f(median(figures[name].p95))}${cpu}`,
       );
     }
-    const added = median(figures.mcp.p50) - median(figures.rest.p50);
-    const cpuAdded = figures.mcp.cpu.length
-      ? `, server CPU +${(median(figures.mcp.cpu) - median(figures.rest.cpu)).toFixed(0)} µs/call`
-      : '';
-    console.log(
-      `gateway adds ${f(added)} at p50 (target < 1 ms)${cpuAdded}; REST/MCP calls/s ratio ${(median(figures.rest.rate) / median(figures.mcp.rate)).toFixed(2)}`,
-    );
+    for (const name of ['mcp', 'modern'] as const) {
+      const added = median(figures[name].p50) - median(figures.rest.p50);
+      const cpuAdded = figures[name].cpu.length
+        ? `, server CPU +${(median(figures[name].cpu) - median(figures.rest.cpu)).toFixed(0)} µs/call`
+        : '';
+      console.log(
+        `${name === 'mcp' ? '2025-11-25' : '2026-07-28'}: gateway adds ${f(added)} at p50 (target < 1 ms)${cpuAdded}; REST/MCP calls/s ratio ${(median(figures.rest.rate) / median(figures[name].rate)).toFixed(2)}`,
+      );
+    }
 
     const before = await server.memory();
     for (let i = 0; i < SESSIONS; i++) await openSession(port);

@@ -19,10 +19,16 @@ export interface BenchMemory extends BrainMemory {
   shutdown(): Promise<void>;
 }
 
-/** Opens the memory service on embedded engines (no Redis: working memory in process). */
-export async function openBenchMemory(start = Date.parse('2026-11-26T00:00:00.000Z')): Promise<BenchMemory> {
+/**
+ * Opens the memory service on embedded engines (no Redis: working memory in process). `env` adds configuration
+ * (e.g. the offline embedder) to the bench's defaults.
+ */
+export async function openBenchMemory(
+  start = Date.parse('2026-11-26T00:00:00.000Z'),
+  env: Record<string, string> = {},
+): Promise<BenchMemory> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-memory-bench-'));
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+  const config = loadConfig({ ...env, DATA_DIR: dir, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
   const logger = pino({ level: 'silent' });
   const stores = await openStores(config, logger, embeddedEngines);
   const clock = new ManualClock(start);

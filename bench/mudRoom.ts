@@ -15,7 +15,11 @@
  * With `areas` the clients are spread over all six areas in the same process (their characters placed in each
  * area's respawn room, the village's in its square, before they join); only village players walk.
  *
- * Usage: npx tsx bench/mudRoom.ts [clients=500] [actions=20] [areas]
+ * With `telnet` a quarter of the clients (every fourth) play over the telnet port instead: they take a link code
+ * (`POST /mud/telnet/code`) with their session, sign in at the prompt with `code <code>` (GMCP on), and type the same
+ * commands (`look`, `say hello n`, `east`/`west`), timed from the line until the prompt after its answer.
+ *
+ * Usage: npx tsx bench/mudRoom.ts [clients=500] [actions=20] [areas] [telnet]
  * Targets: 500 clients in one area, p95 < 50 ms; a second line with 2000 clients over all areas.
  */
 import http from 'node:http';
@@ -31,7 +35,9 @@ import { MongoPlayerStore } from '../services/mud/characterStore';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
 import { postJson, sendJson } from './support/postJson';
 import { liveHeapBytes, percentile } from './support/stats';
+import { BenchTerminal } from './support/telnetTerminal';
 import { walletProof } from './support/walletProof';
+import net from 'node:net';
 
 type ChildMessage =
   | { kind: 'signed'; userIds: string[] }
@@ -39,6 +45,9 @@ type ChildMessage =
   | {
       kind: 'done';
       latencies: Record<ActionKind, number[]>;
+      /** The telnet clients' latencies (all kinds), when a quarter plays over telnet. */
+      telnetLatencies: number[];
+      telnetClients: number;
       failures: number;
       seconds: number;
       clientLoopP99Ms: number;
@@ -65,6 +74,35 @@ async function signIn(
   return { token, user_id: me.id };
 }
 
+/** A telnet client signed into the session's character with a link code; resolves at the prompt after its look. */
+async function telnetSignIn(
+  port: number,
+  telnetPort: number,
+  agent: http.Agent,
+  token: string,
+): Promise<BenchTerminal> {
+  const { code } = JSON.parse(
+    (await sendJson(agent, port, 'POST', '/mud/telnet/code', undefined, token)).body,
+  ) as {
+    code: string;
+  };
+  const terminal = new BenchTerminal(net.connect(telnetPort, '127.0.0.1'), false);
+  await terminal.prompt();
+  const entered = terminal.prompt();
+  terminal.line(`code ${code}`);
+  await entered;
+  return terminal;
+}
+
+/** A free loopback TCP port (for the telnet port). */
+async function freeLoopbackPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 /** Progress on stderr every 250 clients, so a long run shows where it is. */
 function progress(step: string, done: number, of: number): void {
   if (done % 250 === 0 || done === of)
@@ -81,7 +119,10 @@ async function runClients(
   clients: number,
   actions: number,
   spread: boolean,
+  telnetPort: number,
 ): Promise<void> {
+  // Every fourth client plays over telnet when the platform has a telnet port.
+  const overTelnet = (i: number) => telnetPort > 0 && i % 4 === 3;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 25 });
   const sessions: Array<{ token: string; user_id: string }> = [];
   for (let i = 0; i < clients; i += 25) {
@@ -97,17 +138,22 @@ async function runClients(
   }
   const joinStart = performance.now();
   const rooms: Room[] = [];
+  const terminals: Array<{ terminal: BenchTerminal; area: string }> = [];
   for (let i = 0; i < clients; i += 50) {
     const batch = sessions.slice(i, i + 50).map(async ({ token }, j) => {
+      const area = spread ? AREAS[(i + j) % AREAS.length] : 'village';
+      if (overTelnet(i + j)) return { terminal: await telnetSignIn(port, telnetPort, agent, token), area };
       const client = new Client(`http://127.0.0.1:${port}`);
       client.auth.token = token;
-      const area = spread ? AREAS[(i + j) % AREAS.length] : 'village';
       const room = await client.joinOrCreate(`area_${area}`);
       room.onMessage('events', () => undefined);
       return room;
     });
-    rooms.push(...(await Promise.all(batch)));
-    progress('joined', rooms.length, clients);
+    for (const joined of await Promise.all(batch)) {
+      if ('terminal' in joined) terminals.push(joined);
+      else rooms.push(joined);
+    }
+    progress('joined', rooms.length + terminals.length, clients);
   }
   process.send?.({
     kind: 'joined',
@@ -116,34 +162,58 @@ async function runClients(
   await new Promise((resolve) => process.once('message', resolve));
 
   const latencies: Record<ActionKind, number[]> = { look: [], say: [], move: [] };
+  const telnetLatencies: number[] = [];
   let failures = 0;
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const started = performance.now();
-  await Promise.all(
-    rooms.map(async (room, i) => {
-      let inSquare = true;
-      const walks = !spread || room.name === 'area_village';
-      // Clients start spread over the first second, as independent players would, not in one burst.
-      await new Promise((resolve) => setTimeout(resolve, (i * 1000) / rooms.length));
-      for (let n = 0; n < actions; n++) {
-        const pick = (i * 7 + n * 3) % 10;
-        const kind: ActionKind = pick < 2 && walks ? 'move' : pick < 4 ? 'say' : 'look';
-        const t0 = performance.now();
-        try {
-          if (kind === 'move') {
-            await room.request('move', { direction: inSquare ? 'east' : 'west' });
-            inSquare = !inSquare;
-          } else if (kind === 'say') await room.request('say', { text: `hello ${n}` });
-          else await room.request('look');
-          latencies[kind].push(performance.now() - t0);
-        } catch {
-          failures++;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 500 + ((i * 131 + n * 297) % 1001)));
+  const total = rooms.length + terminals.length;
+  /** One player's actions; `act(kind, n, inSquare)` performs one and resolves when it is answered. */
+  const play = async (
+    i: number,
+    walks: boolean,
+    act: (kind: ActionKind, n: number, east: boolean) => Promise<void>,
+  ) => {
+    let inSquare = true;
+    // Clients start spread over the first second, as independent players would, not in one burst.
+    await new Promise((resolve) => setTimeout(resolve, (i * 1000) / total));
+    for (let n = 0; n < actions; n++) {
+      const pick = (i * 7 + n * 3) % 10;
+      const kind: ActionKind = pick < 2 && walks ? 'move' : pick < 4 ? 'say' : 'look';
+      const t0 = performance.now();
+      try {
+        await act(kind, n, inSquare);
+        if (kind === 'move') inSquare = !inSquare;
+        latencies[kind].push(performance.now() - t0);
+      } catch {
+        failures++;
       }
-    }),
-  );
+      await new Promise((resolve) => setTimeout(resolve, 500 + ((i * 131 + n * 297) % 1001)));
+    }
+  };
+  await Promise.all([
+    ...rooms.map((room, i) =>
+      play(i, !spread || room.name === 'area_village', async (kind, n, inSquare) => {
+        if (kind === 'move') await room.request('move', { direction: inSquare ? 'east' : 'west' });
+        else if (kind === 'say') await room.request('say', { text: `hello ${n}` });
+        else await room.request('look');
+      }),
+    ),
+    ...terminals.map(({ terminal, area }, i) =>
+      play(rooms.length + i, area === 'village', async (kind, n, inSquare) => {
+        const t0 = performance.now();
+        const answered = terminal.prompt();
+        terminal.line(
+          kind === 'move' ? (inSquare ? 'east' : 'west') : kind === 'say' ? `say hello ${n}` : 'look',
+        );
+        const late = new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('no prompt')), 10_000).unref(),
+        );
+        await Promise.race([answered, late]);
+        telnetLatencies.push(performance.now() - t0);
+      }),
+    ),
+  ]);
   const seconds = (performance.now() - started) / 1000;
   loop.disable();
   const clientLoopP99Ms = loop.percentile(99) / 1e6;
@@ -152,19 +222,28 @@ async function runClients(
   process.send?.({
     kind: 'done',
     latencies,
+    telnetLatencies,
+    telnetClients: terminals.length,
     failures,
     seconds,
     clientLoopP99Ms,
     observedPlayers,
   } satisfies ChildMessage);
   await Promise.all(rooms.map((room) => room.leave().catch(() => undefined)));
+  for (const { terminal } of terminals) terminal.socket.destroy();
   agent.destroy();
   process.exit(0);
 }
 
 /** The platform process: starts the platform, drives the client child, measures tick rate and its own CPU. */
-async function main(clients: number, actions: number, spread: boolean): Promise<void> {
-  const bench = await startBenchPlatform('mud', { ROLES: 'api,game,worker', MUD_TICK_MS: '100' });
+async function main(clients: number, actions: number, spread: boolean, telnet: boolean): Promise<void> {
+  const telnetPort = telnet ? await freeLoopbackPort() : 0;
+  const bench = await startBenchPlatform('mud', {
+    ROLES: 'api,game,worker',
+    MUD_TICK_MS: '100',
+    TELNET_PORT: String(telnetPort),
+    TELNET_MAX_PER_ADDRESS: String(clients + 10),
+  });
   const { platform, config } = bench;
   const rssBefore = process.memoryUsage().rss;
   const heapBefore = liveHeapBytes();
@@ -177,6 +256,7 @@ async function main(clients: number, actions: number, spread: boolean): Promise<
       String(clients),
       String(actions),
       spread ? 'areas' : 'one',
+      String(telnetPort),
     ],
     'client process',
   );
@@ -224,19 +304,23 @@ async function main(clients: number, actions: number, spread: boolean): Promise<
     return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`;
   };
   const memory = process.memoryUsage();
+  const players = connected + done.telnetClients;
   const liveHeap = liveHeapBytes() - heapBefore;
 
   console.log(
-    `area room: ${clients} SDK clients in ${spread ? `${AREAS.length} areas (one process)` : 'area_village'}, ${actions} actions each; MongoDB ${config.MONGODB_URI ? 'external' : 'embedded in-process'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}`,
+    `area room: ${clients} clients${done.telnetClients > 0 ? ' (every fourth over telnet)' : ' (SDK)'} in ${spread ? `${AREAS.length} areas (one process)` : 'area_village'}, ${actions} actions each; MongoDB ${config.MONGODB_URI ? 'external' : 'embedded in-process'}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}`,
   );
   console.log(
-    `  connected clients: ${connected} (target ${spread ? 2000 : 500}); players in the decoding client's state: ${done.observedPlayers}`,
+    `  connected clients: ${connected} SDK + ${done.telnetClients} telnet (target ${spread ? 2000 : 500}); players in the decoding client's state: ${done.observedPlayers}`,
   );
   console.log(`  tick: ${(ticks / seconds).toFixed(1)} Hz held under load (configured 10 Hz)`);
   console.log(`  join: ${joined.joinSeconds.toFixed(1)} s for all clients (sign-in excluded)`);
   console.log(
     `  action round trip, all: ${summary(latencies)}, max ${(latencies.at(-1) ?? 0).toFixed(1)} ms (target p95 < 50 ms)`,
   );
+  if (done.telnetClients > 0) {
+    console.log(`    of which telnet (line to prompt, GMCP on): ${summary(done.telnetLatencies)}`);
+  }
   console.log(`    look: ${summary(done.latencies.look)}`);
   console.log(`    say (heard by the room): ${summary(done.latencies.say)}`);
   console.log(`    move (saved to MongoDB before the reply): ${summary(done.latencies.move)}`);
@@ -250,7 +334,7 @@ async function main(clients: number, actions: number, spread: boolean): Promise<
     `  server CPU ${((cpu.user + cpu.system) / 1000 / latencies.length).toFixed(2)} ms per action (ticks, patches and saves included); rss ${Math.round(memory.rss / 2 ** 20)} MB, heap ${Math.round(memory.heapUsed / 2 ** 20)} MB`,
   );
   console.log(
-    `  memory per connected client: ${((memory.rss - rssBefore) / 2 ** 10 / Math.max(1, connected)).toFixed(0)} KB rss over the idle platform, ${(liveHeap / 2 ** 10 / Math.max(1, connected)).toFixed(0)} KB of live heap (after a full GC)`,
+    `  memory per connected client: ${((memory.rss - rssBefore) / 2 ** 10 / Math.max(1, players)).toFixed(0)} KB rss over the idle platform, ${(liveHeap / 2 ** 10 / Math.max(1, players)).toFixed(0)} KB of live heap (after a full GC)`,
   );
   await new Promise((resolve) => child.once('exit', resolve));
   await bench.stop();
@@ -260,8 +344,15 @@ async function main(clients: number, actions: number, spread: boolean): Promise<
 const [mode, ...args] = process.argv.slice(2);
 const run =
   mode === '--clients'
-    ? runClients(Number(args[0]), String(args[1]), Number(args[2]), Number(args[3]), args[4] === 'areas')
-    : main(Number(mode ?? 500), Number(args[0] ?? 20), args[1] === 'areas');
+    ? runClients(
+        Number(args[0]),
+        String(args[1]),
+        Number(args[2]),
+        Number(args[3]),
+        args[4] === 'areas',
+        Number(args[5]),
+      )
+    : main(Number(mode ?? 500), Number(args[0] ?? 20), args.includes('areas'), args.includes('telnet'));
 run.catch((error: unknown) => {
   console.error(error);
   process.exit(1);

@@ -166,6 +166,21 @@ export const worldTickDuration = new client.Histogram({
   registers: [registry],
 });
 
+/** Telnet connections open now (the world's telnet port). */
+export const telnetConnections = new client.Gauge({
+  name: 'telnet_connections',
+  help: 'Telnet connections open now',
+  registers: [registry],
+});
+
+/** Telnet connections the server closed or refused, by reason. */
+export const telnetDropped = new client.Counter({
+  name: 'telnet_connections_dropped_total',
+  help: 'Telnet connections closed or refused by the server, by reason',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
 /** Unix time of the last completed backup (0 until one completes in this process). */
 export const backupLastSuccess = new client.Gauge({
   name: 'platform_backup_last_success_timestamp_seconds',

@@ -37,6 +37,17 @@ export interface UpgradeRoute {
   close(): Promise<void>;
 }
 
+/**
+ * A TCP service of a product area on a port of its own beside the HTTP port (the world's telnet port). The platform
+ * starts it once the HTTP server listens and the rooms run, and closes it as shutdown begins, while HTTP drains.
+ */
+export interface PortListener {
+  /** Starts listening; resolves with the bound port. */
+  start(): Promise<number>;
+  /** Stops accepting and closes its open connections. */
+  close(): Promise<void>;
+}
+
 /** The product's parts: each service area's routes, the room types of the world, the background jobs. */
 export interface ProductParts {
   /** Routes mounted in every role, ahead of body parsing and the game middleware (the health probes). */
@@ -46,6 +57,8 @@ export interface ProductParts {
   jobs?: JobRegistrar[];
   /** WebSocket endpoints outside Colyseus (api role). */
   upgrades?: UpgradeRoute[];
+  /** Listeners on ports of their own (the area decides in which roles it has any). */
+  listeners?: PortListener[];
   /** Guards admin pages such as the Colyseus monitor (admin sessions); without it they are closed. */
   adminGuard?: RequestHandler[];
   /** The allowed-origin policy (CORS) of platform-level routes such as matchmaking; without it no CORS headers. */
@@ -139,10 +152,12 @@ export class Platform {
       scheduler = await Scheduler.create({ mongo: stores.mongo, logger, registrars: parts.jobs ?? [] });
       if (hasRole(config, 'worker')) await scheduler.start();
       await listen(httpServer, config.PORT, config.HOST);
+      for (const listener of parts.listeners ?? []) await listener.start();
       const platform = new Platform(state, config, logger, httpServer, stores, game, scheduler, parts);
       logger.info({ port: platform.port, host: config.HOST, roles: config.ROLES }, 'listening');
       return platform;
     } catch (error) {
+      await Promise.all((parts.listeners ?? []).map((listener) => listener.close().catch(() => undefined)));
       await game?.stop().catch(() => undefined);
       await scheduler?.stop(0).catch(() => undefined);
       httpServer.close();
@@ -171,6 +186,7 @@ export class Platform {
       drainHttp(this.httpServer, timeoutMs, this.logger),
       this.game?.stop(),
       ...upgradeRoutes(this.config, this.parts).map((route) => route.close()),
+      ...(this.parts.listeners ?? []).map((listener) => listener.close()),
     ]);
     await this.scheduler.stop(timeoutMs);
     await this.parts.close?.();

@@ -128,6 +128,11 @@ export class ActionGateway {
     return () => this.presence.unsubscribe(channel, listener);
   }
 
+  /** How many players are in the world now, in every area room of every process (MSSP's PLAYERS). Read-only. */
+  playersOnline(): Promise<number> {
+    return this.presence.hlen(PLAYER_ROOMS_KEY);
+  }
+
   /** Spawn status of every area, in world order; areas whose room is not running report nothing live. */
   async spawnStatus(): Promise<AreaSpawnStatus[]> {
     return unavailableOnFailure(() =>

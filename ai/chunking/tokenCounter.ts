@@ -1,5 +1,6 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import { RunEncoder } from './runEncoder';
 
 /**
  * Token counting for chunk budgets with the cl100k_base BPE (the encoding of OpenAI's embedding models),
@@ -19,40 +20,44 @@ function cl100k(): Tiktoken {
 }
 
 /**
- * BPE merging is quadratic in the length of one pre-token (a run without whitespace), and js-tiktoken's merge is slow
- * per step: 8,000 characters of `x` take seconds, 100,000 hours. Text is encoded as it is, except runs longer than
- * LONG_RUN characters (a base64 blob, minified code, CJK text without spaces, one 100 KB "word"), which are encoded
- * in pieces of RUN_PIECE characters, so their cost is linear in the run and a fraction of what 64-character pieces took;
- * the tokens of the pieces still decode to the exact text, and counts differ from one-piece encoding only inside such
- * runs (a few percent more tokens). Repeated pieces are encoded once per call.
+ * BPE merging is quadratic in the length of one pre-token (a run without whitespace), and js-tiktoken's `encode` is
+ * slow on text its vocabulary does not hold whole: 8,000 characters of `x` took seconds, a 100 KB line of base64 or
+ * CJK text several. Text is encoded by js-tiktoken as it is, except runs longer than LONG_RUN_CHARS characters (a
+ * base64 blob, minified code, CJK text without spaces, one 100 KB "word"), which `RunEncoder` encodes with the same
+ * ranks, cutting a pre-token longer than RUN_PIECE characters into pieces of that many: the cost is then linear in
+ * the run, the tokens still decode to the exact text, and counts differ from one-piece encoding only inside such
+ * pre-tokens (a few percent more tokens).
  */
 const LONG_RUN_CHARS = 64;
-const RUN_PIECE = 16;
+const RUN_PIECE = 32;
 const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS + 1},}`, 'g');
 
-function appendTokens(into: number[], tokens: Iterable<number>): void {
+let runEncoder: RunEncoder | undefined;
+
+function appendTokens(into: number[], tokens: number[]): void {
   for (const token of tokens) into.push(token);
 }
 
-/** cl100k_base tokens of `text`, with runs longer than LONG_RUN_CHARS encoded piece by piece. */
+/** The last text encoded and its tokens: a splitter counts a text and then splits the same text. */
+let lastEncoded: { text: string; tokens: number[] } | undefined;
+
+/** cl100k_base tokens of `text` (the last text's are remembered; callers never change the array). */
 function encode(text: string): number[] {
+  if (lastEncoded?.text === text) return lastEncoded.tokens;
+  const tokens = encodeAnew(text);
+  lastEncoded = { text, tokens };
+  return tokens;
+}
+
+/** cl100k_base tokens of `text`, with runs longer than LONG_RUN_CHARS encoded by `RunEncoder`. */
+function encodeAnew(text: string): number[] {
   const tokens: number[] = [];
-  const pieces = new Map<string, number[]>();
   let last = 0;
   for (const match of text.matchAll(LONG_RUN)) {
     appendTokens(tokens, cl100k().encode(text.slice(last, match.index)));
-    const run = match[0];
-    for (let start = 0; start < run.length; ) {
-      let end = Math.min(run.length, start + RUN_PIECE);
-      // Never cut a surrogate pair in two.
-      if (end < run.length && /[\ud800-\udbff]/.test(run[end - 1])) end -= 1;
-      const piece = run.slice(start, end);
-      let encoded = pieces.get(piece);
-      if (!encoded) pieces.set(piece, (encoded = cl100k().encode(piece)));
-      appendTokens(tokens, encoded);
-      start = end;
-    }
-    last = match.index + run.length;
+    runEncoder ??= new RunEncoder();
+    appendTokens(tokens, runEncoder.encode(match[0], RUN_PIECE));
+    last = match.index + match[0].length;
   }
   appendTokens(tokens, cl100k().encode(text.slice(last)));
   return tokens;
@@ -65,12 +70,28 @@ export const tiktokenCounter: TokenCounter = {
   },
   split(text, maxTokens, overlapTokens) {
     const tokens = encode(text);
-    const step = Math.max(1, maxTokens - Math.min(overlapTokens, maxTokens - 1));
-    const pieces: string[] = [];
-    for (let start = 0; start < tokens.length; start += step) {
-      pieces.push(cl100k().decode(tokens.slice(start, start + maxTokens)));
-      if (start + maxTokens >= tokens.length) break;
+    runEncoder ??= new RunEncoder();
+    const bytes = tokens.map((token) => runEncoder!.bytesOf(token));
+    // A piece starts and ends between characters: never inside a character a token boundary cuts (CJK, emoji).
+    const starts: number[] = [];
+    let offset = 0;
+    for (const piece of bytes) {
+      starts.push(offset);
+      offset += piece.length;
     }
-    return pieces;
+    const all = bytes.join('');
+    const clean = (i: number) => i === 0 || i >= tokens.length || (all.charCodeAt(starts[i]) & 0xc0) !== 0x80;
+    const decode = (from: number, to: number) =>
+      Buffer.from(bytes.slice(from, to).join(''), 'latin1').toString();
+    const pieces: string[] = [];
+    for (let start = 0; ;) {
+      let end = Math.min(tokens.length, start + maxTokens);
+      while (end > start + 1 && !clean(end)) end -= 1;
+      pieces.push(decode(start, end));
+      if (end >= tokens.length) return pieces;
+      let next = Math.max(start + 1, end - Math.min(overlapTokens, maxTokens - 1));
+      while (next < end && !clean(next)) next += 1;
+      start = next;
+    }
   },
 };

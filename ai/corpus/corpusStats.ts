@@ -31,6 +31,16 @@ export interface BrainStats {
   graph?: GraphStats;
   /** The RAPTOR trees: build state and nodes per level. */
   raptor?: RaptorStats;
+  /** The memories' vector space and its background re-embedding (services/brain/memory/memoryReembedding.ts). */
+  memoryVectors?: MemoryVectorStats;
+}
+
+/** Memories moving into their vector space: `state` of the run, written since start-up, still to write. */
+export interface MemoryVectorStats {
+  model: string;
+  state: 'idle' | 'running' | 'done' | 'failed';
+  reembedded: number;
+  pending: number;
 }
 
 /** Gathers corpus, vector, query and provider figures for GET /brain/stats. */

@@ -41,6 +41,22 @@ export function relevanceOf(cosine: number, coverage: number): number {
   return 0.35 * Math.max(0, Math.min(1, cosine)) + 0.65 * coverage;
 }
 
+/**
+ * Relevance on the neural path (issue 36): 0.8 × the cosine of the query's and the memory's sentence-encoder
+ * vectors (clamped at 0) + 0.2 × query-term coverage. The weights were chosen on the tuning half of
+ * bench/memoryRecallEval.ts (coverage 0.2-0.35 tied on recall@5; 0.2 had the better MRR).
+ */
+export function meaningRelevance(cosine: number, coverage: number): number {
+  return 0.8 * Math.max(0, Math.min(1, cosine)) + 0.2 * coverage;
+}
+
+/**
+ * Minimum `meaningRelevance` of a hit. Sentence-encoder cosines of unrelated sentences are not near 0 (0.2-0.45 for
+ * this model), so this floor only drops what shares neither meaning nor words. Chosen on the tuning half: the
+ * highest floor (0.2-0.25 tried) at which no question whose answer is remembered goes unanswered (at 0.25 one did).
+ */
+export const MIN_MEANING_RELEVANCE = 0.24;
+
 /** The final recall score of a relevant memory. */
 export function recallScore(
   relevance: number,

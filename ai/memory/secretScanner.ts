@@ -1,9 +1,10 @@
-import { LangEn } from 'ethers';
+import { detectSecrets, redactFindings } from '../secrets/secretDetector';
+import { lineAt } from '../secrets/secretFinding';
 
 /** What a finding is: key material and mnemonics (refused by remember), tokens and personal data (reported). */
 export type SecretKind = 'private_key' | 'mnemonic' | 'api_token' | 'email';
 
-/** Kinds `remember` (and ingestion) refuse unless redaction is configured. */
+/** Kinds `remember` refuses unless redaction is configured. */
 export const BLOCKING_SECRET_KINDS: readonly SecretKind[] = ['private_key', 'mnemonic'];
 
 /** One finding in a text: its kind and where it is (never the secret itself). */
@@ -16,13 +17,20 @@ export interface SecretFinding {
   line: number;
 }
 
-const PATTERNS: { kind: SecretKind; pattern: RegExp }[] = [
+/**
+ * What a player's chat adds to the ingest screen's rules (ai/secrets): a 32-byte hex value that prose names as a
+ * key a few words before it ("my private key is 0x…", "wallet key: …"), looser token shapes and `api_key=…`
+ * assignments of any provider, and e-mail addresses (personal data: reported by the sweep, never refused). A bare 64-hex value — a transaction
+ * hash, a checksum, a digest in a link — is not a secret here either.
+ */
+const CHAT_PATTERNS: { kind: SecretKind; pattern: RegExp }[] = [
   {
     kind: 'private_key',
-    pattern: /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z]+ )*PRIVATE KEY-----|$)/g,
+    pattern:
+      /\b(?:private|secret|signing|wallet|my)[ \t]+key\b(?:[ \t]+(?:is|was|=|:)|[ \t]*[:=])?[ \t]*["'`]?(?:0x)?[0-9a-fA-F]{64}(?![0-9a-zA-Z])/gi,
   },
-  // A bare 32-byte hex secret (Ethereum private keys); 0x-prefixed or standing alone as a word.
-  { kind: 'private_key', pattern: /\b(?:0x)?[0-9a-fA-F]{64}\b/g },
+  // Token-like strings of the common providers, looser than the ingest screen's rules (the sweep reports them; no
+  // kind here refuses a memory).
   {
     kind: 'api_token',
     pattern:
@@ -39,71 +47,23 @@ const PATTERNS: { kind: SecretKind; pattern: RegExp }[] = [
   },
 ];
 
-let bip39: Set<string> | undefined;
-
-/** The BIP-39 English word list (2048 words), from ethers (bundled, nothing downloaded). */
-function bip39Words(): Set<string> {
-  if (!bip39) {
-    const list = LangEn.wordlist();
-    bip39 = new Set(Array.from({ length: 2048 }, (_, i) => list.getWord(i)));
-  }
-  return bip39;
-}
-
 /**
- * Runs of 12 or more consecutive BIP-39 words (a wallet seed phrase is 12-24 of them): lower-case words of 3-8
- * letters (the list's lengths) standing alone, separated by white space only. One pass of one regular
- * expression over the text, with no match object kept for words outside a run.
- */
-function mnemonicFindings(text: string): { start: number; length: number }[] {
-  const words = bip39Words();
-  const found: { start: number; length: number }[] = [];
-  const word = /(?<![A-Za-z])[a-z]{3,8}(?![A-Za-z])/g;
-  let runStart = -1;
-  let runEnd = -1;
-  let runLength = 0;
-  const close = () => {
-    if (runLength >= 12) found.push({ start: runStart, length: runEnd - runStart });
-    runLength = 0;
-  };
-  for (let match = word.exec(text); match !== null; match = word.exec(text)) {
-    if (!words.has(match[0])) {
-      close();
-      continue;
-    }
-    if (runLength > 0 && !/^\s+$/.test(text.slice(runEnd, match.index))) close();
-    if (runLength === 0) runStart = match.index;
-    runEnd = match.index + match[0].length;
-    runLength++;
-  }
-  close();
-  return found;
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
-/**
- * Finds secrets and personal data in a text: PEM private keys and 64-hex-digit keys, BIP-39 seed phrases (12+
- * consecutive lower-case list words), API tokens of the common providers and `api_key=…` assignments, e-mail
- * addresses. Overlapping findings keep the first (a PEM block is not also reported as tokens). `kinds` limits the
- * scan to those kinds (the refusing callers look for BLOCKING_SECRET_KINDS only).
+ * Finds secrets and personal data in a text: everything the ingest screen refuses (private keys with key context,
+ * checksum-valid BIP-39 phrases, provider tokens by prefix), plus the chat rules above. Overlapping findings keep
+ * the first and longest (a PEM block is one finding). `kinds` limits the scan to those kinds (the refusing callers
+ * look for BLOCKING_SECRET_KINDS only).
  */
 export function scanForSecrets(
   text: string,
   kinds: readonly SecretKind[] = ['private_key', 'mnemonic', 'api_token', 'email'],
 ): SecretFinding[] {
   const raw: Omit<SecretFinding, 'line'>[] = [];
-  for (const { kind, pattern } of PATTERNS) {
+  for (const { kind, start, length } of detectSecrets(text))
+    if (kinds.includes(kind)) raw.push({ kind, start, length });
+  for (const { kind, pattern } of CHAT_PATTERNS) {
     if (!kinds.includes(kind)) continue;
     for (const match of text.matchAll(pattern))
-      raw.push({ kind, start: match.index!, length: match[0].length });
-  }
-  if (kinds.includes('mnemonic')) {
-    for (const found of mnemonicFindings(text)) raw.push({ kind: 'mnemonic', ...found });
+      raw.push({ kind, start: match.index, length: match[0].length });
   }
   raw.sort((a, b) => a.start - b.start || b.length - a.length);
   const kept: SecretFinding[] = [];
@@ -121,11 +81,5 @@ export function redactSecrets(
   text: string,
   findings: readonly SecretFinding[] = scanForSecrets(text),
 ): string {
-  let out = '';
-  let at = 0;
-  for (const finding of [...findings].sort((a, b) => a.start - b.start)) {
-    out += `${text.slice(at, finding.start)}[redacted:${finding.kind}]`;
-    at = finding.start + finding.length;
-  }
-  return out + text.slice(at);
+  return redactFindings(text, findings);
 }

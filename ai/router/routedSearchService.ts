@@ -51,6 +51,11 @@ export class RoutedSearchService {
     private readonly cache?: SearchCache,
   ) {}
 
+  /** The route `strategy` (default auto) would take for `query`, without searching. */
+  plan(query: string, strategy?: V2Strategy, rerank?: boolean): Route {
+    return this.router.plan(query, strategy, rerank);
+  }
+
   async search(request: RoutedSearchRequest): Promise<RoutedSearchResponse> {
     if (request.query.trim() === '') {
       throw new ValidationError(

@@ -24,7 +24,10 @@ export function detectSecrets(text: string): SecretFinding[] {
 }
 
 /** The text with each finding replaced by `[redacted:<kind>]`. */
-export function redactFindings(text: string, findings: readonly SecretFinding[]): string {
+export function redactFindings(
+  text: string,
+  findings: readonly { kind: string; start: number; length: number }[],
+): string {
   let out = '';
   let at = 0;
   for (const finding of [...findings].sort((a, b) => a.start - b.start)) {

@@ -183,7 +183,8 @@ export const envSchema = z.object({
   BRAIN_LLM_SECONDARY_MODEL: z.string().min(1).default('gpt-4o-mini'),
   BRAIN_LLM_SECONDARY_API_KEY: z.string().min(1).optional(),
   BRAIN_LLM_TIMEOUT_MS: int(30_000, 100, 600_000),
-  BRAIN_LOCAL_EMBEDDER: z.enum(['semantic', 'hash']).default('semantic'),
+  BRAIN_LOCAL_EMBEDDER: z.enum(['semantic', 'hash', 'neural']).default('semantic'),
+  BRAIN_ENCODER_THREADS: int(1, 1, 16),
   BRAIN_RRF_K: int(60, 1, 1000),
   BRAIN_ASK_CONFIDENCE_THRESHOLD: z.coerce.number({ error: 'expected a number' }).min(0).max(1).default(0.5),
   BRAIN_WORKING_MEMORY_MAX_TOKENS: int(128_000, 1_000),
@@ -199,6 +200,7 @@ export const envSchema = z.object({
     .default('UTC'),
   BRAIN_MEMORY_DUPLICATE_SIMILARITY: decimal(0.9, 0.5, 1),
   BRAIN_MEMORY_REDACT_SECRETS: flag('0'),
+  BRAIN_MEMORY_EMBEDDER: z.enum(['neural', 'chain']).default('chain'),
 
   // Gateway and signer limits (SPEC 1, 5, 8)
   GATEWAY_RATE_LIMIT_PER_SECOND: int(50, 1),
@@ -230,6 +232,15 @@ export const envSchema = z.object({
   MUD_SAVE_INTERVAL_MS: int(30_000, 1_000, 3_600_000),
   MUD_IDLE_TIMEOUT_MS: int(300_000, 10_000, 86_400_000),
   MUD_SEED: int(1, 0, 4_294_967_295),
+  // The telnet port of the game role (services/mud/telnet): 0 turns it off; unset is 4000 in development, else off
+  TELNET_PORT: z.coerce
+    .number({ error: 'expected an integer' })
+    .int({ error: 'expected an integer' })
+    .min(0, { error: 'expected an integer >= 0' })
+    .max(65535, { error: 'expected an integer <= 65535' })
+    .optional(),
+  TELNET_MAX_PER_ADDRESS: int(20, 1, 100_000),
+  TELNET_IDLE_TIMEOUT_SECONDS: int(1800, 10, 86_400),
   // host[:port][/path] at which SDK clients reach THIS game process's rooms (several game processes: each its own)
   GAME_PUBLIC_ADDRESS: z
     .string()
@@ -252,6 +263,13 @@ export const envSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().min(1).optional(),
   MCP_CALLS_PER_MINUTE: int(600, 1),
   MCP_TOOL_CALLS_PER_MINUTE: int(120, 1),
+  // Durable per-identity quotas (per day, in Redis when configured), usage metering and confirmations
+  MCP_QUOTA_UNITS_PER_DAY: int(20_000, 1),
+  MCP_QUOTA_TOOL_CALLS_PER_DAY: int(5_000, 1),
+  MCP_USAGE_RETENTION_DAYS: int(90, 1, 3650),
+  MCP_METRICS_PER_CALLER: flag('0'),
+  MCP_REDIS_KEY_PREFIX: z.string().min(1).max(100).default('mcp:'),
+  MCP_CONFIRMATION_KEY: z.string().min(32, { error: 'expected a key of at least 32 characters' }).optional(),
 
   // Audit log (services/admin): how long audit events are kept
   AUDIT_RETENTION_DAYS: int(365, 1, 3650),

@@ -6,8 +6,10 @@ export { ROLES, type Role } from './envSchema';
 /** The typed configuration every component receives. Derived defaults (SIWE domain and origins) are resolved. */
 export type Config = Omit<
   Env,
-  'SIWE_ENABLED' | 'SIWE_DOMAIN' | 'SIWE_ALLOWED_ORIGINS' | 'PUBLIC_BASE_URL' | 'EMAIL_FROM'
+  'SIWE_ENABLED' | 'SIWE_DOMAIN' | 'SIWE_ALLOWED_ORIGINS' | 'PUBLIC_BASE_URL' | 'EMAIL_FROM' | 'TELNET_PORT'
 > & {
+  /** The telnet port; 0 when it is off. */
+  TELNET_PORT: number;
   SIWE_ENABLED: boolean;
   SIWE_DOMAIN: string;
   SIWE_ALLOWED_ORIGINS: string[];
@@ -29,6 +31,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The telnet port a development machine opens when TELNET_PORT is unset (the MUD convention). */
+const DEVELOPMENT_TELNET_PORT = 4000;
 
 const SECRET_VARIABLES = new Set(['BRAIN_SERVICE_TOKEN', 'QDRANT_API_KEY', 'SMTP_URL', 'OIDC_CLIENT_SECRET']);
 
@@ -53,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     SIWE_DOMAIN: siweDomain,
     PUBLIC_BASE_URL: publicBaseUrl,
     EMAIL_FROM: values.EMAIL_FROM ?? `Forge Platform <no-reply@${values.BASE_DOMAIN}>`,
+    TELNET_PORT: values.TELNET_PORT ?? (values.NODE_ENV === 'development' ? DEVELOPMENT_TELNET_PORT : 0),
     SIWE_ALLOWED_ORIGINS: (values.SIWE_ALLOWED_ORIGINS ?? `https://*.${values.BASE_DOMAIN}`)
       .split(',')
       .map((origin) => origin.trim())

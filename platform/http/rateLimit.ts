@@ -23,7 +23,10 @@ export interface LimitDecision {
 export interface Limiter {
   readonly points: number;
   readonly durationSeconds: number;
-  hit(key: string): Promise<LimitDecision>;
+  /** Counts `points` (default 1) against `key`: a costlier request can count for more than one. */
+  hit(key: string, points?: number): Promise<LimitDecision>;
+  /** Gives back `points` counted against `key` (a refused charge that should not count). */
+  refund(key: string, points: number): Promise<void>;
 }
 
 export interface LimiterOptions {
@@ -58,11 +61,11 @@ export function createLimiter(options: LimiterOptions): Limiter {
   return {
     points: options.points,
     durationSeconds: options.durationSeconds,
-    async hit(key) {
+    async hit(key, points = 1) {
       let result: RateLimiterRes;
       let allowed = true;
       try {
-        result = await limiter.consume(key);
+        result = await limiter.consume(key, points);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         result = rejection;
@@ -75,6 +78,9 @@ export function createLimiter(options: LimiterOptions): Limiter {
         consumed: result.consumedPoints,
         resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
       };
+    },
+    async refund(key, points) {
+      await limiter.reward(key, points);
     },
   };
 }

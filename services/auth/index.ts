@@ -20,7 +20,10 @@ import { OidcSignIn, type PendingLogin } from './oidc/oidcSignIn';
 import { registerOidcRoutes } from './oidc/router';
 import { ReplayMonitor } from './wallet/replayMonitor';
 import { registerSessionRoutes } from './router';
-import { Sessions } from './sessions';
+import { Sessions, type IssuedSession } from './sessions';
+import type { GuestSession } from './guest/guestSignIn';
+import { DisplayNameSchema } from './guest/schemas';
+import { ValidationError } from '../../platform/errors';
 import { SIGN_IN_PATHS, SignInAudit } from './signInAudit';
 import type { AuditRecorder } from '../../models/AuditEvent';
 import { registerWalletRoutes } from './wallet/router';
@@ -44,6 +47,25 @@ const BROWSER_AREAS = [
   '/notifications',
 ];
 
+/**
+ * Sign-in for channels that are not HTTP (the world's telnet prompt): the same commands, limits and errors as
+ * `POST /auth/guest` and `POST /auth/email/login`, so a terminal gets no looser rules than the web page.
+ */
+export interface PromptSignIn {
+  /** A new guest (tier 0) for a client at `address`; `displayName` as the route takes it. */
+  guest(address: string, displayName?: string): Promise<GuestSession>;
+  /** An email account's session; 401 on a wrong password, 429 past EMAIL_LOGIN_MAX_ATTEMPTS. */
+  email(email: string, password: string): Promise<IssuedSession>;
+}
+
+/** A display name typed at the prompt, checked by the same rules as `POST /auth/guest`'s body. */
+function promptDisplayName(name: string): string {
+  const parsed = DisplayNameSchema.safeParse(name);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? 'invalid';
+  throw new ValidationError(`Display name: ${message}`, [{ path: 'display_name', message }]);
+}
+
 /** The identity service: its routes, the guard other services authenticate with, and what to release on stop. */
 export interface AuthService {
   register: ServiceRegistrar;
@@ -52,6 +74,8 @@ export interface AuthService {
   adminGuard: RequestHandler[];
   accounts: Accounts;
   sessions: Sessions;
+  /** Guest and email sign-in for the telnet prompt. */
+  prompt: PromptSignIn;
   /** Background jobs (guest retention). */
   jobs: JobRegistrar[];
   /** CORS for REST routes: SIWE_ALLOWED_ORIGINS, the policy of /auth, for other areas' paths. */
@@ -180,6 +204,11 @@ export function createAuthService(context: PlatformContext, options: AuthService
     accounts,
     sessions,
     jobs: [guest.job],
+    prompt: {
+      guest: (address, displayName) =>
+        guest.guest.signIn(address, displayName === undefined ? undefined : promptDisplayName(displayName)),
+      email: (address, password) => email.login(address.trim().toLowerCase(), password),
+    },
     cors,
     adminGuard: guard.requireRole('admin', { allowBasic: true }),
     register(routes) {

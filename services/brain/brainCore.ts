@@ -6,6 +6,8 @@ import { FullTextFollower } from '../../ai/corpus/fullTextFollower';
 import { Ingestor } from '../../ai/corpus/ingestor';
 import { MongoChunkStore } from '../../ai/corpus/mongoChunkStore';
 import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
+import type { EmbeddingProvider } from '../../ai/embeddings/provider';
+import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import { realSleep, type Sleep } from '../../ai/embeddings/retry';
 import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { QdrantVectorIndex } from '../../ai/retrieval/qdrantVectorIndex';
@@ -50,6 +52,8 @@ export interface BrainCore {
   generation: GenerationChain;
   cache: SearchCache;
   embeddings: EmbeddingChain;
+  /** The chain's offline embedder, always last (the RAPTOR trees' space). */
+  localEmbedder: EmbeddingProvider;
   fullText: FullTextIndex;
   vectors: QdrantVectorIndex;
   store: MongoChunkStore;
@@ -208,6 +212,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     generation,
     cache,
     embeddings,
+    localEmbedder,
     fullText,
     vectors,
     store,
@@ -220,6 +225,8 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       await raptor.whenIdle();
       await louvain.close();
       await chunking.close();
+      // The sentence encoder's threads (BRAIN_LOCAL_EMBEDDER=neural).
+      if (localEmbedder instanceof SentenceEncoder) await localEmbedder.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import { HttpEmbeddingProvider } from '../../ai/embeddings/httpEmbeddingProvider
 import { LocalHashEmbedder } from '../../ai/embeddings/localHashEmbedder';
 import { LocalSemanticEmbedder } from '../../ai/embeddings/localSemanticEmbedder';
 import type { EmbeddingProvider } from '../../ai/embeddings/provider';
+import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import type { Config } from '../../platform/config';
 
 type ProviderSlot = 'PRIMARY' | 'SECONDARY';
@@ -25,12 +26,24 @@ function cloudProvider(config: Config, slot: ProviderSlot): EmbeddingProvider[] 
  * The embedding fallback chain's providers in order (SPEC.md 1): the primary and the secondary
  * OpenAI-compatible endpoints when their URLs are configured (ids `primary`, `secondary`), then the local
  * offline embedder (`local`), which is always present and always last: by default (`BRAIN_LOCAL_EMBEDDER=
- * semantic`) `local-sem-v1-384` (terms, trigrams and WordNet synsets), or the earlier `local-hash-v1-384`.
+ * semantic`) `local-sem-v1-384` (terms, trigrams and WordNet synsets), the earlier `local-hash-v1-384`, or
+ * (`neural`) the sentence encoder `use-lite-v1-512` on BRAIN_ENCODER_THREADS worker threads.
  */
 export function embeddingProvidersFrom(config: Config): EmbeddingProvider[] {
   return [
     ...cloudProvider(config, 'PRIMARY'),
     ...cloudProvider(config, 'SECONDARY'),
-    config.BRAIN_LOCAL_EMBEDDER === 'hash' ? new LocalHashEmbedder() : new LocalSemanticEmbedder(),
+    localEmbedderFrom(config),
   ];
+}
+
+function localEmbedderFrom(config: Config): EmbeddingProvider {
+  switch (config.BRAIN_LOCAL_EMBEDDER) {
+    case 'hash':
+      return new LocalHashEmbedder();
+    case 'neural':
+      return new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS });
+    default:
+      return new LocalSemanticEmbedder();
+  }
 }

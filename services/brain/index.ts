@@ -1,4 +1,5 @@
 import type { Ingestor } from '../../ai/corpus/ingestor';
+import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import type { Sleep } from '../../ai/embeddings/retry';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
@@ -11,6 +12,7 @@ import {
   presentAsk,
   presentCacheStats,
   presentIngest,
+  presentRoute,
   presentSearch,
   presentSearchV2,
   presentStats,
@@ -37,10 +39,14 @@ import { decisionPublisherFor } from './decisions/decisionPublisher';
 import type { MemoryService } from './memory/memoryService';
 import type { DecisionService } from './decisions/decisionService';
 import type { GraphService } from './graph/graphService';
+import { corpusGraphReads, type CorpusGraphReads } from './graph/corpusGraphReads';
+import type { SecurityService } from './security/securityService';
 
 export type { MemoryService } from './memory/memoryService';
 export type { DecisionService } from './decisions/decisionService';
 export type { GraphService } from './graph/graphService';
+export type { CorpusGraphReads } from './graph/corpusGraphReads';
+export type { SecurityService } from './security/securityService';
 
 /**
  * Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers).
@@ -59,6 +65,8 @@ export interface BrainService {
   search(request: SearchRequestBody): Promise<ReturnType<typeof presentSearch>>;
   /** POST /brain/search/v2: routed search. */
   searchV2(request: SearchV2RequestBody): Promise<ReturnType<typeof presentSearchV2>>;
+  /** The route `strategy` (default auto) would take for `query`: class, strategies, reason; nothing is searched. */
+  routeQuery(query: string, strategy?: SearchV2RequestBody['strategy']): ReturnType<typeof presentRoute>;
   /** POST /brain/ask: an answer with citations, or an abstention. */
   ask(request: AskRequestBody): Promise<ReturnType<typeof presentAsk>>;
   stats(): Promise<ReturnType<typeof presentStats>>;
@@ -81,6 +89,10 @@ export interface BrainArea extends ProductParts {
   decisions?: DecisionService;
   /** The knowledge graph's entity reads as other areas call them. */
   graph?: GraphService;
+  /** The documents' co-occurrence graph: neighbours and communities. */
+  corpusGraph?: CorpusGraphReads;
+  /** The /brain/security reads (memory audit, secret scan, subject export) as other areas call them. */
+  security?: SecurityService;
   /** The memory service's area of the admin status (`memory/memoryStatus.ts`). */
   memoryStatus?: BrainStatusSource;
   /** The decision log's area of the admin status: publication into the corpus (`decisions/decisionStatus.ts`). */
@@ -96,6 +108,7 @@ export function brainService(core: BrainCore, queue: IngestQueue, redactSecrets 
         request.query,
         await core.routedSearch.search({ ...request, sourcePrefix: request.filters?.source_prefix }),
       ),
+    routeQuery: (query, strategy) => presentRoute(core.routedSearch.plan(query, strategy)),
     ask: async (request) =>
       presentAsk(
         await core.answerer.ask({
@@ -141,13 +154,22 @@ export async function createBrainArea(
   });
   const memory = await openBrainMemory(context, core.embeddings, auth, {
     decisionPublisher: decisionPublisherFor(options.decisionCorpus?.(core.ingestor) ?? core.ingestor),
+    // One set of encoder threads when documents use the sentence encoder too.
+    encoder: core.localEmbedder instanceof SentenceEncoder ? core.localEmbedder : undefined,
     ...options,
   });
+  // /brain/stats shows the memories' re-embedding beside the corpus figures.
+  const statsCore: BrainCore = {
+    ...core,
+    stats: async () => ({ ...(await core.stats()), memoryVectors: memory.reembedding?.progress() }),
+  };
   return {
-    service: brainService(core, queue, context.config.BRAIN_MEMORY_REDACT_SECRETS),
+    service: brainService(statsCore, queue, context.config.BRAIN_MEMORY_REDACT_SECRETS),
     memory: memory.memory,
     decisions: memory.decisionService,
     graph: memory.graphService,
+    corpusGraph: corpusGraphReads(core.graph),
+    security: memory.securityService,
     memoryStatus: memory.status,
     decisionStatus: memory.decisionStatus,
     jobs: memory.jobs,
@@ -159,7 +181,7 @@ export async function createBrainArea(
     services: [
       (routes) =>
         registerBrainRoutes(routes, {
-          core,
+          core: statsCore,
           requireIngestAccess: auth.guard.requireServiceOrRole('operator'),
           requireBrainAuth: auth.guard.requireBrainAuth,
           queue,

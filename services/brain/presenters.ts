@@ -166,6 +166,7 @@ export function presentStats(stats: BrainStats): z.infer<typeof BrainStatsSchema
       pending_documents: stats.raptor?.pendingDocuments ?? 0,
       summaries_written: stats.raptor?.summariesWritten ?? 0,
     },
+    memory_vectors: stats.memoryVectors ?? null,
   };
 }
 

@@ -319,6 +319,20 @@ export const BrainStatsSchema = z
           .meta({ description: 'Summaries created or rewritten since start-up' }),
       })
       .meta({ description: 'The RAPTOR trees of this process (one per index)' }),
+    memory_vectors: z
+      .object({
+        model: z
+          .string()
+          .meta({ description: 'The vector space of memories (use-lite-v1-512 on the neural path)' }),
+        state: z.enum(['idle', 'running', 'done', 'failed']),
+        reembedded: z.number().int().meta({ description: 'Memories moved into the space since start-up' }),
+        pending: z.number().int().meta({ description: 'Memories still without a vector in the space' }),
+      })
+      .nullable()
+      .meta({
+        description:
+          'Memories being re-embedded into a newly configured space in the background; null on the chain path',
+      }),
   })
   .meta({ id: 'BrainStats' });
 

@@ -1,11 +1,8 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { AppError } from '../../platform/errors';
 import type { Principal } from '../auth/principal';
 import { accessDenial } from './toolAccess';
 import type { PromptDefinition, ResourceDefinition, Worker } from './toolDefinition';
-
-/** MCP's "resource not found" JSON-RPC error code. */
-const RESOURCE_NOT_FOUND = -32002;
 
 interface CompiledResource {
   definition: ResourceDefinition;
@@ -60,12 +57,12 @@ export class AgentContent {
         return { uri, mimeType: resource.definition.mimeType, text };
       } catch (error) {
         if (error instanceof AppError && error.status === 404) {
-          throw new McpError(RESOURCE_NOT_FOUND, error.detail ?? 'Resource not found', { uri });
+          throw new ResourceNotFoundError(uri, error.detail ?? 'Resource not found');
         }
         throw error;
       }
     }
-    throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+    throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
   }
 
   listPrompts(caller: Principal) {
@@ -82,12 +79,12 @@ export class AgentContent {
   getPrompt(name: string, args: Record<string, string>, caller: Principal) {
     const prompt = this.prompts.find((candidate) => candidate.name === name);
     if (!prompt || accessDenial(prompt.access, caller) !== undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     }
     const missing = prompt.arguments.filter((arg) => arg.required && !args[arg.name]?.trim());
     if (missing.length > 0) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Missing prompt arguments: ${missing.map((arg) => arg.name).join(', ')}`,
       );
     }

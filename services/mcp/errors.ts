@@ -30,13 +30,14 @@ export const TOOL_ERROR_OUTCOMES = {
   TOOL_FORBIDDEN: 'denied',
   TOOL_INVALID_ARGUMENTS: 'invalid',
   TOOL_RATE_LIMITED: 'rate_limited',
+  TOOL_QUOTA_EXCEEDED: 'quota_exceeded',
   TOOL_WORKER_DOWN: 'unavailable',
   TOOL_INTERNAL_ERROR: 'error',
 } as const;
 export type ToolErrorCode = keyof typeof TOOL_ERROR_OUTCOMES;
 
 /** Every outcome a tool call can have (audit `outcome`, metric label). */
-export type ToolOutcome = 'ok' | 'refused' | (typeof TOOL_ERROR_OUTCOMES)[ToolErrorCode];
+export type ToolOutcome = 'ok' | 'refused' | 'input_required' | (typeof TOOL_ERROR_OUTCOMES)[ToolErrorCode];
 
 /**
  * A tool call that did not produce a result: the code, a message written for the model, and when to retry.
@@ -71,6 +72,17 @@ export class ToolCallError extends Error {
       'TOOL_RATE_LIMITED',
       `Rate limit reached (${scope}). Retry after ${retryAfterSeconds} s.`,
       'rate_limited',
+      retryAfterSeconds,
+    );
+  }
+
+  /** A durable per-identity quota is spent; `retryAfterSeconds` is when its window resets. */
+  static quotaExceeded(quota: string, retryAfterSeconds: number): ToolCallError {
+    const at = new Date(Date.now() + retryAfterSeconds * 1000).toISOString();
+    return new ToolCallError(
+      'TOOL_QUOTA_EXCEEDED',
+      `Quota spent (${quota}). It renews in ${retryAfterSeconds} s (at ${at}); new sessions do not reset it.`,
+      'quota_exceeded',
       retryAfterSeconds,
     );
   }

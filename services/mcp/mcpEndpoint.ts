@@ -1,18 +1,30 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import {
+  isInitializeRequest,
+  isLegacyRequest,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import { AppError } from '../../platform/errors';
 import { problemType } from '../../platform/http/problem';
 import type { Principal } from '../auth/principal';
+import { catalogueViewOf } from './catalogueView';
 import { McpHttpError } from './errors';
+import type { RequestCall } from './gatewayServer';
 import type { SessionRegistry } from './sessionRegistry';
 import { callerKey } from './toolAccess';
-import type { CallContext } from './toolCalls';
 
 /** What the `/mcp` endpoint needs. */
 export interface McpEndpointDependencies {
+  /** 2025-era sessions (`initialize`, `Mcp-Session-Id`). */
   sessions: SessionRegistry;
+  /** The SDK's 2026-07-28 handler: a server instance per request, no sessions. */
+  modern: Pick<McpHttpHandler, 'fetch'>;
+  /** The tool groups a `/mcp?groups=` view may name. */
+  groups: readonly string[];
   /** Resolves a presented bearer credential into `req.principal` (the identity service's guard). */
   authenticate: RequestHandler;
   /** Whether the request's `Origin` (when present) may call the gateway. */
@@ -24,15 +36,24 @@ export interface McpEndpointDependencies {
 const SESSION_HEADER = 'mcp-session-id';
 
 /**
- * The request headers the SDK transport reads. Only these are handed over: the credential was checked here and
- * never reaches the SDK (its handlers see request headers).
+ * The request headers the SDK reads. Only these are handed over: the credential was checked here and never
+ * reaches the SDK (its handlers see request headers).
  */
-const TRANSPORT_HEADERS = ['accept', 'content-type', SESSION_HEADER, 'mcp-protocol-version', 'last-event-id'];
+const TRANSPORT_HEADERS = [
+  'accept',
+  'content-type',
+  SESSION_HEADER,
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+];
 
 /**
  * `POST|GET|DELETE /mcp` (MCP Streamable HTTP): Origin (403) → bearer credential (401 with the resource-metadata
- * challenge) → the caller's session (404 when unknown, expired or another caller's; a new one on `initialize`) →
- * the session's transport, which answers with JSON (no server-initiated stream: GET is 405).
+ * challenge) → the catalogue view of the URL (400) → by revision: a 2026-07-28 request (its `_meta` envelope) goes
+ * to the SDK's per-request handler; a 2025-era one to the caller's session (404 when unknown, expired or another
+ * caller's; a new one on `initialize`), whose transport answers with JSON (no server-initiated stream: GET is 405).
  */
 export class McpEndpoint {
   constructor(private readonly deps: McpEndpointDependencies) {}
@@ -52,13 +73,19 @@ export class McpEndpoint {
       });
     }
     const owner = callerKey(caller);
-    const context: Omit<CallContext, 'sessionId'> = {
+    const call: RequestCall = {
       caller,
       ip: req.ip ?? null,
       requestId: req.id ?? null,
       logger: req.log,
+      view: catalogueViewOf(req.query, this.deps.groups),
     };
-    const auth = { token: owner, clientId: owner, scopes: [], extra: { call: context } };
+    const auth: AuthInfo = { token: owner, clientId: owner, scopes: [], extra: { call } };
+    const request = webRequest(req);
+    if (req.method === 'POST' && !(await isLegacyRequest(request, req.body))) {
+      await write(await this.deps.modern.fetch(request, { parsedBody: req.body, authInfo: auth }), res);
+      return;
+    }
     const sessionId = req.headers[SESSION_HEADER];
     if (typeof sessionId === 'string') {
       const session = this.deps.sessions.use(sessionId, owner);
@@ -68,7 +95,10 @@ export class McpEndpoint {
           'Session not found: it expired or was closed; initialize again',
         );
       }
-      await relay(session.transport, req, res, auth);
+      await write(
+        await session.transport.handleRequest(request, { parsedBody: req.body, authInfo: auth }),
+        res,
+      );
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -79,7 +109,7 @@ export class McpEndpoint {
     }
     const { transport, abandon } = await this.deps.sessions.open(owner);
     try {
-      await relay(transport, req, res, auth);
+      await write(await transport.handleRequest(request, { parsedBody: req.body, authInfo: auth }), res);
     } finally {
       await abandon();
     }
@@ -107,30 +137,38 @@ export class McpEndpoint {
   }
 }
 
-/**
- * Hands an Express request to the SDK's web-standard transport and writes its answer in one write. The body was
- * parsed by the platform's JSON parser; answers are JSON (no streams), so the whole Response is read at once.
- */
-async function relay(
-  transport: WebStandardStreamableHTTPServerTransport,
-  req: Request,
-  res: Response,
-  authInfo: AuthInfo,
-): Promise<void> {
+/** The web-standard Request the SDK reads: the URL, the method and only the MCP headers (never the credential). */
+function webRequest(req: Request): globalThis.Request {
   const headers = new Headers();
   for (const name of TRANSPORT_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers.set(name, value);
   }
-  const request = new globalThis.Request(`http://${req.headers.host ?? 'localhost'}${req.originalUrl}`, {
+  return new globalThis.Request(`http://${req.headers.host ?? 'localhost'}${req.originalUrl}`, {
     method: req.method,
     headers,
   });
-  const answer = await transport.handleRequest(request, { parsedBody: req.body, authInfo });
-  const body = await answer.text();
+}
+
+/**
+ * Writes the SDK's answer. JSON (every answer but a `subscriptions/listen` stream) is read whole and written with a
+ * `Content-Length` in one write: a chunked answer with a separate last chunk cost about 8 ms per call at p50. An
+ * event stream is piped as it comes.
+ */
+async function write(answer: globalThis.Response, res: Response): Promise<void> {
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
-  // A known length: head and body leave in one write, never as chunks (a separate last chunk costs a round trip).
+  if (answer.body && answer.headers.get('content-type')?.startsWith('text/event-stream')) {
+    res.flushHeaders();
+    try {
+      await pipeline(Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>), res);
+    } catch (error) {
+      // The client closing its stream ends it; any other failure is the platform's to report.
+      if (!res.destroyed) throw error;
+    }
+    return;
+  }
+  const body = await answer.text();
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
 }
@@ -151,6 +189,7 @@ export function renderMcpError(error: AppError, req: Request, res: Response): vo
         status: error.status,
         code: error.code,
         ...(error.detail ? { detail: error.detail } : {}),
+        ...(error.errors?.length ? { errors: error.errors } : {}),
         ...(req.id ? { requestId: req.id } : {}),
       },
     },

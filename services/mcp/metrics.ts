@@ -40,3 +40,22 @@ export const mcpSessionsClosed = new client.Counter({
   labelNames: ['reason'] as const,
   registers: [registry],
 });
+
+/**
+ * Metered MCP calls, by caller (its class, or its key with MCP_METRICS_PER_CALLER), tool and whether the call
+ * charged the quota (`charged="true"`: the tool acted; confirmations asked, refusals before the handler: false).
+ */
+export const mcpUsageCalls = new client.Counter({
+  name: 'mcp_usage_calls_total',
+  help: 'Metered MCP tool calls, by caller, tool and whether they charged the quota',
+  labelNames: ['caller', 'tool', 'charged'] as const,
+  registers: [registry],
+});
+
+/** Cost units charged by MCP calls, by caller and tool (what an operator bills). */
+export const mcpUsageCost = new client.Counter({
+  name: 'mcp_usage_cost_units_total',
+  help: 'Cost units charged by MCP tool calls, by caller and tool',
+  labelNames: ['caller', 'tool'] as const,
+  registers: [registry],
+});

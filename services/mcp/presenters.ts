@@ -1,5 +1,6 @@
 import type { GatewayHealth, GatewayHealthDetail, ProtectedResource } from './schemas';
 import type { WorkerReport } from './workerHealth';
+import type { UsageRow } from './usageMeter';
 
 /** ok when every worker is up, down when every one is down, degraded otherwise. */
 export function overallStatus(reports: Pick<WorkerReport, 'state'>[]): GatewayHealth['status'] {
@@ -70,4 +71,20 @@ export function presentProtectedResource(baseUrl: string): ProtectedResource {
       },
     ],
   };
+}
+
+/** `GET /admin/mcp/usage`: the rows, and each caller's totals (most cost first). */
+export function presentUsage(from: string, to: string, rows: UsageRow[]) {
+  const callers = new Map<string, { caller: string; calls: number; errors: number; cost_units: number }>();
+  for (const row of rows) {
+    const total = callers.get(row.caller) ?? { caller: row.caller, calls: 0, errors: 0, cost_units: 0 };
+    total.calls += row.calls;
+    total.errors += row.errors;
+    total.cost_units += row.cost_units;
+    callers.set(row.caller, total);
+  }
+  const totals = [...callers.values()].sort(
+    (a, b) => b.cost_units - a.cost_units || a.caller.localeCompare(b.caller),
+  );
+  return { from, to, rows, callers: totals };
 }

@@ -1,12 +1,21 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../platform/errors';
+import type { Clock } from '../../platform/clock';
+import { ValidationError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { AuthGuard } from '../auth/authGuard';
 import { renderMcpError, type McpEndpoint } from './mcpEndpoint';
-import { presentHealth, presentHealthDetail, presentProtectedResource } from './presenters';
-import { GatewayHealthDetailSchema, GatewayHealthSchema, ProtectedResourceSchema } from './schemas';
+import { presentHealth, presentHealthDetail, presentProtectedResource, presentUsage } from './presenters';
+import {
+  GatewayHealthDetailSchema,
+  GatewayHealthSchema,
+  ProtectedResourceSchema,
+  UsageQuerySchema,
+  UsageReportSchema,
+} from './schemas';
 import { requireAccess } from './toolAccess';
 import { ACCESS } from './toolDefinition';
+import type { UsageMeter } from './usageMeter';
 import type { WorkerHealth } from './workerHealth';
 
 /** What the gateway's routes call. */
@@ -16,14 +25,22 @@ export interface McpRouteDependencies {
   sessions: () => { open: number; max: number; idleSeconds: number };
   guard: AuthGuard;
   baseUrl: (req: Request) => string;
+  usage: UsageMeter;
+  clock: Clock;
 }
 
+/** The most days one usage read spans. */
+const MAX_USAGE_DAYS = 93;
+
 const MCP_DESCRIPTION =
-  'MCP Streamable HTTP (protocol 2025-11-25 and earlier): JSON-RPC requests with `Authorization: Bearer <session ' +
-  'or service token>`, `Accept: application/json, text/event-stream`, and after `initialize` the `Mcp-Session-Id` ' +
-  'it returned. Errors are JSON-RPC error objects with the problem details in `error.data`: 401 (with ' +
-  '`WWW-Authenticate: Bearer resource_metadata=…`), 403 MCP_ORIGIN_FORBIDDEN, 404 MCP_SESSION_NOT_FOUND (expired ' +
-  'or closed: initialize again), 429 MCP_CALLER_SESSION_LIMIT, 503 MCP_SESSION_LIMIT.';
+  'MCP Streamable HTTP, protocol 2026-07-28 (no sessions: `server/discover`, every request carries its version and ' +
+  'capabilities in `_meta`, with `Mcp-Method`/`Mcp-Name` headers) and 2025-11-25 and earlier (`initialize`, then ' +
+  'the `Mcp-Session-Id` it returned). JSON-RPC requests with `Authorization: Bearer <session or service token>` and ' +
+  '`Accept: application/json, text/event-stream`. `?catalogue=starter` and `?groups=brain,world` narrow ' +
+  '`tools/list`. Errors are JSON-RPC error objects with the problem details in `error.data`: 400 ' +
+  'MCP_CATALOGUE_INVALID, 401 (with `WWW-Authenticate: Bearer resource_metadata=…`), 403 MCP_ORIGIN_FORBIDDEN, ' +
+  '404 MCP_SESSION_NOT_FOUND (expired or closed: initialize again), 429 MCP_CALLER_SESSION_LIMIT, 503 ' +
+  'MCP_SESSION_LIMIT.';
 
 /** SPEC 4.3: `/mcp`, its RFC 9728 metadata, `GET /health` (public) and `GET /health/workers` (operators). */
 export function registerMcpRoutes(routes: ApiRoutes, deps: McpRouteDependencies): void {
@@ -103,5 +120,28 @@ export function registerMcpRoutes(routes: ApiRoutes, deps: McpRouteDependencies)
       status: 200,
       body: presentHealthDetail(await deps.health.report(), deps.sessions()),
     }),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/admin/mcp/usage',
+    summary: 'MCP usage for billing and throttling: calls, errors and cost units per day, caller and tool',
+    tags: ['mcp', 'admin'],
+    security: 'admin',
+    middleware: requireAccess(deps.guard, ACCESS.operator),
+    request: { query: UsageQuerySchema },
+    responses: { 200: { description: 'Usage of the days asked for', schema: UsageReportSchema } },
+    handler: async ({ query }) => {
+      const today = new Date(deps.clock.now()).toISOString().slice(0, 10);
+      const from = query.from ?? query.to ?? today;
+      const to = query.to ?? (query.from && query.from > today ? query.from : today);
+      if (Date.parse(to) - Date.parse(from) > (MAX_USAGE_DAYS - 1) * 86_400_000) {
+        throw new ValidationError(`At most ${MAX_USAGE_DAYS} days per read`, [
+          { path: 'query.from', message: `from..to spans more than ${MAX_USAGE_DAYS} days` },
+        ]);
+      }
+      const rows = await deps.usage.read({ ...query, from, to });
+      return { status: 200, body: presentUsage(from, to, rows) };
+    },
   });
 }

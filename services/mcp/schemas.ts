@@ -74,3 +74,56 @@ export const GatewayHealthDetailSchema = z
   })
   .meta({ id: 'GatewayHealthDetail' });
 export type GatewayHealthDetail = z.infer<typeof GatewayHealthDetailSchema>;
+
+const day = z.iso.date().meta({ description: 'A UTC day, YYYY-MM-DD' });
+
+/** `GET /admin/mcp/usage` query: UTC days from..to (default: today), at most 93 days, optionally a caller or tool. */
+export const UsageQuerySchema = z
+  .strictObject({
+    from: day.optional(),
+    to: day.optional(),
+    caller: z
+      .string()
+      .regex(/^(service|user:[0-9a-f]{24})$/, 'service or user:<24 hex digits>')
+      .optional()
+      .meta({ description: 'One caller: `user:<id>` or `service`' }),
+    tool: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,63}$/)
+      .optional()
+      .meta({ description: 'One tool' }),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    message: 'from must not be after to',
+    path: ['from'],
+  });
+export type UsageQuery = z.infer<typeof UsageQuerySchema>;
+
+const UsageRowSchema = z.object({
+  day,
+  caller: z.string().meta({ description: '`user:<id>` or `service`' }),
+  tool: z.string(),
+  calls: z.number().int().meta({ description: 'Calls, every outcome' }),
+  errors: z
+    .number()
+    .int()
+    .meta({ description: 'Calls that did not succeed (refusals, limits, bad arguments)' }),
+  cost_units: z.number().int().meta({ description: 'Cost units charged (only calls where the tool acted)' }),
+});
+
+/** `GET /admin/mcp/usage`: per day, caller and tool, with totals per caller. */
+export const UsageReportSchema = z
+  .object({
+    from: day,
+    to: day,
+    rows: z.array(UsageRowSchema),
+    callers: z.array(
+      z.object({
+        caller: z.string(),
+        calls: z.number().int(),
+        errors: z.number().int(),
+        cost_units: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'McpUsageReport' });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock';
 import { McpHttpError } from './errors';
@@ -30,7 +29,7 @@ export interface SessionRegistryOptions {
 type CloseReason = 'deleted' | 'idle' | 'shutdown' | 'failed';
 
 /**
- * The open sessions of this process (MCP Streamable HTTP, `Mcp-Session-Id`). A session is bound to the caller that
+ * The open 2025-era sessions of this process (MCP Streamable HTTP, `Mcp-Session-Id`; 2026-07-28 has none). A session is bound to the caller that
  * opened it; it closes on DELETE, after `idleMs` without a request (checked on every use, before every new session
  * and by a sweep timer), and on shutdown. A closed or foreign session id is unknown: the client gets 404 and starts
  * over. New sessions beyond `maxSessions` (503) or `maxPerCaller` (429) are refused after a sweep.

@@ -30,6 +30,17 @@ export function callerKey(caller: Principal): string {
 }
 
 /**
+ * A caller's class, the bounded label of per-caller metrics: `service`, `admin`, `operator` (role), `guest`
+ * (identity tier 0) or `player`.
+ */
+export function callerClass(caller: Principal): string {
+  if (caller.kind === 'service') return 'service';
+  if (holdsRole(caller.roles, 'admin')) return 'admin';
+  if (holdsRole(caller.roles, 'operator')) return 'operator';
+  return caller.tier === 0 ? 'guest' : 'player';
+}
+
+/**
  * HTTP middleware admitting the callers `access` admits (the same rules as tools): 401 without a credential, 403
  * `ACCESS_REQUIRED` with the reason otherwise.
  */

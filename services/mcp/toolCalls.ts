@@ -1,23 +1,35 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { AppError } from '../../platform/errors';
 import type { Limiter } from '../../platform/http/rateLimit';
 import type { Clock } from '../../platform/clock';
 import type { Principal } from '../auth/principal';
 import type { AuditRecorder } from '../../models/AuditEvent';
+import type { CallerQuotas } from './callerQuotas';
+import { confirmationNeeded, type ConfirmationRound } from './confirmations';
 import { ToolCallError, type ToolOutcome } from './errors';
 import { mcpToolCalls, mcpToolErrors, mcpToolLatency } from './metrics';
 import { accessDenial, callerKey } from './toolAccess';
 import type { CatalogueEntry, ToolCatalogue } from './toolCatalogue';
+import type { UsageMeter } from './usageMeter';
 import type { WorkerHealth } from './workerHealth';
 
-/** Who is calling and from where (one HTTP request of an MCP session). */
+/** Who is calling and from where (one HTTP request: of a 2025 session, or a 2026-07-28 request on its own). */
 export interface CallContext {
   caller: Principal;
   ip: string | null;
   requestId: string | null;
+  /** The 2025-era session; null on 2026-07-28 (no sessions). */
   sessionId: string | null;
+  /** The protocol era: `modern` (2026-07-28) asks confirmations through `input_required`. */
+  era: 'modern' | 'legacy';
+  /** The 2026-07-28 round's confirmation answers and state. */
+  confirmation?: ConfirmationRound;
   logger: Logger;
 }
 
@@ -31,42 +43,58 @@ export interface ToolCallsDependencies {
   callerLimiter: Limiter;
   /** Calls per caller of one tool. */
   toolLimiter: (tool: string) => Limiter;
+  /** Durable per-identity quotas (per day), charged when a tool acts. */
+  quotas: CallerQuotas;
+  usage: UsageMeter;
+  /** The `/metrics` caller label: the caller's key (MCP_METRICS_PER_CALLER) or its class. */
+  callerLabel: (caller: Principal) => string;
   clock: Clock;
 }
 
+type CallAnswer = CallToolResult | InputRequiredResult;
+
 /**
- * Runs `tools/call`: access (TOOL_FORBIDDEN) → the caller's limits (TOOL_RATE_LIMITED) → arguments
- * (TOOL_INVALID_ARGUMENTS) → the worker's state (TOOL_WORKER_DOWN) → the handler, acting as the caller → the
- * output schema. Every outcome becomes a tool result (errors with `isError`, the code and retry advice in
- * `_meta["forge/error"]`), and every call is audited and counted. An unknown tool is a JSON-RPC error.
+ * Runs `tools/call`: access (TOOL_FORBIDDEN) → the caller's per-minute limits (TOOL_RATE_LIMITED) → arguments
+ * (TOOL_INVALID_ARGUMENTS) → the worker's state (TOOL_WORKER_DOWN) → on 2026-07-28, the confirmation of a tool
+ * that spends or signs (`input_required`) → the caller's daily quotas (TOOL_QUOTA_EXCEEDED) → the handler, acting
+ * as the caller → the output schema. Every outcome becomes a tool result (errors with `isError`, the code and retry
+ * advice in `_meta["forge/error"]`), and every call is audited, counted and metered. An unknown tool is a JSON-RPC
+ * error.
  */
 export class ToolCalls {
   constructor(private readonly deps: ToolCallsDependencies) {}
 
-  async call(name: string, args: unknown, context: CallContext): Promise<CallToolResult> {
+  async call(name: string, args: unknown, context: CallContext): Promise<CallAnswer> {
     const entry = this.deps.catalogue.find(name);
     if (!entry) {
       // Audited, not counted: metric labels only ever name real tools.
-      this.audit(name, 'invalid', 0, args, context, { worker: null, code: 'TOOL_UNKNOWN' });
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      this.audit(name, 'invalid', 0, args, context, { worker: null, code: 'TOOL_UNKNOWN', cost_units: 0 });
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     const started = performance.now();
     let outcome: ToolOutcome = 'ok';
     let failure: ToolCallError | undefined;
-    let result: CallToolResult;
+    const charge = { units: 0 };
+    let answer: CallAnswer;
     try {
-      result = await this.run(entry, args, context);
+      answer = await this.run(entry, args, context, charge);
+      if ('resultType' in answer && answer.resultType === 'input_required') outcome = 'input_required';
     } catch (error) {
       failure = toToolError(error, context.logger, name);
       outcome = failure.outcome;
-      result = errorResult(failure);
+      answer = errorResult(failure);
     }
     const durationMs = performance.now() - started;
-    this.account(entry, outcome, durationMs, args, context, failure);
-    return result;
+    this.account(entry, outcome, durationMs, args, context, failure, charge.units);
+    return answer;
   }
 
-  private async run(entry: CatalogueEntry, args: unknown, context: CallContext): Promise<CallToolResult> {
+  private async run(
+    entry: CatalogueEntry,
+    args: unknown,
+    context: CallContext,
+    charge: { units: number },
+  ): Promise<CallAnswer> {
     const { tool, worker } = entry;
     const denial = accessDenial(tool.access, context.caller);
     if (denial) throw ToolCallError.forbidden(tool.name, denial);
@@ -89,7 +117,19 @@ export class ToolCalls {
       const state = await this.deps.health.state(worker);
       if (state.state === 'down') throw ToolCallError.workerDown(worker.name, state.reason ?? 'unavailable');
     }
-    const raw = await tool.handler(parsed.data, { caller: context.caller, logger: context.logger });
+    const { caller, logger, ip, requestId } = context;
+    const call = { caller, logger, ip, requestId };
+    if (tool.confirm && context.era === 'modern' && context.confirmation) {
+      const asking = await confirmationNeeded(
+        tool.name,
+        parsed.data,
+        await tool.confirm(parsed.data, call),
+        context.confirmation,
+      );
+      if (asking) return asking;
+    }
+    charge.units = (await this.deps.quotas.charge(key, tool)).units;
+    const raw = await tool.handler(parsed.data, call);
     const output = tool.output.parse(raw);
     return { content: [{ type: 'text', text: tool.summarise(output) }], structuredContent: output };
   }
@@ -101,10 +141,18 @@ export class ToolCalls {
     args: unknown,
     context: CallContext,
     failure: ToolCallError | undefined,
+    costUnits: number,
   ): void {
     const tool = entry.tool.name;
+    this.deps.usage.record({
+      caller: callerKey(context.caller),
+      callerLabel: this.deps.callerLabel(context.caller),
+      tool,
+      ok: outcome === 'ok' || outcome === 'input_required',
+      costUnits,
+    });
     mcpToolCalls.inc({ tool, worker: entry.worker.name, outcome });
-    if (outcome !== 'ok') mcpToolErrors.inc({ tool, outcome });
+    if (outcome !== 'ok' && outcome !== 'input_required') mcpToolErrors.inc({ tool, outcome });
     mcpToolLatency.observe({ tool }, durationMs / 1000);
     const at = new Date(this.deps.clock.now());
     this.deps.health.recordCall(
@@ -115,6 +163,7 @@ export class ToolCalls {
     );
     this.audit(tool, outcome, durationMs, args, context, {
       worker: entry.worker.name,
+      cost_units: costUnits,
       ...(failure ? { code: failure.code } : {}),
     });
   }
@@ -125,7 +174,7 @@ export class ToolCalls {
     durationMs: number,
     args: unknown,
     context: CallContext,
-    details: { worker: string | null; code?: string },
+    details: { worker: string | null; code?: string; cost_units: number },
   ): void {
     this.deps.audit.record({
       at: new Date(this.deps.clock.now()),
@@ -140,6 +189,8 @@ export class ToolCalls {
         arguments: args ?? {},
         duration_ms: Math.round(durationMs * 100) / 100,
         session_id: context.sessionId,
+        era: context.era,
+        cost_units: details.cost_units,
         ...(details.code ? { code: details.code } : {}),
       },
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
+import { FULL_VIEW, viewShows, type CatalogueView } from './catalogueView';
 import { accessDenial } from './toolAccess';
 import type { AnyTool, ToolAnnotations, Worker } from './toolDefinition';
 
@@ -22,18 +23,30 @@ export interface CatalogueEntry {
 
 /**
  * The gateway's tools, built from the workers' lists (data, not code): names are unique, each listing's JSON
- * Schemas are derived once from the zod schemas. `listFor` shows a caller only the tools it may call.
+ * Schemas are derived once from the zod schemas. `listFor` shows a caller only the tools it may call, sorted by
+ * name, so a list is the same on every request (clients may cache it for its `ttlMs`).
  */
 export class ToolCatalogue {
   private readonly entries = new Map<string, CatalogueEntry>();
 
   constructor(readonly workers: Worker[]) {
-    for (const worker of workers) {
-      for (const tool of worker.tools) {
-        if (this.entries.has(tool.name)) throw new Error(`Two MCP tools are named ${tool.name}`);
-        this.entries.set(tool.name, { tool, worker, listed: listing(tool) });
-      }
+    const all = workers.flatMap((worker) => worker.tools.map((tool) => ({ tool, worker })));
+    for (const { tool, worker } of all.sort((a, b) => (a.tool.name < b.tool.name ? -1 : 1))) {
+      if (this.entries.has(tool.name)) throw new Error(`Two MCP tools are named ${tool.name}`);
+      this.entries.set(tool.name, { tool, worker, listed: listing(tool) });
     }
+  }
+
+  /** The tool groups (worker names), for `/mcp?groups=`. */
+  get groups(): string[] {
+    return this.workers.map((worker) => worker.name);
+  }
+
+  /** Every entry `caller` may call, by name. */
+  callableBy(caller: Principal): CatalogueEntry[] {
+    return [...this.entries.values()].filter(
+      (entry) => accessDenial(entry.tool.access, caller) === undefined,
+    );
   }
 
   get size(): number {
@@ -44,13 +57,11 @@ export class ToolCatalogue {
     return this.entries.get(name);
   }
 
-  /** The tools `caller` may call, in registration order. */
-  listFor(caller: Principal): ListedTool[] {
-    const listed: ListedTool[] = [];
-    for (const entry of this.entries.values()) {
-      if (accessDenial(entry.tool.access, caller) === undefined) listed.push(entry.listed);
-    }
-    return listed;
+  /** The tools `caller` may call that `view` shows, by name. */
+  listFor(caller: Principal, view: CatalogueView = FULL_VIEW): ListedTool[] {
+    return this.callableBy(caller)
+      .filter((entry) => viewShows(view, entry.tool.name, entry.worker.name))
+      .map((entry) => entry.listed);
   }
 }
 

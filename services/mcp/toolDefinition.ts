@@ -21,10 +21,13 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** What a handler gets besides its validated input: who is calling, and where to log. */
+/** What a handler gets besides its validated input: who is calling, where to log, and the HTTP request's origin. */
 export interface ToolCall {
   caller: Principal;
   logger: Logger;
+  /** The client's address and the request id of the HTTP request (for areas that audit their own commands). */
+  ip?: string | null;
+  requestId?: string | null;
 }
 
 type ObjectSchema = z.ZodObject;
@@ -49,6 +52,15 @@ export interface ToolDefinition<
   access: ToolAccess;
   /** Calls per minute per caller for this tool; default MCP_TOOL_CALLS_PER_MINUTE. */
   callsPerMinute?: number;
+  /** Calls per day per caller for this tool (a durable quota); default MCP_QUOTA_TOOL_CALLS_PER_DAY. */
+  callsPerDay?: number;
+  /** Cost units a call charges to the caller's daily quota and usage (default 1): what an operator bills. */
+  cost?: number;
+  /**
+   * The question a 2026-07-28 client must confirm before the call acts (tools that spend or sign), built from the
+   * validated input. Absent: the tool acts at once.
+   */
+  confirm?: (input: z.output<I>, call: ToolCall) => Promise<string>;
   /** Still callable while its worker is down (status tools that report why). Default false. */
   whileDown?: boolean;
   handler(input: z.output<I>, call: ToolCall): Promise<z.input<O>>;

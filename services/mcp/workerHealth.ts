@@ -80,7 +80,7 @@ export class WorkerHealth {
     figures.calls += 1;
     figures.durations.push(durationMs);
     if (figures.durations.length > WINDOW) figures.durations.shift();
-    if (outcome !== 'ok' && outcome !== 'refused') figures.errors += 1;
+    if (outcome !== 'ok' && outcome !== 'refused' && outcome !== 'input_required') figures.errors += 1;
     if (error) figures.lastError = error;
   }
 

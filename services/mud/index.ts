@@ -23,7 +23,10 @@ import { PlayerIdentities } from './playerIdentities';
 import { presentOutcome } from './presenters';
 import type { ActionResult, SpawnStatusBody } from './schemas';
 import { registerMudRoutes } from './router';
+import { ChannelHolds } from './channelHolds';
 import { SocketChannel } from './socketChannel';
+import { LinkCodes, createTelnetPort } from './telnet';
+import { MemoryEphemeralStore, RedisEphemeralStore } from '../../platform/stores/ephemeralStore';
 import { WorldAccess } from './worldAccess';
 import { worldItems, type WorldItems } from './worldItems';
 
@@ -124,7 +127,21 @@ export async function createWorldArea(
   const unsubscribe = economy?.onUserBalancesChanged((userIds) => {
     for (const userId of userIds) void items.refresh(userId);
   });
-  const channels = hasRole(config, 'api') ? [new SocketChannel({ access, logger: log, clock })] : [];
+  // One-time codes that sign a terminal into a web user's character; shared through Redis when processes are split.
+  const linkCodes = new LinkCodes(
+    stores.redis
+      ? new RedisEphemeralStore<{ userId: string }>(stores.redis, 'mud:telnet-code:')
+      : new MemoryEphemeralStore<{ userId: string }>(clock),
+    clock,
+  );
+  // Channels of every kind share who holds a player, so the last one closing lets the character leave.
+  const holds = new ChannelHolds();
+  const channels = hasRole(config, 'api') ? [new SocketChannel({ access, logger: log, clock, holds })] : [];
+  // The telnet port runs where the rooms do (game role); TELNET_PORT=0 turns it off.
+  const telnet =
+    hasRole(config, 'game') && config.TELNET_PORT > 0
+      ? [createTelnetPort(context, { access, signIn: auth.prompt, holds, codes: linkCodes })]
+      : [];
   return {
     service: {
       world,
@@ -143,7 +160,7 @@ export async function createWorldArea(
         return docs;
       },
     },
-    services: [(routes) => registerMudRoutes(routes, access, auth.guard)],
+    services: [(routes) => registerMudRoutes(routes, access, auth.guard, linkCodes)],
     rooms: areaRoomDefinitions({
       world,
       store,
@@ -166,6 +183,7 @@ export async function createWorldArea(
       standings = connected;
     },
     upgrades: channels,
+    listeners: telnet,
     close: async () => {
       unsubscribe?.();
       presence?.shutdown();

@@ -1,7 +1,8 @@
 import type { ActionOutcome } from '../../rooms/actionOutcome';
 import type { AreaSpawnStatus } from '../../rooms/actionGateway';
 import type { World } from '../../rooms/content/world';
-import type { ActionResult, SpawnStatusBody } from './schemas';
+import type { ActionResult, LinkCodeBody, SpawnStatusBody } from './schemas';
+import type { IssuedLinkCode } from './telnet/linkCodes';
 
 /** An action's outcome as the REST routes and plain-WebSocket `result` frames present it. */
 export function presentOutcome(outcome: ActionOutcome): ActionResult {
@@ -47,4 +48,9 @@ export function presentSpawnStatus(world: World, areas: AreaSpawnStatus[]): Spaw
       })),
     })),
   };
+}
+
+/** A telnet link code as `POST /mud/telnet/code` answers it. */
+export function presentLinkCode(issued: IssuedLinkCode): LinkCodeBody {
+  return { code: issued.code, expires_at: issued.expiresAt.toISOString(), expires_in: issued.expiresIn };
 }

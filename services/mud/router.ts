@@ -2,11 +2,13 @@ import type { Request } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
 import { type AuthGuard, userOf } from '../auth/authGuard';
 import { MudError } from './errors';
-import { presentOutcome } from './presenters';
+import { presentLinkCode, presentOutcome } from './presenters';
+import { LINK_CODE_TTL_SECONDS, type LinkCodes } from './telnet/linkCodes';
 import {
   ActionRequestSchema,
   ActionResultSchema,
   ChannelParamsSchema,
+  LinkCodeSchema,
   MoveRequestSchema,
   SpawnStatusSchema,
 } from './schemas';
@@ -17,8 +19,16 @@ const REFUSALS = {
   503: { description: 'No game process answers (WORLD_UNAVAILABLE)' },
 };
 
-/** SPEC 4.4: `POST /mud/move`, `POST /mud/action`, `GET /mud/spawns/status` and the `WS /mud/ws/{user_id}` handshake. */
-export function registerMudRoutes(routes: ApiRoutes, access: WorldAccess, guard: AuthGuard): void {
+/**
+ * SPEC 4.4: `POST /mud/move`, `POST /mud/action`, `GET /mud/spawns/status` and the `WS /mud/ws/{user_id}` handshake;
+ * with `linkCodes`, `POST /mud/telnet/code` (the web page's `link telnet`).
+ */
+export function registerMudRoutes(
+  routes: ApiRoutes,
+  access: WorldAccess,
+  guard: AuthGuard,
+  linkCodes?: LinkCodes,
+): void {
   const playerOf = (req: Request) => access.player(userOf(req)!.userId);
 
   routes.add({
@@ -70,6 +80,25 @@ export function registerMudRoutes(routes: ApiRoutes, access: WorldAccess, guard:
     },
     handler: async () => ({ status: 200, body: await access.spawnStatus() }),
   });
+
+  if (linkCodes) {
+    routes.add({
+      method: 'post',
+      path: '/mud/telnet/code',
+      summary: 'A one-time code that signs a telnet terminal into your character (`link telnet`)',
+      description:
+        `Type \`code <code>\` at the telnet prompt within ${LINK_CODE_TTL_SECONDS} seconds; it works once. ` +
+        'Any session may ask (guests too), so a guest who started on the web page can go on in a MUD client.',
+      tags: ['mud'],
+      security: 'bearer',
+      middleware: guard.requireUser,
+      responses: { 201: { description: 'A new code', schema: LinkCodeSchema } },
+      handler: async ({ req }) => ({
+        status: 201,
+        body: presentLinkCode(await linkCodes.issue(userOf(req)!.userId.toHexString())),
+      }),
+    });
+  }
 
   routes.add({
     method: 'get',

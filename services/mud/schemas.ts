@@ -100,3 +100,13 @@ export const ChannelParamsSchema = z.object({
 
 /** The optional correlation id a plain-WebSocket client may add to an action frame (echoed in its reply). */
 export const FrameIdSchema = z.string().min(1).max(64);
+
+/** `POST /mud/telnet/code`: a one-time code that signs a telnet terminal into your character. */
+export const LinkCodeSchema = z
+  .object({
+    code: z.string().meta({ description: 'Type `code <code>` at the telnet prompt', example: 'K7QX-M2PD' }),
+    expires_at: z.iso.datetime(),
+    expires_in: z.number().int().meta({ description: 'Seconds the code stays good (single use)' }),
+  })
+  .meta({ id: 'MudTelnetLinkCode' });
+export type LinkCodeBody = z.infer<typeof LinkCodeSchema>;

@@ -7,6 +7,7 @@ import { AppError, UnauthorizedError, decodePathSegment } from '../../platform/e
 import type { UpgradeRoute } from '../../platform/platform';
 import type { PlayerIdentity } from '../../rooms/persistence';
 import { MudError } from './errors';
+import { ChannelHolds } from './channelHolds';
 import { PlayerSocket } from './playerSocket';
 import type { WorldAccess } from './worldAccess';
 import { refuseUpgrade } from '../../platform/http/upgradeRefusal';
@@ -26,6 +27,8 @@ export interface SocketChannelOptions {
   heartbeatMs?: number;
   /** Largest accepted frame, bytes (bigger ones close the socket with 1009). Default 16 KiB. */
   maxFrameBytes?: number;
+  /** Open channels of every kind (shared with the telnet port), so the last one closing releases the player. */
+  holds?: ChannelHolds;
 }
 
 /**
@@ -40,8 +43,10 @@ export class SocketChannel implements UpgradeRoute {
   private readonly sockets = new Map<WebSocket, PlayerSocket>();
   private readonly alive = new WeakSet<WebSocket>();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly holds: ChannelHolds;
 
   constructor(private readonly options: SocketChannelOptions) {
+    this.holds = options.holds ?? new ChannelHolds();
     this.server = new WebSocketServer({
       noServer: true,
       maxPayload: options.maxFrameBytes ?? 16 * 1024,
@@ -93,6 +98,7 @@ export class SocketChannel implements UpgradeRoute {
       this.options.clock.now(),
     );
     this.sockets.set(ws, player);
+    this.holds.hold(identity.userId);
     this.alive.add(ws);
     ws.on('pong', () => this.alive.add(ws));
     ws.on('close', () => this.disconnected(ws, player));
@@ -107,7 +113,7 @@ export class SocketChannel implements UpgradeRoute {
     this.sockets.delete(ws);
     player.closed();
     const userId = player.identity.userId;
-    if ([...this.sockets.values()].some((other) => other.identity.userId === userId)) return;
+    if (!this.holds.drop(userId)) return;
     this.options.access
       .release(userId)
       .catch((err: unknown) =>

@@ -60,6 +60,11 @@ export class WorldAccess {
     return this.options.gateway.subscribe(userId, listener);
   }
 
+  /** Players in the world now (every area, every process); 0 when the rooms are out of reach. */
+  async playersOnline(): Promise<number> {
+    return this.options.reachable ? this.options.gateway.playersOnline() : 0;
+  }
+
   /** Keeps a gateway player in the world while their channel is open. */
   touch(userId: string): Promise<void> {
     return this.options.gateway.touch(userId);

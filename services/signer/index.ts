@@ -17,6 +17,9 @@ import { rpcChainId } from './keys/signerCheck';
 import { createSignerCore } from './issuing/signerCore';
 import type { SecretSource } from './keys/signerKeys';
 import { SignatureUsageTracking } from './usage/usageTracking';
+import { createSignatureService, type SignatureService } from './signatureService';
+
+export type { SignatureRequestContext, SignatureService } from './signatureService';
 
 /** Time one JSON-RPC call may take before it fails (503 SIGNER_CHAIN_UNAVAILABLE). */
 const RPC_TIMEOUT_MS = 10_000;
@@ -44,6 +47,11 @@ export interface SignerArea extends ProductParts {
   trackUsage?: () => Promise<number>;
   /** The signer's configuration state and the outcome of its latest signer check. */
   status(): SignerStatus;
+  /**
+   * The signature commands for other areas (the MCP gateway), without Express: they take the principal the auth
+   * area authenticated and run the routes' checks (501, 401/403, 503, …). The routes call the same service.
+   */
+  signatures: SignatureService;
 }
 
 /**
@@ -76,9 +84,11 @@ export async function createSignerArea(
   const logger = context.logger.child({ component: 'signer' });
   const settings = signerSettings(config, options.secrets !== undefined);
   if (!settings.enabled) {
+    const signatures = createSignatureService(undefined);
     return {
-      services: [(routes) => registerSignerRoutes(routes, auth.guard, undefined)],
+      services: [(routes) => registerSignerRoutes(routes, auth.guard, signatures, undefined)],
       status: () => ({ enabled: false }),
+      signatures,
     };
   }
   const { chainId } = settings;
@@ -131,15 +141,15 @@ export async function createSignerArea(
     requestLimit: settings.requestLimit,
     clock,
   });
-  const runtime = {
+  const signatures = createSignatureService({
     access: new SignatureAccess(auth.accounts),
     availability,
     commands: createSignatureCommands({ core, policy, store, clock, logger, audit: options.audit }),
-    reports: createReuseReports({ core, store, policy, logger, audit: options.audit }),
-  };
+  });
+  const reports = createReuseReports({ core, store, policy, logger, audit: options.audit });
   await availability.start();
   return {
-    services: [(routes) => registerSignerRoutes(routes, auth.guard, runtime)],
+    services: [(routes) => registerSignerRoutes(routes, auth.guard, signatures, reports)],
     jobs: [(agenda) => tracking.registerJob(agenda)],
     trackUsage: () => tracking.track(),
     status: () => ({
@@ -149,6 +159,7 @@ export async function createSignerArea(
       seedAddress: settings.seedAddress,
       ...availability.snapshot(),
     }),
+    signatures,
     close: async () => provider.destroy(),
   };
 }

@@ -13,17 +13,7 @@ import {
   ReuseReportResponseSchema,
   SignatureResponseSchema,
 } from './schemas';
-import type { SignatureAccess } from './policy/signatureAccess';
-import type { SignatureCaller, SignatureCommands } from './issuing/signatureCommands';
-import type { SignerAvailability } from './keys/signerAvailability';
-
-/** What the routes call when the signer is configured. */
-export interface SignerRuntime {
-  access: SignatureAccess;
-  availability: SignerAvailability;
-  commands: SignatureCommands;
-  reports: ReuseReports;
-}
+import type { SignatureRequestContext, SignatureService } from './signatureService';
 
 const TAGS = ['signer'];
 // 400, 401, 429 and 500 are documented by ApiRoutes (429 here: SIGNER_RATE_LIMITED, SIGNER_FORGE_COOLDOWN).
@@ -49,26 +39,27 @@ const requireJson: RequestHandler = (req, _res, next) => {
   );
 };
 
+/** Where a route's request came from, for the signer's log line and audit record. */
+function requestContext(req: Request): SignatureRequestContext {
+  return { logger: req.log, ip: req.ip ?? null, requestId: req.id };
+}
+
 /**
  * The signature routes (SPEC 4.10). Every route: authenticate (401) → signer configured (501) → JSON (415) →
  * validate (400) → the caller may act for the address (403) → signer ready (503) → command (rate limit 429, rule
- * checks, sign, store) → 200. `signer` is undefined when signing is off: the routes still exist and answer 501.
+ * checks, sign, store) → 200, the checks from the access step on being the signature service's (the same ones
+ * the MCP gateway's tools run). With signing off, the routes still exist and answer 501.
  */
 export function registerSignerRoutes(
   routes: ApiRoutes,
   guard: AuthGuard,
-  signer: SignerRuntime | undefined,
+  signatures: SignatureService,
+  reports: ReuseReports | undefined,
 ): void {
   const whileEnabled: RequestHandler = (_req, _res, next) => {
-    next(signer ? undefined : new SignerDisabledError());
+    next(signatures.enabled ? undefined : new SignerDisabledError());
   };
   const middleware = [...guard.requireBrainAuth, whileEnabled, requireJson];
-  const runtime = () => signer as SignerRuntime;
-  const callerFor = async (req: Request, address: string): Promise<SignatureCaller> => {
-    const requester = await runtime().access.requireMayRequestFor(req, address);
-    await runtime().availability.ensureReady();
-    return { ...requester, logger: req.log, ip: req.ip ?? null, requestId: req.id };
-  };
 
   routes.add({
     method: 'post',
@@ -89,7 +80,7 @@ export function registerSignerRoutes(
     },
     handler: async ({ body, req }) => ({
       status: 200,
-      body: await runtime().commands.startForge(body, await callerFor(req, body.forger)),
+      body: await signatures.startForge(body, req.principal, requestContext(req)),
     }),
   });
 
@@ -114,7 +105,7 @@ export function registerSignerRoutes(
     },
     handler: async ({ body, req }) => ({
       status: 200,
-      body: await runtime().commands.claimForge(body, await callerFor(req, body.forger)),
+      body: await signatures.claimForge(body, req.principal, requestContext(req)),
     }),
   });
 
@@ -129,7 +120,7 @@ export function registerSignerRoutes(
     responses: { 200: { description: 'Signature issued', schema: SignatureResponseSchema }, ...ERRORS },
     handler: async ({ body, req }) => ({
       status: 200,
-      body: await runtime().commands.mintPunkSeed(body, await callerFor(req, body.address)),
+      body: await signatures.mintPunkSeed(body, req.principal, requestContext(req)),
     }),
   });
 
@@ -156,7 +147,11 @@ export function registerSignerRoutes(
     },
     handler: async ({ body, req }) => ({
       status: 200,
-      body: await runtime().reports.report(body.signature, (address) => callerFor(req, address), req.log),
+      body: await (reports as ReuseReports).report(
+        body.signature,
+        (address) => signatures.callerFor(req.principal, address, requestContext(req)),
+        req.log,
+      ),
     }),
   });
 }

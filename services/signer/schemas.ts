@@ -13,7 +13,7 @@ function checksumAccepted(value: string): boolean {
 }
 
 /** SPEC 4.10 rule 2: an address, EIP-55 checksummed or all lowercase; mixed case must be the checksum. */
-const address = z
+export const SignerAddressSchema = z
   .string()
   .regex(HEX_ADDRESS, { error: 'expected 0x followed by 40 hex digits' })
   .refine(checksumAccepted, {
@@ -24,6 +24,8 @@ const address = z
     description: 'EIP-55 checksummed or all-lowercase address',
     example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   });
+
+const address = SignerAddressSchema;
 
 const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, { error: 'expected 0x followed by 64 hex digits' });
 
@@ -37,6 +39,30 @@ const nonce = z
   .min(0)
   .meta({ description: "The contract's nonce of the address that the signature carries" });
 
+/** A forge path as sent (an integer 0-4); the request schema types it as ForgePath. */
+export const ForgePathSchema = z
+  .number({ error: 'expected an integer 0-4' })
+  .int({ error: 'expected an integer 0-4' })
+  .min(0, { error: 'expected an integer 0-4' })
+  .max(FORGE_PATH_COUNT - 1, { error: 'expected an integer 0-4' })
+  .meta({ description: 'Forge path (uint8): 0 Labor, 1 Craft, 2 Trade, 3 Wisdom, 4 Chaos' });
+
+/** `zenCommitted` as sent (a decimal string); the request schema parses it to a bigint. */
+export const ZenAmountSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,77}$/, {
+    error: 'expected a positive decimal integer (digits only, no sign, exponent or leading zeros)',
+  })
+  .refine((value) => !/^[1-9][0-9]*$/.test(value) || BigInt(value) <= MAX_UINT256, {
+    error: 'must fit in uint256',
+  })
+  .meta({
+    description: 'Decimal uint256 amount in the smallest unit; the soft-currency balance must cover it',
+  });
+
+/** A forge id as sent (32-byte hex, any case); the request schema lowercases it. */
+export const ForgeIdSchema = bytes32.meta({ description: 'The forgeId of a started forge' });
+
 /** A request address, parsed to its EIP-55 checksummed form (what the commands sign for and store). */
 const requestAddress = address.transform((value) => getAddress(value.toLowerCase()));
 
@@ -44,25 +70,8 @@ const requestAddress = address.transform((value) => getAddress(value.toLowerCase
 export const ForgeStartRequestSchema = z
   .object({
     forger: requestAddress,
-    path: z
-      .number({ error: 'expected an integer 0-4' })
-      .int({ error: 'expected an integer 0-4' })
-      .min(0, { error: 'expected an integer 0-4' })
-      .max(FORGE_PATH_COUNT - 1, { error: 'expected an integer 0-4' })
-      .meta({ description: 'Forge path (uint8): 0 Labor, 1 Craft, 2 Trade, 3 Wisdom, 4 Chaos' })
-      .transform((value) => value as ForgePath),
-    zenCommitted: z
-      .string()
-      .regex(/^[1-9][0-9]{0,77}$/, {
-        error: 'expected a positive decimal integer (digits only, no sign, exponent or leading zeros)',
-      })
-      .refine((value) => !/^[1-9][0-9]*$/.test(value) || BigInt(value) <= MAX_UINT256, {
-        error: 'must fit in uint256',
-      })
-      .meta({
-        description: 'Decimal uint256 amount in the smallest unit; the soft-currency balance must cover it',
-      })
-      .transform((value) => BigInt(value)),
+    path: ForgePathSchema.transform((value) => value as ForgePath),
+    zenCommitted: ZenAmountSchema.transform((value) => BigInt(value)),
   })
   .meta({ id: 'ForgeStartRequest' });
 
@@ -83,9 +92,7 @@ export const ForgeStartResponseSchema = z
 /** `POST /api/forge/claim`: the forgeId lowercased, the forger checksummed. */
 export const ForgeClaimRequestSchema = z
   .object({
-    forgeId: bytes32
-      .meta({ description: 'The forgeId of a started forge' })
-      .transform((value) => value.toLowerCase()),
+    forgeId: ForgeIdSchema.transform((value) => value.toLowerCase()),
     forger: requestAddress,
   })
   .meta({ id: 'ForgeClaimRequest' });

@@ -2,14 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.join(__dirname, '../..');
-/** Folders that hold no committed Markdown of ours (dependencies, build output, data). */
+/** Folders that hold no committed Markdown of ours (dependencies, build output, data, the tool cache). */
 const SKIPPED = new Set(['node_modules', 'dist', 'data', 'coverage', '.git', '.cache']);
+/** Other projects' pages kept as they were published, for the retrieval eval: their links are theirs. */
+const THIRD_PARTY_PAGES = path.join(root, 'bench/corpora');
 
-/** Every Markdown file of the repository. */
+/** Every Markdown file of the repository (a corpus's own README, ours, is checked; its pages are not). */
 function markdownFiles(dir = root): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (SKIPPED.has(entry.name)) return [];
     const full = path.join(dir, entry.name);
+    if (entry.isDirectory() && path.dirname(path.dirname(full)) === THIRD_PARTY_PAGES) return [];
     if (entry.isDirectory()) return markdownFiles(full);
     return entry.name.endsWith('.md') ? [full] : [];
   });

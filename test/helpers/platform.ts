@@ -24,6 +24,9 @@ export const TEST_ENV: Record<string, string> = {
   GATEWAY_RATE_LIMIT_PER_SECOND: '100000',
   // An empty brain stays empty unless a test asks for the first-start seed.
   BRAIN_SEED_ON_START: '0',
+  // Memory recall on the lexical path: the neural encoder costs a worker thread and a model load (about 0.5 s) per
+  // platform, paid only by the tests about recall by meaning, which ask for it.
+  BRAIN_MEMORY_EMBEDDER: 'chain',
 };
 
 export interface TestPlatform {

@@ -1,57 +1,27 @@
-/** The event types the platform's sync routes accept (services/social/sync/schemas.ts is the server's side). */
+import type { ApiSchemas } from '../../api';
 
-/** Interaction kinds and their trust deltas are published in services/social/README.md. */
-export type InteractionKind =
-  | 'help'
-  | 'gift'
-  | 'trade_completed'
-  | 'play_together'
-  | 'praise'
-  | 'message'
-  | 'spam'
-  | 'insult'
-  | 'scam'
-  | 'grief'
-  | 'attack'
-  | 'kill'
-  | 'report';
+/**
+ * The event types the platform's sync routes accept, taken from the generated contract
+ * (`clients/api/generated/schema.d.ts`, from services/social/sync/schemas.ts), so a change on the server's side
+ * that breaks a bot fails compilation here. Interaction kinds and their trust deltas are published in
+ * services/social/README.md.
+ */
+export type InteractionKind = ApiSchemas['SocialInteractionKind'];
 
-interface Base {
-  user_id: string;
-  /** ISO 8601; the client fills it with the time of `record` when absent. */
-  at?: string;
+/** An event as the bot records it: `at` (ISO 8601) may be left out; the client fills in the time of `record`. */
+type Recorded<E> = E extends { at: string } ? Omit<E, 'at'> & { at?: string } : never;
+
+/** The events each platform's sync route takes, as posted (every event stamped). */
+export interface SentEvents {
+  minecraft: ApiSchemas['MinecraftSyncBatch']['events'][number];
+  discord: ApiSchemas['DiscordSyncBatch']['events'][number];
 }
 
-type Interaction = Base & {
-  type: 'interaction';
-  target_user_id: string;
-  kind: InteractionKind;
-  sentiment?: number;
-  content?: string;
-};
-
 /** A block-game bot's events. */
-export type MinecraftEvent =
-  | (Base & { type: 'player_seen' | 'join'; name?: string })
-  | (Base & { type: 'leave' })
-  | (Base & { type: 'chat'; message: string; to_user_id?: string; sentiment?: number })
-  | (Base & { type: 'trade'; target_user_id: string; items?: string })
-  | (Base & { type: 'kill'; target_user_id: string; weapon?: string })
-  | Interaction;
+export type MinecraftEvent = Recorded<SentEvents['minecraft']>;
 
 /** A chat-platform bot's events. */
-export type DiscordEvent =
-  | (Base & { type: 'member_seen' | 'join'; name?: string })
-  | (Base & { type: 'leave' })
-  | (Base & {
-      type: 'message';
-      content: string;
-      channel_id?: string;
-      reply_to_user_id?: string;
-      sentiment?: number;
-    })
-  | (Base & { type: 'reaction'; target_user_id: string; emoji: string })
-  | Interaction;
+export type DiscordEvent = Recorded<SentEvents['discord']>;
 
 /** The platforms that sync, and the event type of each. */
 export interface PlatformEvents {
@@ -69,13 +39,4 @@ export interface SyncBatch<E> {
 }
 
 /** The platform's answer to a batch. */
-export interface SyncResult {
-  bot_instance_id: string;
-  seq: number;
-  accepted: number;
-  interactions: number;
-  identities: number;
-  highest_seq: number;
-  gap: { from: number; to: number } | null;
-  missing: { from: number; to: number }[];
-}
+export type SyncResult = ApiSchemas['SocialSyncResult'];

@@ -1,6 +1,7 @@
+import { createForgeApiClient, type ForgeApiClient } from '../../api';
 import type { BotConfig } from './config';
 import { DiskQueue } from './diskQueue';
-import type { PlatformEvents, SyncBatch, SyncPlatform, SyncResult } from './events';
+import type { PlatformEvents, SentEvents, SyncBatch, SyncPlatform, SyncResult } from './events';
 
 /** Most events the platform takes in one batch. */
 export const MAX_BATCH_EVENTS = 500;
@@ -19,8 +20,8 @@ export interface SocialBotClientOptions<P extends SyncPlatform> {
   retries?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** Test seams: the HTTP client and the backoff wait. */
-  fetch?: typeof fetch;
+  /** Test seams: the HTTP client (default `globalThis.fetch`) and the backoff wait. */
+  fetch?: (input: Request) => Promise<Response>;
   sleep?: (ms: number) => Promise<void>;
   /** Called with each accepted batch's answer (gaps the platform saw are in it). */
   onResult?: (result: SyncResult) => void;
@@ -47,29 +48,33 @@ const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
  * With BRAIN_ENABLED off the client records nothing.
  */
 export class SocialBotClient<P extends SyncPlatform> {
-  private buffer: PlatformEvents[P][] = [];
+  private buffer: SentEvents[P][] = [];
   /** Flushes and drains run one after another, never interleaved (sequence numbers, files, order). */
   private serial: Promise<unknown> = Promise.resolve();
   /** A flush queued by `record` that has not started cutting yet (one is enough). */
   private autoFlushQueued = false;
   private timer?: NodeJS.Timeout;
   private readonly batchSize: number;
-  private readonly fetch: typeof fetch;
+  private readonly api: ForgeApiClient;
   private readonly sleep: (ms: number) => Promise<void>;
 
   private constructor(
     private readonly options: SocialBotClientOptions<P>,
-    private readonly queue: DiskQueue<SyncBatch<PlatformEvents[P]>> | null,
+    private readonly queue: DiskQueue<SyncBatch<SentEvents[P]>> | null,
   ) {
     this.batchSize = Math.min(MAX_BATCH_EVENTS, Math.max(1, options.batchSize ?? 100));
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.api = createForgeApiClient({
+      baseUrl: options.config.apiUrl,
+      token: options.config.serviceToken,
+      fetch: options.fetch,
+    });
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /** Opens the client and its queue (batches left by an earlier run are sent on the next drain). */
   static async open<P extends SyncPlatform>(options: SocialBotClientOptions<P>): Promise<SocialBotClient<P>> {
     const queue = options.config.enabled
-      ? await DiskQueue.open<SyncBatch<PlatformEvents[P]>>(options.queueDir)
+      ? await DiskQueue.open<SyncBatch<SentEvents[P]>>(options.queueDir)
       : null;
     return new SocialBotClient(options, queue);
   }
@@ -77,7 +82,7 @@ export class SocialBotClient<P extends SyncPlatform> {
   /** Buffers one event (stamped now when it has no `at`); a full buffer is cut into a batch and sent. */
   record(event: PlatformEvents[P]): void {
     if (!this.queue) return;
-    this.buffer.push({ ...event, at: event.at ?? new Date().toISOString() });
+    this.buffer.push({ ...event, at: event.at ?? new Date().toISOString() } as SentEvents[P]);
     if (this.buffer.length < this.batchSize || this.autoFlushQueued) return;
     this.autoFlushQueued = true;
     void this.inTurn(async () => {
@@ -108,7 +113,7 @@ export class SocialBotClient<P extends SyncPlatform> {
   }
 
   private async cutBatches(): Promise<void> {
-    const queue = this.queue as DiskQueue<SyncBatch<PlatformEvents[P]>>;
+    const queue = this.queue as DiskQueue<SyncBatch<SentEvents[P]>>;
     while (this.buffer.length > 0) {
       const events = this.buffer.splice(0, this.batchSize);
       const seq = await queue.takeSeq();
@@ -138,7 +143,7 @@ export class SocialBotClient<P extends SyncPlatform> {
   }
 
   private async deliverPending(): Promise<DrainReport> {
-    const queue = this.queue as DiskQueue<SyncBatch<PlatformEvents[P]>>;
+    const queue = this.queue as DiskQueue<SyncBatch<SentEvents[P]>>;
     const batches = await queue.pending();
     const report: DrainReport = { delivered: 0, rejected: 0, pending: batches.length };
     for (const batch of batches) {
@@ -157,24 +162,19 @@ export class SocialBotClient<P extends SyncPlatform> {
   }
 
   /** Posts one batch with retries: delivered, rejected (a 4xx refusal), or retry-later (unreachable, busy). */
-  private async send(batch: SyncBatch<PlatformEvents[P]>): Promise<'delivered' | 'rejected' | 'retry-later'> {
-    const { config, platform } = this.options;
+  private async send(batch: SyncBatch<SentEvents[P]>): Promise<'delivered' | 'rejected' | 'retry-later'> {
     const retries = this.options.retries ?? 4;
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await this.sleep(this.backoff(attempt));
-      const response = await this.fetch(`${config.apiUrl}/social/brain/${platform}/sync`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${config.serviceToken}` },
-        body: JSON.stringify(batch),
-      }).catch(() => null);
-      if (!response) continue;
-      const body: unknown = await response.json().catch(() => null);
-      if (response.ok) {
-        this.options.onResult?.(body as SyncResult);
+      // A network error, or an answer that is not JSON (a proxy's page), is retried like a busy platform.
+      const answer = await postSyncBatch(this.api, this.options.platform, batch).catch(() => null);
+      if (!answer) continue;
+      if (answer.response.ok) {
+        if (answer.data) this.options.onResult?.(answer.data);
         return 'delivered';
       }
-      if (!RETRYABLE.has(response.status)) {
-        this.options.onRejected?.(batch.seq, response.status, body);
+      if (!RETRYABLE.has(answer.response.status)) {
+        this.options.onRejected?.(batch.seq, answer.response.status, answer.error);
         return 'rejected';
       }
     }
@@ -186,4 +186,15 @@ export class SocialBotClient<P extends SyncPlatform> {
     const base = this.options.retryBaseMs ?? 500;
     return Math.min(this.options.retryMaxMs ?? 30_000, base * 2 ** (attempt - 1));
   }
+}
+
+/** Posts a batch to its platform's sync route through the generated client (the body is checked by the compiler). */
+function postSyncBatch<P extends SyncPlatform>(
+  api: ForgeApiClient,
+  platform: P,
+  batch: SyncBatch<SentEvents[P]>,
+) {
+  return platform === 'minecraft'
+    ? api.POST('/social/brain/minecraft/sync', { body: batch as SyncBatch<SentEvents['minecraft']> })
+    : api.POST('/social/brain/discord/sync', { body: batch as SyncBatch<SentEvents['discord']> });
 }

@@ -14,6 +14,8 @@ import { registerGuestRoutes } from './router';
 export interface GuestPart {
   register(routes: ApiRoutes): void;
   job: JobRegistrar;
+  /** Guest sign-in itself, for channels other than REST (the telnet prompt's `guest [name]`). */
+  guest: GuestSignIn;
 }
 
 /** Builds guest sign-in, display names and guest retention from the configuration (GUEST_*). */
@@ -43,5 +45,6 @@ export function createGuestPart(
   return {
     register: (routes) => registerGuestRoutes(routes, guest, names, deps.guard),
     job: (agenda) => retention.registerJob(agenda),
+    guest,
   };
 }

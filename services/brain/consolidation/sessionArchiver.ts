@@ -66,7 +66,7 @@ async function archiveGroup(keeper: MemoryKeeper, docs: MemoryDocument[]): Promi
       ...fresh.map((doc) => doc.content),
     ]);
     const times = docs.map((doc) => doc.occurred_at.getTime());
-    const { model, vectors } = await keeper.options.embeddings.embed([content]);
+    const { model, vector } = await keeper.embedContent(content);
     const now = new Date(keeper.options.clock.now());
     await keeper.memories.updateOne(
       { _id: id },
@@ -88,7 +88,7 @@ async function archiveGroup(keeper: MemoryKeeper, docs: MemoryDocument[]): Promi
       },
       { upsert: true },
     );
-    await keeper.options.vectors.upsert(model, [{ id, subject, tier: 'archival', vector: vectors[0] }]);
+    await keeper.options.vectors.upsert(model, [{ id, subject, tier: 'archival', vector }]);
     keeper.text.add(subject, { id, tier: 'archival', content, hash: contentHash(content) });
   }
   await handOverGraph(keeper, subject as GraphScope, ids, id);

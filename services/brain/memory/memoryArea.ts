@@ -1,6 +1,7 @@
 import type { Agenda } from 'agenda';
 import { tiktokenCounter } from '../../../ai/chunking/tokenCounter';
 import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import { SentenceEncoder } from '../../../ai/embeddings/sentenceEncoder';
 import type { PlatformContext } from '../../../platform/platform';
 import type { ServiceRegistrar } from '../../../platform/app';
 import type { BrainStatusSource } from '../../admin';
@@ -15,9 +16,11 @@ import { decisionStatus } from '../decisions/decisionStatus';
 import { Consolidation, type BackupGate } from '../consolidation/consolidation';
 import { registerConsolidationRoutes } from '../consolidation/router';
 import { registerSecurityRoutes } from '../security/router';
+import { securityService, type SecurityService } from '../security/securityService';
 import { SubjectEraser } from '../security/subjectEraser';
 import { MemoryAuditLog, type AuditPort } from './memoryAuditLog';
 import { MemoryKeeper } from './memoryKeeper';
+import { MemoryReembedding } from './memoryReembedding';
 import { memoryStatus } from './memoryStatus';
 import { MemoryVectors } from './memoryVectors';
 import { registerMemoryRoutes } from './router';
@@ -31,6 +34,11 @@ export interface BrainMemoryOptions {
   audit?: AuditPort;
   /** Where decision changes are published to be searchable in the brain (the corpus ingestor) [nowhere]. */
   decisionPublisher?: DecisionPublisher;
+  /**
+   * The sentence encoder to share with the documents' chain (BRAIN_LOCAL_EMBEDDER=neural) [with
+   * BRAIN_MEMORY_EMBEDDER=neural, one of the memory's own, closed with it].
+   */
+  encoder?: SentenceEncoder;
 }
 
 /** The memory part of the brain: its services for other areas, routes and jobs. */
@@ -46,6 +54,9 @@ export interface BrainMemory {
   /** The decision log and the graph as other areas call them (the MCP gateway). */
   decisionService: DecisionService;
   graphService: GraphService;
+  securityService: SecurityService;
+  /** The background move of memories into the encoder's space (neural path only). */
+  reembedding?: MemoryReembedding;
   services: ServiceRegistrar[];
   jobs: ((agenda: Agenda) => Promise<void>)[];
   close(): Promise<void>;
@@ -65,8 +76,19 @@ export async function openBrainMemory(
   const { config, stores, clock } = context;
   if (!stores.mongo) throw new Error('Brain memory needs MongoDB');
   const logger = context.logger.child({ component: 'brain-memory' });
+  const neural = config.BRAIN_MEMORY_EMBEDDER === 'neural';
+  const ownEncoder = neural && !options.encoder;
+  const encoder = neural
+    ? (options.encoder ?? new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS }))
+    : undefined;
   const vectors = new MemoryVectors(stores.qdrant, `${config.BRAIN_QDRANT_COLLECTION}_memories`);
-  await vectors.open(embeddings.spaces());
+  await vectors.open([
+    ...embeddings.spaces(),
+    ...(encoder ? [{ model: encoder.model, dimensions: encoder.dimensions }] : []),
+  ]);
+  // The model loads now (on the encoder's thread, about 0.5 s), not on the first recall; a model that cannot load
+  // stops start-up here.
+  await encoder?.warmUp();
   const graph = new SubjectGraph(stores.mongo, clock);
   await graph.init();
   const retentionSeconds = config.BRAIN_EPISODIC_RETENTION_DAYS * 86_400;
@@ -85,8 +107,12 @@ export async function openBrainMemory(
     workingBudget: config.BRAIN_WORKING_MEMORY_MAX_TOKENS,
     duplicateSimilarity: config.BRAIN_MEMORY_DUPLICATE_SIMILARITY,
     redactSecrets: config.BRAIN_MEMORY_REDACT_SECRETS,
+    encoder,
   });
   await memory.init();
+  // Memories remembered before the encoder's space existed get their vectors in it, in the background.
+  const reembedding = encoder ? new MemoryReembedding(memory, encoder.model, logger) : undefined;
+  reembedding?.start();
   const audit = new MemoryAuditLog(stores.mongo, clock, logger, options.audit);
   await audit.init();
   const decisions = new DecisionLog(stores.mongo, clock, logger, options.decisionPublisher);
@@ -113,6 +139,7 @@ export async function openBrainMemory(
     decisionStatus: decisionStatus(decisions.publication),
     decisionService: decisionService(decisions),
     graphService: graphService(graph, clock),
+    securityService: securityService({ memory, audit, eraser, mongo: stores.mongo! }),
     services: [
       (routes) => registerMemoryRoutes(routes, { memory, audit, requireBrainAuth: guard.requireBrainAuth }),
       (routes) => registerGraphRoutes(routes, { graph, clock, requireBrainAuth: guard.requireBrainAuth }),
@@ -123,10 +150,14 @@ export async function openBrainMemory(
     jobs: [
       (agenda) => consolidation.registerJob(agenda),
       (agenda) => decisions.publication.registerJob(agenda, config.ROLES.includes('worker')),
+      (agenda) => memory.vectorRepair.registerJob(agenda),
     ],
+    reembedding,
     close: async () => {
+      await reembedding?.stop();
       await consolidation.stop();
       await audit.flush();
+      if (ownEncoder) await encoder?.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Connection, Model } from 'mongoose';
 import type { Logger } from 'pino';
 import type { TokenCounter } from '../../../ai/chunking/tokenCounter';
 import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import type { EmbeddingProvider } from '../../../ai/embeddings/provider';
 import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
 import { cosine } from '../../../ai/memory/recallScoring';
 import { BLOCKING_SECRET_KINDS, redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
@@ -28,6 +29,7 @@ import type {
   RememberResult,
 } from './memoryService';
 import type { MemoryVectors } from './memoryVectors';
+import { MemoryVectorRepair } from './memoryVectorRepair';
 import type { WorkingMemoryStore } from './workingMemory';
 
 /**
@@ -59,6 +61,11 @@ export interface MemoryKeeperOptions {
   duplicateSimilarity: number;
   /** Redact private keys and mnemonics instead of refusing them (BRAIN_MEMORY_REDACT_SECRETS, off). */
   redactSecrets: boolean;
+  /**
+   * The memories' own vector space (BRAIN_MEMORY_EMBEDDER=neural: the sentence encoder), whose cosine recall scores
+   * meaning by. Without it, vectors come from the embedding chain and recall scores meaning by the hash embedding.
+   */
+  encoder?: EmbeddingProvider & { embedQuery(text: string): Promise<number[]> };
 }
 
 /** The stored form as every reader sees it. */
@@ -106,10 +113,23 @@ export class MemoryKeeper implements MemoryService {
   });
   /** Concurrent remembers' records, inserted together (the driver's collection: the record is built typed). */
   private readonly inserts: GroupCommit<MemoryDocument>;
+  /** A remember's intent across MongoDB and Qdrant, and the repair of what a crash left half-done. */
+  readonly vectorRepair: MemoryVectorRepair;
 
   constructor(readonly options: MemoryKeeperOptions) {
     this.memories = memoryModel(options.mongo);
     this.inserts = insertGroup<MemoryDocument>(this.memories.collection as never);
+    const writer = {
+      embed: (content: string) => this.embedContent(content),
+      upsert: (doc: Pick<MemoryDocument, '_id' | 'subject' | 'tier'>, model: string, vector: number[]) =>
+        options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier: doc.tier, vector }]),
+    };
+    this.vectorRepair = new MemoryVectorRepair(
+      this.memories.collection as never,
+      writer,
+      options.clock,
+      options.logger,
+    );
   }
 
   async init(): Promise<void> {
@@ -163,6 +183,8 @@ export class MemoryKeeper implements MemoryService {
           { returnDocument: 'after' },
         )
         .lean();
+      // A repeat of a remember killed before its vector was stored finishes that remember first.
+      if (merged && this.vectorRepair.isPending(merged)) await this.vectorRepair.finish(merged);
       if (merged) return { memory: recordOf(merged), merged: true };
     }
     const { model, vector } = await this.embedContent(record.content);
@@ -185,13 +207,14 @@ export class MemoryKeeper implements MemoryService {
       consolidated_at: null,
       summarizes: [],
     };
-    await this.inserts.submit(doc);
+    await this.inserts.submit(this.vectorRepair.flagged(doc));
     this.text.add(doc.subject, { id: doc._id, tier, content: doc.content, hash });
     const scope = doc.subject as `${string}:${string}`;
     await Promise.all([
       this.options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier, vector }]),
       this.options.graph.recordMemory(scope, doc._id, doc.session_id, doc.content, doc.occurred_at),
     ]);
+    await this.vectorRepair.stored(doc);
     return { memory: recordOf(doc), merged: false };
   }
 
@@ -238,12 +261,18 @@ export class MemoryKeeper implements MemoryService {
     return this.options.working.list(subject, sessionId);
   }
 
-  /** The text's embedding; concurrent calls for the same text share one (nothing is kept once it is answered). */
-  private embedContent(content: string): Promise<{ model: string; vector: number[] }> {
+  /**
+   * A memory text's vector in the memories' space (the encoder's, or the chain's); concurrent calls for the same text
+   * share one (nothing is kept once it is answered). Everything that stores a memory vector goes through it.
+   */
+  embedContent(content: string): Promise<{ model: string; vector: number[] }> {
     let pending = this.embedding.get(content);
     if (!pending) {
-      pending = this.options.embeddings
-        .embed([content])
+      const encoder = this.options.encoder;
+      const embedded = encoder
+        ? encoder.embed([content]).then((vectors) => ({ model: encoder.model, vectors }))
+        : this.options.embeddings.embed([content]);
+      pending = embedded
         .then(({ model, vectors }) => ({ model, vector: vectors[0] }))
         .finally(() => this.embedding.delete(content));
       this.embedding.set(content, pending);

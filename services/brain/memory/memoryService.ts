@@ -104,4 +104,6 @@ export interface MemoryService {
   /** One memory of `subject`, or null (also when it belongs to another subject). */
   get(subject: string, id: string): Promise<MemoryRecord | null>;
   list(input: ListInput): Promise<{ memories: MemoryRecord[]; next_cursor: string | null }>;
+  /** A session's working memory, oldest first (optional: stand-ins without a working tier leave it out). */
+  working?(subject: string, sessionId: string): Promise<MemoryRecord[]>;
 }

@@ -1,6 +1,7 @@
 import { GroupCommit } from '../../../platform/stores/groupCommit';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { VectorSpace } from '../../../ai/retrieval/vectorIndex';
+import { openMemoryCollection } from './memoryCollection';
 
 const matchValue = (key: string, value: string) => ({ key, match: { value } });
 const matchAny = (key: string, values: readonly string[]) => ({ key, match: { any: [...values] } });
@@ -32,27 +33,24 @@ export class MemoryVectors {
     { maxBatch: 256 },
   );
 
+  /** The collection's current version (`<base>` or `<base>_v<n>`), known once open. */
+  collection: string;
+
   constructor(
     private readonly client: QdrantClient,
-    readonly collection: string,
-  ) {}
+    private readonly base: string,
+  ) {
+    this.collection = base;
+  }
 
-  /** Creates the collection (or adds missing spaces' named vectors by recreating nothing: new models are ignored). */
+  /**
+   * Opens the newest version of the collection, moving to a new version when a configured space is missing
+   * (memoryCollection.ts): `<base>` or `<base>_v<n>`.
+   */
   async open(spaces: readonly VectorSpace[]): Promise<void> {
-    const { exists } = await this.client.collectionExists(this.collection);
-    if (!exists) {
-      const vectors = Object.fromEntries(
-        spaces.map((space) => [space.model, { size: space.dimensions, distance: 'Cosine' as const }]),
-      );
-      await this.client.createCollection(this.collection, { vectors, hnsw_config: { m: 0, payload_m: 16 } });
-      await this.client.createPayloadIndex(this.collection, {
-        field_name: 'subject',
-        field_schema: { type: 'keyword', is_tenant: true },
-        wait: true,
-      });
-    }
-    const info = await this.client.getCollection(this.collection);
-    this.spaces = new Set(Object.keys((info.config.params.vectors ?? {}) as Record<string, unknown>));
+    const opened = await openMemoryCollection(this.client, this.base, spaces);
+    this.collection = opened.name;
+    this.spaces = new Set(opened.spaces);
   }
 
   /** Points in the collection (Qdrant's `points_count`, no scan). */

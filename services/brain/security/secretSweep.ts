@@ -109,13 +109,13 @@ export class SecretSweep {
       const findings = scanForSecrets(doc.content);
       if (findings.length === 0) continue;
       const content = redactSecrets(doc.content, findings);
-      const { model, vectors } = await this.memory.options.embeddings.embed([content]);
+      const { model, vector } = await this.memory.embedContent(content);
       await this.memory.memories.updateOne(
         { _id: doc._id },
         { $set: { content, content_hash: contentHash(content), vector_model: model } },
       );
       await this.memory.options.vectors.upsert(model, [
-        { id: doc._id, subject: doc.subject, tier: doc.tier, vector: vectors[0] },
+        { id: doc._id, subject: doc.subject, tier: doc.tier, vector },
       ]);
       this.memory.text.add(doc.subject, { id: doc._id, tier: doc.tier, content, hash: contentHash(content) });
       redacted.push({

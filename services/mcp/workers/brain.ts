@@ -142,6 +142,7 @@ export function brainWorker(options: BrainWorkerOptions): Worker {
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
         access: ACCESS.operator,
         callsPerMinute: 20,
+        cost: 10,
         handler: (input, call) => {
           if (input.documents.length > options.maxDocumentsPerIngest) {
             throw new ValidationError(

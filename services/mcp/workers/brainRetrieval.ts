@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RouteSchema } from '../../brain/schemas';
 import {
   AskRequestSchema,
   AskResponseSchema,
@@ -45,6 +46,24 @@ function summariseSearchV2(output: SearchV2Output): string {
 export function brainRetrievalTools(brain: BrainService): AnyTool[] {
   return [
     defineTool({
+      name: 'brain_route_query',
+      title: 'Which route a search would take',
+      description:
+        'Says how brain_search would handle a query without searching: the class the router gives it (SIMPLE, ' +
+        'FACTUAL, EXPLORATORY, COMPLEX), the strategies it would run, whether it reranks, and why. Cheap; use it to ' +
+        'choose a strategy or explain a result.',
+      input: z.strictObject({
+        query: v2.query.meta({ description: 'The query, as you would search it' }),
+        strategy: v2.strategy,
+      }),
+      output: RouteSchema.extend({ query: z.string() }),
+      annotations: READ_ONLY,
+      access: ACCESS.anyone,
+      handler: ({ query, strategy }) => Promise.resolve({ query, ...brain.routeQuery(query, strategy) }),
+      summarise: (route) =>
+        `${route.class ?? 'named'}: ${route.strategies.join('+')}${route.reranked ? ', reranked' : ''} (${route.reason}).`,
+    }),
+    defineTool({
       name: 'brain_search',
       title: 'Search the knowledge base (routed)',
       description:
@@ -55,6 +74,7 @@ export function brainRetrievalTools(brain: BrainService): AnyTool[] {
       output: SearchV2ResponseSchema,
       annotations: READ_ONLY,
       access: ACCESS.anyone,
+      cost: 2,
       handler: (input) => brain.searchV2(input),
       summarise: summariseSearchV2,
     }),
@@ -69,6 +89,7 @@ export function brainRetrievalTools(brain: BrainService): AnyTool[] {
       output: AskResponseSchema,
       annotations: READ_ONLY,
       access: ACCESS.anyone,
+      cost: 5,
       handler: (input) => brain.ask(input),
       summarise: (answer) =>
         answer.grounded

@@ -109,6 +109,10 @@ export function economyWorker(economy: EconomyService): Worker {
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
         access: ACCESS.registeredPlayer,
         callsPerMinute: 30,
+        confirm: (input) =>
+          Promise.resolve(
+            `Pay ${input.amount} ${input.currency} to user ${input.to_user_id}? This cannot be undone.`,
+          ),
         handler: async (input, { caller }) => {
           const { operation } = await economy.transfer({
             fromUserId: callerId(caller),

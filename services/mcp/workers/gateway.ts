@@ -6,6 +6,7 @@ import { accessDenial, callerKey } from '../toolAccess';
 import type { ToolCatalogue } from '../toolCatalogue';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import type { WorkerHealth } from '../workerHealth';
+import { toolSearchTool } from './toolSearch';
 
 /** Reads of the audited tool calls (the platform's AuditLog fits). */
 export interface AuditReader {
@@ -27,6 +28,7 @@ const CallSchema = z.object({
   outcome: z.string(),
   duration_ms: z.number().nullable(),
   code: z.string().nullable(),
+  cost_units: z.number().nullable().meta({ description: 'Cost units the call charged to your quota' }),
   arguments: z.unknown().meta({ description: 'The arguments, secrets redacted' }),
 });
 const CallsSchema = z.object({ calls: z.array(CallSchema) });
@@ -47,6 +49,7 @@ function presentCall(event: AuditEvent): z.infer<typeof CallSchema> {
     outcome: event.outcome,
     duration_ms: typeof details.duration_ms === 'number' ? details.duration_ms : null,
     code: typeof details.code === 'string' ? details.code : null,
+    cost_units: typeof details.cost_units === 'number' ? details.cost_units : null,
     arguments: details.arguments,
   };
 }
@@ -60,7 +63,8 @@ const summariseCalls = ({ calls }: z.infer<typeof CallsSchema>) =>
 export function gatewayWorker(options: GatewayWorkerOptions): Worker {
   return {
     name: 'gateway',
-    description: 'The tool gateway itself: worker health, your access, and the audit of tool calls.',
+    description:
+      'The tool gateway itself: find tools, worker health, your access, and the audit of tool calls.',
     stores: [],
     resources: [
       {
@@ -82,6 +86,7 @@ export function gatewayWorker(options: GatewayWorkerOptions): Worker {
       },
     ],
     tools: [
+      toolSearchTool(options.catalogue),
       defineTool({
         name: 'gateway_health',
         title: 'Worker health (operators)',

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { GraphScope } from '../../../models/GraphEntity';
 import { ForbiddenError } from '../../../platform/errors';
 import type { Principal } from '../../auth/principal';
-import type { GraphService } from '../../brain';
+import type { CorpusGraphReads, GraphService } from '../../brain';
 import { EntityDetailSchema, EntityListSchema } from '../../brain/graph/schemas';
 import { userSubject } from '../../brain/memory/subjectAccess';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { pageLimit } from './caller';
+import { corpusGraphTools } from './corpusGraph';
 
 const ScopeSchema = z.enum(['corpus', 'mine']).default('corpus').meta({
   description:
@@ -30,10 +31,12 @@ function scopeOf(scope: 'corpus' | 'mine', caller: Principal): GraphScope {
  * their relations and bi-temporal facts, through the brain's GraphService. Access as `/brain/graph`: identity
  * tier 1 and the service token.
  */
-export function graphWorker(graph: GraphService): Worker {
+export function graphWorker(graph: GraphService, corpus?: CorpusGraphReads): Worker {
   return {
     name: 'graph',
-    description: 'The knowledge graph: entities, how they relate, and the facts about them over time.',
+    description:
+      'The knowledge graph: entities, how they relate, the facts about them over time, and the documents’ ' +
+      'entity neighbours and communities.',
     stores: ['mongo'],
     tools: [
       defineTool({
@@ -88,6 +91,7 @@ export function graphWorker(graph: GraphService): Worker {
                 .join(', ')}.`
             : '.'),
       }),
+      ...(corpus ? corpusGraphTools(corpus) : []),
     ],
   };
 }

@@ -1,6 +1,13 @@
 import type { AdminService } from '../../admin';
 import type { AuthService } from '../../auth';
-import type { BrainService, DecisionService, GraphService, MemoryService } from '../../brain';
+import type {
+  BrainService,
+  CorpusGraphReads,
+  DecisionService,
+  GraphService,
+  MemoryService,
+  SecurityService,
+} from '../../brain';
 import type { EconomyService } from '../../economy';
 import type { InfluencerService } from '../../influencer';
 import type { MarketplaceService } from '../../marketplace';
@@ -19,6 +26,7 @@ import { influencerWorker } from './influencer';
 import { marketplaceWorker } from './marketplace';
 import { memoryWorker } from './memory';
 import { questsWorker } from './quests';
+import { securityWorker } from './security';
 import { signerWorker } from './signer';
 import { socialWorker } from './social';
 import { worldWorker } from './world';
@@ -34,8 +42,11 @@ export interface WorkerSources {
   memory?: MemoryService;
   decisions?: DecisionService;
   graph?: GraphService;
+  /** The documents' co-occurrence graph (neighbours, communities), offered by the graph worker. */
+  corpusGraph?: CorpusGraphReads;
+  security?: SecurityService;
   world?: WorldService;
-  signer?: Pick<SignerArea, 'status'>;
+  signer?: Pick<SignerArea, 'status' | 'signatures'>;
   economy?: EconomyService;
   marketplace?: MarketplaceService;
   social?: SocialService;
@@ -54,7 +65,8 @@ export function productWorkers(sources: WorkerSources): Worker[] {
   }
   if (sources.memory) workers.push(memoryWorker(sources.memory));
   if (sources.decisions) workers.push(decisionsWorker(sources.decisions));
-  if (sources.graph) workers.push(graphWorker(sources.graph));
+  if (sources.graph) workers.push(graphWorker(sources.graph, sources.corpusGraph));
+  if (sources.security) workers.push(securityWorker(sources.security));
   if (sources.world) workers.push(worldWorker(sources.world));
   if (sources.social) workers.push(socialWorker(sources.social));
   if (sources.economy) workers.push(economyWorker(sources.economy));

@@ -191,6 +191,11 @@ export function marketplaceWorker(market: MarketplaceService): Worker {
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
         access: ACCESS.registeredPlayer,
         callsPerMinute: 30,
+        cost: 5,
+        confirm: async (input) => {
+          const { price, item, qty } = await market.listing(input.listing_id);
+          return `Buy ${item} ×${qty} for ${price.amount} ${price.currency}? This cannot be undone.`;
+        },
         handler: async (input, { caller }) =>
           (await market.buy(input.listing_id, callerId(caller), input.idempotency_key)).sale,
         summarise: (sale) =>

@@ -11,6 +11,7 @@ import {
   RecallResponseSchema,
   RememberRequestSchema,
   RememberResponseSchema,
+  WorkingMemorySchema,
 } from '../../brain/memory/schemas';
 import { userSubject } from '../../brain/memory/subjectAccess';
 import type { Principal } from '../../auth/principal';
@@ -202,6 +203,37 @@ export function memoryWorker(memory: MemoryService): Worker {
             ? 'Nothing to forget.'
             : `Forgot ${forgotten.length}: ${forgotten.join(', ')}.`,
       }),
+      ...(memory.working ? [workingContextTool(memory.working.bind(memory))] : []),
     ],
   };
+}
+
+/**
+ * `memory_working_context`: a conversation's working memory (the turns kept whole within its token budget, oldest
+ * first), as `GET /brain/memory/working/:session_id`, of the caller's own subject.
+ */
+function workingContextTool(working: NonNullable<MemoryService['working']>) {
+  return defineTool({
+    name: 'memory_working_context',
+    title: 'A conversation’s working memory',
+    description:
+      'The working memory of one of your conversations (session_id, as you gave it to memory_remember with ' +
+      'tier working): its turns, oldest first, within the working tier’s token budget. Use it to pick up a ' +
+      'conversation where it was left; memory_recall searches the other tiers.',
+    input: z.strictObject({
+      session_id: z.string().trim().min(1).max(200).meta({ description: 'The conversation' }),
+    }),
+    output: WorkingMemorySchema,
+    annotations: READ_ONLY,
+    access: ACCESS.registeredPlayer,
+    handler: async ({ session_id: sessionId }, { caller }) => ({
+      session_id: sessionId,
+      memories: (await working(subjectOf(caller), sessionId)).map(presentMemory),
+    }),
+    summarise: ({ session_id: sessionId, memories }) =>
+      memories.length === 0
+        ? `No working memory for session ${sessionId}.`
+        : `${memories.length} turns of ${sessionId}, oldest first:\n` +
+          memories.map((turn) => `- ${turn.content.slice(0, 120)}`).join('\n'),
+  });
 }

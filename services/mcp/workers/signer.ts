@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SignerArea } from '../../signer';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
+import { signatureRequestTools } from './signatureRequests';
 
 const SignerStatusSchema = z.object({
   enabled: z.boolean(),
@@ -14,8 +15,11 @@ const SignerStatusSchema = z.object({
   reason: z.string().optional(),
 });
 
-/** The signer worker: the contract-signature issuer's state (issuing stays on its REST routes). */
-export function signerWorker(signer: Pick<SignerArea, 'status'>): Worker {
+/**
+ * The signer worker: the contract-signature issuer's state, and signature requests (confirmed on 2026-07-28). Its
+ * tools stay callable while it is down: they answer as the routes do (SIGNER_DISABLED, the 503 codes).
+ */
+export function signerWorker(signer: Pick<SignerArea, 'status' | 'signatures'>): Worker {
   const describe = () => {
     const status = signer.status();
     if (!status.enabled) return { enabled: false };
@@ -31,7 +35,9 @@ export function signerWorker(signer: Pick<SignerArea, 'status'>): Worker {
   };
   return {
     name: 'signer',
-    description: 'Contract-signature issuing for TheForge and PunkSeed: whether it is configured and ready.',
+    description:
+      'Contract signatures for TheForge and PunkSeed: forge start, forge claim and seed mint for your wallets, ' +
+      'and whether issuing is configured and ready.',
     stores: ['mongo'],
     probe: () => {
       const status = signer.status();
@@ -59,6 +65,7 @@ export function signerWorker(signer: Pick<SignerArea, 'status'>): Worker {
               ? `Signer ready on chain ${status.chain_id} (${status.signer}).`
               : `Signer stopped: ${status.code}: ${status.reason}`,
       }),
+      ...signatureRequestTools(signer),
     ],
   };
 }

@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { Types } from 'mongoose';
 import type { IdentityRecord } from '../../../models/Identity';
 import { UnauthorizedError } from '../../../platform/errors';
@@ -21,9 +20,11 @@ export interface IdentityLookup {
 export class SignatureAccess {
   constructor(private readonly identities: IdentityLookup) {}
 
-  /** Resolves to who is asking, or throws 401/403. `address` is already validated. */
-  async requireMayRequestFor(req: Request, address: string): Promise<SignatureRequester> {
-    const principal: Principal | undefined = req.principal;
+  /**
+   * Resolves to who is asking, or throws 401/403. `principal` is what the auth area's guard authenticated (the
+   * routes pass `req.principal`, the MCP gateway its caller); `address` is already validated.
+   */
+  async requireMayRequestFor(principal: Principal | undefined, address: string): Promise<SignatureRequester> {
     if (!principal) throw new UnauthorizedError('Sign in or present the service token');
     if (principal.kind === 'service') return { requestedBy: 'service' };
     const requestedBy = `user:${principal.userId.toHexString()}`;

@@ -53,6 +53,8 @@ describe('operator console in Chromium', () => {
     env = {
       NODE_ENV: 'development',
       PORT: String(port),
+      // Development opens the telnet port on 4000 by default; this server needs none (and 4000 may be taken).
+      TELNET_PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: await fs.promises.mkdtemp(path.join(os.tmpdir(), 'forge-console-')),
       LOG_LEVEL: 'info',

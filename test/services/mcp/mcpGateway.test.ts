@@ -13,6 +13,16 @@ import {
   textOf,
   type Caller,
 } from './mcpPlatform';
+import {
+  ADMIN_ONLY,
+  BRAIN_READS,
+  DECISION_WRITES,
+  MEMORY,
+  MOVES_COINS,
+  SECURITY_READS,
+  SIGNATURES,
+  SOCIAL_READS,
+} from './toolGroups';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -21,29 +31,6 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 const ACCEPT = 'application/json, text/event-stream';
-
-/** Tools only some callers see. */
-const ADMIN_ONLY = [
-  'identity_user',
-  'identity_set_roles',
-  'gateway_audit_recent',
-  'admin_status',
-  'admin_health',
-  'admin_search_audit',
-  'admin_detect_patterns',
-  'admin_query_operations',
-  'admin_user_activity',
-];
-/** Tools moving the caller's coins or items out: identity tier 1 and above. */
-const MOVES_COINS = ['economy_transfer', 'marketplace_list_item', 'marketplace_buy'];
-/** The caller's own memories: identity tier 1 and above, users only (as /brain/memory). */
-const MEMORY = ['memory_remember', 'memory_recall', 'memory_list', 'memory_forget'];
-/** Reads of the decision log and the graph: identity tier 1 and above, and the service token. */
-const BRAIN_READS = ['decisions_list', 'decision_get', 'graph_entities', 'graph_entity'];
-/** Writes of the decision log: operators, admins and the service token. */
-const DECISION_WRITES = ['decision_record', 'decision_supersede', 'decision_revert'];
-/** Social reads anyone may call (the service token names whose). */
-const SOCIAL_READS = ['social_profile', 'social_relationships', 'social_search', 'social_stats'];
 
 describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () => {
   const clock = new ManualClock(Date.now());
@@ -154,22 +141,26 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
         names(admin.token),
         names(SERVICE_TOKEN),
       ]);
-      expect(asGuest).toHaveLength(55);
-      expect(asPlayer).toHaveLength(66);
-      expect(asAdmin).toHaveLength(80);
-      expect(asService).toHaveLength(30);
+      expect(asGuest).toHaveLength(57);
+      expect(asPlayer).toHaveLength(74);
+      expect(asAdmin).toHaveLength(91);
+      expect(asService).toHaveLength(40);
+      // Lists come sorted by name, so a list is the same on every request (2026-07-28 clients cache it).
+      expect(asAdmin).toEqual([...asAdmin].sort());
       // A guest (tier 0) plays, reads its wallet and the market, but moves no coins or items out (tier 1), keeps no
       // memories and reads no decisions or graph (tier 1), does not ingest (operators) and runs no operator or admin
       // tools.
       expect(asAdmin.filter((name) => !asGuest.includes(name)).sort()).toEqual(
         [
           ...MOVES_COINS,
+          ...SIGNATURES,
           ...MEMORY,
           ...BRAIN_READS,
           ...DECISION_WRITES,
           'brain_ingest',
           'gateway_health',
           ...ADMIN_ONLY,
+          ...SECURITY_READS,
         ].sort(),
       );
       expect(asGuest).toEqual(
@@ -185,10 +176,10 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       // A wallet player (tier 2) trades and keeps memories, but is no operator: the shared indexes and the decision
       // log are not its to write either.
       expect(asPlayer.filter((name) => !asGuest.includes(name)).sort()).toEqual(
-        [...MOVES_COINS, ...MEMORY, ...BRAIN_READS].sort(),
+        [...MOVES_COINS, ...SIGNATURES, ...MEMORY, ...BRAIN_READS].sort(),
       );
       expect(asAdmin.filter((name) => !asPlayer.includes(name)).sort()).toEqual(
-        ['brain_ingest', 'gateway_health', ...DECISION_WRITES, ...ADMIN_ONLY].sort(),
+        ['brain_ingest', 'gateway_health', ...DECISION_WRITES, ...ADMIN_ONLY, ...SECURITY_READS].sort(),
       );
       // Influencer tools need the creator grant, which none of these callers holds (an admin included).
       expect(asAdmin.filter((name) => name.startsWith('influencer_'))).toEqual([]);
@@ -196,6 +187,7 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
       // writes; it reads, ingests, records decisions, searches the marketplace and the social graph, sees health.
       expect(asService.sort()).toEqual(
         [
+          'brain_route_query',
           'brain_search',
           'brain_ask',
           'brain_search_fulltext',
@@ -215,9 +207,12 @@ describe('MCP gateway at /mcp: access, tools by caller, calls end to end', () =>
           'marketplace_listing',
           'marketplace_similar',
           'signer_status',
+          ...SIGNATURES,
           'gateway_health',
           'gateway_access',
+          'gateway_find_tools',
           'gateway_my_calls',
+          ...SECURITY_READS,
         ].sort(),
       );
     });

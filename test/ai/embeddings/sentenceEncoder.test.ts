@@ -1,0 +1,63 @@
+import {
+  ENCODED_CHARACTERS,
+  SENTENCE_ENCODER_MODEL,
+  SentenceEncoder,
+  encodedPart,
+} from '../../../ai/embeddings/sentenceEncoder';
+import encodeInWorker from '../../../ai/embeddings/sentenceEncoderWorker';
+import { cosine } from '../../../ai/memory/recallScoring';
+
+describe('SentenceEncoder (use-lite-v1-512)', () => {
+  const encoder = new SentenceEncoder({ batchSize: 4 });
+  afterAll(() => encoder.close());
+
+  it('names its own 512-dimensional space and answers unit vectors in order, across batches', async () => {
+    expect([encoder.model, encoder.dimensions]).toEqual([SENTENCE_ENCODER_MODEL, 512]);
+    const texts = ['My favourite drink is a cortado with oat milk.', 'what coffee do I like?'];
+    const many = Array.from({ length: 9 }, (_, i) => `Sentence ${i} about the old mill.`);
+    const vectors = await encoder.embed([...texts, ...many]);
+    expect(vectors).toHaveLength(11);
+    for (const vector of vectors) {
+      expect(vector).toHaveLength(512);
+      expect(Math.hypot(...vector)).toBeCloseTo(1, 4);
+    }
+    // A paraphrase sits nearer its statement than an unrelated sentence does.
+    const [unrelated] = await encoder.embed(['I keep my spare sword in the chapel crypt.']);
+    expect(cosine(vectors[0], vectors[1])).toBeGreaterThan(cosine(unrelated, vectors[1]) + 0.3);
+    expect(encoder.loadMs).toBeGreaterThan(0);
+  });
+
+  it('answers a repeated text from its cache with the same vector', async () => {
+    const [first] = await encoder.embed(['where did I hide my extra blade?']);
+    const [again] = await encoder.embed(['where did I hide my extra blade?']);
+    expect(again).toBe(first);
+  });
+
+  it('loads the model from the package files: nothing is fetched', async () => {
+    const realFetch = globalThis.fetch;
+    const fetched: unknown[] = [];
+    globalThis.fetch = ((input: unknown) => {
+      fetched.push(input);
+      return Promise.reject(new Error('no network in this test'));
+    }) as typeof fetch;
+    try {
+      const result = await encodeInWorker({ texts: ['what coffee do I like?'] });
+      expect(result.vectors).toHaveLength(512);
+      expect(result.loadMs).toBeGreaterThan(0);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(fetched).toEqual([]);
+  });
+});
+
+describe('encodedPart', () => {
+  it('keeps short texts whole and cuts long ones at a space within the first 1,000 characters', () => {
+    expect(encodedPart('what coffee do I like?')).toBe('what coffee do I like?');
+    const long = 'word '.repeat(400);
+    const part = encodedPart(long);
+    expect(part.length).toBeLessThanOrEqual(ENCODED_CHARACTERS);
+    expect(part.length).toBeGreaterThan(ENCODED_CHARACTERS - 6);
+    expect(part.endsWith('word')).toBe(true);
+  });
+});
