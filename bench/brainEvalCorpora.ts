@@ -7,10 +7,19 @@
  * halves apart; the end prints the unweighted mean over corpora of each half. Only held-out figures are reported as
  * quality: tune on the tuning half, keep a ranking change only when the held-out mean improves.
  * The questions are validated first (bench/brainEval/corpusSet.ts); a bad set stops the run (exit 1).
- * Run: npx tsx bench/brainEvalCorpora.ts [--corpora=forge,fastify] [--verbose]
+ * Run: npx tsx bench/brainEvalCorpora.ts [--corpora=forge,fastify] [--split=tuning] [--strategies=auto,hybrid]
+ *   [--no-ask] [--dump=file.json] [--verbose]; --split, --strategies and --no-ask narrow a tuning iteration (what is not run prints 0).
  */
+import fs from 'node:fs';
 import { corpusProblems, loadCorpora, type Split } from './brainEval/corpusSet';
-import { EVAL_STRATEGIES, meanOver, scoreCorpus, type CorpusFigures } from './brainEval/corpusScores';
+import {
+  EVAL_STRATEGIES,
+  meanOver,
+  scoreCorpus,
+  type CorpusFigures,
+  type EvalStrategy,
+  type ScoreScope,
+} from './brainEval/corpusScores';
 import { startEvalPlatform } from './brainEval/evalPlatform';
 
 const f3 = (x: number) => x.toFixed(3);
@@ -67,12 +76,24 @@ function printMeans(all: CorpusFigures[]): void {
   }
 }
 
+/** The value list of `--name=a,b`, or undefined. */
+function listFlag(name: string): string[] | undefined {
+  return process.argv
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3)
+    .split(',');
+}
+
 async function main(): Promise<void> {
   const verbose = process.argv.includes('--verbose');
-  const only = process.argv
-    .find((a) => a.startsWith('--corpora='))
-    ?.slice(10)
-    .split(',');
+  const only = listFlag('corpora');
+  const splits = listFlag('split') as Split[] | undefined;
+  const strategies = listFlag('strategies') as EvalStrategy[] | undefined;
+  const scope: ScoreScope = {
+    splits: splits ?? ['tuning', 'heldout'],
+    strategies: EVAL_STRATEGIES.filter((s) => !strategies || strategies.includes(s)),
+    ask: !process.argv.includes('--no-ask'),
+  };
   const corpora = loadCorpora().filter((c) => !only || only.includes(c.name));
   const problems = corpora.flatMap(corpusProblems);
   if (problems.length > 0) {
@@ -92,7 +113,7 @@ async function main(): Promise<void> {
       );
       if (ingest.refused.length > 0)
         console.log(`refused at ingest (${ingest.refused.length}): ${ingest.refused.join(', ')}`);
-      const figures = await scoreCorpus(corpus, platform.post);
+      const figures = await scoreCorpus(corpus, platform.post, scope);
       printCorpus(figures);
       if (verbose) console.log(`auto misses:\n  ${figures.autoMisses.join('\n  ')}`);
       all.push(figures);
@@ -101,6 +122,16 @@ async function main(): Promise<void> {
     }
   }
   printMeans(all);
+  const dump = listFlag('dump')?.[0];
+  if (dump)
+    fs.writeFileSync(
+      dump,
+      JSON.stringify(
+        all.map((f) => ({ corpus: f.corpus, questions: f.questions })),
+        null,
+        1,
+      ),
+    );
 }
 
 // The embedded engines keep timers of their own after a stop: end the process once the figures are out.

@@ -10,7 +10,12 @@ import {
   type ContextPassage,
 } from './contextBuilder';
 import { performance } from 'node:perf_hooks';
-import { unmentionedNames } from './questionNames';
+import {
+  CALIBRATED_CONFIDENCE,
+  evidenceFeatures,
+  shouldAnswer,
+  type ConfidenceModel,
+} from './answerConfidence';
 
 /** The answer when the evidence is too weak: the service abstains instead of guessing. */
 export const ABSTENTION = 'The indexed documents do not say.';
@@ -44,10 +49,10 @@ export interface AskResult {
   degraded: boolean;
 }
 
-/** Answerer settings. Defaults: 8 hits searched, evidence threshold 0.5 (share of the question's idf mass). */
+/** Answerer settings. Defaults: 8 hits searched, the confidence model calibrated on the multi-corpus eval. */
 export interface QuestionAnswererOptions {
   searchLimit: number;
-  evidenceThreshold: number;
+  confidence: ConfidenceModel;
 }
 
 /**
@@ -72,7 +77,7 @@ export class QuestionAnswerer {
     },
     options: Partial<QuestionAnswererOptions> = {},
   ) {
-    this.options = { searchLimit: 8, evidenceThreshold: 0.5, ...options };
+    this.options = { searchLimit: 8, confidence: CALIBRATED_CONFIDENCE, ...options };
     this.extractive = new ExtractiveGenerator({ idf: deps.idf });
   }
 
@@ -86,8 +91,8 @@ export class QuestionAnswerer {
     const passages = buildContext(hits, request.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS);
     const best = this.extractive.rank(request.question, passages, 1)[0];
     let result: Omit<AskResult, 'route' | 'degraded'>;
-    const weak = !best || best.relevance < this.options.evidenceThreshold;
-    if (weak || unmentionedNames(request.question, passages).length > 0) {
+    const features = evidenceFeatures(request.question, passages, best?.relevance ?? 0);
+    if (!best || !shouldAnswer(features, this.options.confidence)) {
       result = { answer: ABSTENTION, citations: [], model: 'none', grounded: false };
     } else {
       result = await this.answer(request.question, passages);

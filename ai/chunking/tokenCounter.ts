@@ -54,12 +54,12 @@ function encodeAnew(text: string): number[] {
   const tokens: number[] = [];
   let last = 0;
   for (const match of text.matchAll(LONG_RUN)) {
-    appendTokens(tokens, cl100k().encode(text.slice(last, match.index)));
+    appendTokens(tokens, cl100k().encode(text.slice(last, match.index), [], []));
     runEncoder ??= new RunEncoder();
     appendTokens(tokens, runEncoder.encode(match[0], RUN_PIECE));
     last = match.index + match[0].length;
   }
-  appendTokens(tokens, cl100k().encode(text.slice(last)));
+  appendTokens(tokens, cl100k().encode(text.slice(last), [], []));
   return tokens;
 }
 

@@ -3,9 +3,10 @@ import pagerank from 'graphology-metrics/centrality/pagerank';
 import { expandQueryTerms } from '../text/synonyms';
 import { looksLikeCode, splitSentences } from '../text/sentences';
 import { analyze, queryTerms } from '../text/terms';
+import { chooseAnswerSentences } from './answerSentences';
 import type { GenerationRequest, Passage, TextGenerator } from './textGenerator';
 
-/** Extractive settings. Defaults: 2 sentences an answer, relevance 0.75 / centrality 0.25, idf 1. */
+/** Extractive settings. Defaults: 3 sentences an answer (one a passage), relevance 0.75 / centrality 0.25, idf 1. */
 export interface ExtractiveGeneratorOptions {
   maxSentences: number;
   relevanceWeight: number;
@@ -34,7 +35,7 @@ export class ExtractiveGenerator implements TextGenerator {
   private readonly options: ExtractiveGeneratorOptions;
 
   constructor(options: Partial<ExtractiveGeneratorOptions> = {}) {
-    this.options = { maxSentences: 2, relevanceWeight: 0.75, idf: () => 1, ...options };
+    this.options = { maxSentences: 3, relevanceWeight: 0.75, idf: () => 1, ...options };
   }
 
   async generate(request: GenerationRequest): Promise<string> {
@@ -46,9 +47,14 @@ export class ExtractiveGenerator implements TextGenerator {
         .map((s) => s.text)
         .join(' ');
     }
-    const chosen = this.rank(request.question ?? '', passages, this.options.relevanceWeight)
-      .filter((s) => s.relevance > 0)
-      .slice(0, this.options.maxSentences);
+    const question = request.question ?? '';
+    const chosen = chooseAnswerSentences(
+      question,
+      this.rank(question, passages, this.options.relevanceWeight),
+      {
+        maxSentences: this.options.maxSentences,
+      },
+    );
     return chosen.map((s) => `${s.text} [${s.n}]`).join(' ');
   }
 

@@ -40,6 +40,17 @@ export interface CorpusFigures {
   ask: Record<Split, AskFigures>;
   /** Answerable questions `auto` missed in its top 5, for --verbose. */
   autoMisses: string[];
+  /** Per question: the first relevant rank of each strategy run, and the ask outcome (for --dump). */
+  questions: QuestionOutcome[];
+}
+
+/** One question's outcome, as --dump writes it. */
+export interface QuestionOutcome {
+  id: string;
+  split: Split;
+  kind: string;
+  ranks: Partial<Record<EvalStrategy, number | null>>;
+  ask?: { grounded: boolean; correctCited: boolean };
 }
 
 type Post = <T>(route: string, body: unknown) => Promise<T>;
@@ -48,12 +59,28 @@ type AskResponse = { grounded: boolean; citations: JudgedPassage[] };
 
 const SPLITS: Split[] = ['tuning', 'heldout'];
 
-/** Runs every question of the corpus through the routes and scores it. */
-export async function scoreCorpus(corpus: EvalCorpus, post: Post): Promise<CorpusFigures> {
+/**
+ * What a run measures. Defaults: both halves, every strategy, /brain/ask on. Iterations on the tuning half name
+ * `splits: ['tuning']` and the strategies they compare; what is not run scores as zero.
+ */
+export interface ScoreScope {
+  splits: Split[];
+  strategies: readonly EvalStrategy[];
+  ask: boolean;
+}
+
+/** Runs every question of the corpus (of the scope's halves) through the routes and scores it. */
+export async function scoreCorpus(
+  corpus: EvalCorpus,
+  post: Post,
+  scope: ScoreScope = { splits: SPLITS, strategies: EVAL_STRATEGIES, ask: true },
+): Promise<CorpusFigures> {
   const judge = new PassageJudge(corpus.root);
-  const answerable = corpus.questions.filter((q) => q.kind !== 'unanswerable');
+  const inScope = corpus.questions.filter((q) => scope.splits.includes(q.split));
+  const answerable = inScope.filter((q) => q.kind !== 'unanswerable');
   const ranks = new Map<EvalStrategy, Map<CorpusQuestion, number | undefined>>();
-  for (const strategy of EVAL_STRATEGIES) {
+  for (const strategy of EVAL_STRATEGIES) ranks.set(strategy, new Map());
+  for (const strategy of scope.strategies) {
     const at = new Map<CorpusQuestion, number | undefined>();
     for (const q of answerable) {
       const response = await post<SearchResponse>('/brain/search/v2', {
@@ -66,8 +93,9 @@ export async function scoreCorpus(corpus: EvalCorpus, post: Post): Promise<Corpu
     ranks.set(strategy, at);
   }
   const asked = new Map<CorpusQuestion, AskResponse>();
-  for (const q of corpus.questions)
-    asked.set(q, await post<AskResponse>('/brain/ask', { question: q.question }));
+  const notAsked: AskResponse = { grounded: false, citations: [] };
+  for (const q of inScope)
+    asked.set(q, scope.ask ? await post<AskResponse>('/brain/ask', { question: q.question }) : notAsked);
 
   const ranking = {} as CorpusFigures['ranking'];
   const ask = {} as CorpusFigures['ask'];
@@ -76,22 +104,34 @@ export async function scoreCorpus(corpus: EvalCorpus, post: Post): Promise<Corpu
     ranking[split] = Object.fromEntries(
       EVAL_STRATEGIES.map((s) => [s, rankingFigures(half.map((q) => ranks.get(s)!.get(q)))]),
     ) as Record<EvalStrategy, RankingFigures>;
-    const unanswerable = corpus.questions.filter((q) => q.kind === 'unanswerable' && q.split === split);
+    const unanswerable = inScope.filter((q) => q.kind === 'unanswerable' && q.split === split);
     ask[split] = {
       answerable: half.length,
       correctCited: half.filter((q) => {
-        const a = asked.get(q)!;
+        const a = asked.get(q) ?? notAsked;
         return a.grounded && a.citations.some((c) => judge.relevant(c, q));
       }).length,
-      answered: half.filter((q) => asked.get(q)!.grounded).length,
+      answered: half.filter((q) => asked.get(q)?.grounded).length,
       unanswerable: unanswerable.length,
-      abstained: unanswerable.filter((q) => !asked.get(q)!.grounded).length,
+      abstained: unanswerable.filter((q) => !asked.get(q)?.grounded).length,
     };
   }
   const autoMisses = answerable
     .filter((q) => (ranks.get('auto')!.get(q) ?? 99) > 5)
     .map((q) => `${q.id} [${q.split}] (rank ${ranks.get('auto')!.get(q) ?? '-'}): ${q.question}`);
-  return { corpus: corpus.name, ranking, ask, autoMisses };
+  const questions = inScope.map((q): QuestionOutcome => {
+    const a = asked.get(q) ?? notAsked;
+    return {
+      id: q.id,
+      split: q.split,
+      kind: q.kind,
+      ranks: Object.fromEntries(scope.strategies.map((s) => [s, ranks.get(s)!.get(q) ?? null])),
+      ...(scope.ask
+        ? { ask: { grounded: a.grounded, correctCited: a.citations.some((c) => judge.relevant(c, q)) } }
+        : {}),
+    };
+  });
+  return { corpus: corpus.name, ranking, ask, autoMisses, questions };
 }
 
 function rankingFigures(ranks: Array<number | undefined>): RankingFigures {

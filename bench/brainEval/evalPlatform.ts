@@ -85,8 +85,8 @@ type Document = { source: string; index: string; text: string };
 
 /**
  * Ingests a corpus in batches. The service answers which documents it refused for holding a secret (207); a batch
- * refused as a whole (400: every document held one, or a malformed one) is sent again a document at a time, so one
- * bad file costs only itself. Each refusal is reported with its rule and line (never the value).
+ * refused as a whole (400: every document held one, or a malformed one) or failed (5xx) is sent again a document at
+ * a time, so one bad file costs only itself. Each refusal is reported with its rule and line (never the value).
  */
 async function ingestCorpus(corpus: EvalCorpus, send: Send): Promise<CorpusIngest> {
   const started = performance.now();
@@ -108,7 +108,7 @@ async function ingestCorpus(corpus: EvalCorpus, send: Send): Promise<CorpusInges
         refused.push(`${r.source} (${r.findings.map((f) => `${f.rule} at line ${f.line}`).join(', ')})`);
       return;
     }
-    if (response.status === 400 && batch.length > 1) {
+    if ((response.status === 400 || response.status >= 500) && batch.length > 1) {
       for (const document of batch) await sendBatch([document]);
       return;
     }

@@ -13,6 +13,7 @@ import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { QdrantVectorIndex } from '../../ai/retrieval/qdrantVectorIndex';
 import { SearchService } from '../../ai/retrieval/searchService';
 import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
+import { CALIBRATED_CONFIDENCE } from '../../ai/answer/answerConfidence';
 import { ExtractiveGenerator } from '../../ai/llm/extractiveGenerator';
 import { GenerationChain } from '../../ai/llm/generationChain';
 import { llmHypothesisWriter } from '../../ai/llm/hypothesisWriter';
@@ -188,7 +189,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const routedSearch = new RoutedSearchService(suite.router, cache);
   const answerer = new QuestionAnswerer(
     { router: suite.router, generation, idf },
-    { evidenceThreshold: config.BRAIN_ASK_EVIDENCE_THRESHOLD },
+    { confidence: { ...CALIBRATED_CONFIDENCE, threshold: config.BRAIN_ASK_CONFIDENCE_THRESHOLD } },
   );
   // Large documents are chunked in worker threads: their parse and token counting would stall the event loop.
   const chunking = new ChunkingPool({ threads: config.BRAIN_CHUNKING_THREADS });

@@ -14,4 +14,11 @@ describe('tiktokenCounter', () => {
     expect(tiktokenCounter.split(text, 1_000_000, 0)).toEqual([text]);
     expect(tiktokenCounter.split(text, 4_000, 0).join('')).toBe(text);
   });
+
+  it('counts a special token spelled in a document as ordinary text, never throwing', () => {
+    // A source file mentioning <|endoftext|> made the whole ingest batch fail with a 500.
+    const text = 'The model stops at <|endoftext|> and never emits <|fim_prefix|>.';
+    expect(tiktokenCounter.count(text)).toBeGreaterThan(10);
+    expect(tiktokenCounter.split(text, 4, 0).join('')).toBe(text);
+  });
 });

@@ -1,0 +1,56 @@
+import type { ContextPassage } from './contextBuilder';
+import { unmentionedNames } from './questionNames';
+
+/**
+ * What the evidence for an answer looks like:
+ * - `sentence`: the best sentence's idf-weighted coverage of the question (ExtractiveGenerator relevance, 0-1);
+ * - `top`: the router's score of the first passage (the offline reranker's, about 0-1.5);
+ * - `names`: how many names the question uses (acronyms, capitalised words) no passage mentions.
+ */
+export interface EvidenceFeatures {
+  sentence: number;
+  top: number;
+  names: number;
+}
+
+/**
+ * The logistic model over the features: confidence = σ(bias + sentence × w + top × w). A question naming something
+ * no passage mentions (`names` > 0) is abstained on whatever the confidence.
+ */
+export interface ConfidenceModel {
+  bias: number;
+  sentence: number;
+  top: number;
+  /** Answer at or above this confidence; abstain below. */
+  threshold: number;
+}
+
+/**
+ * Fitted on the tuning half of bench/brainEvalCorpora (fastify, flame, nushell): the most answerable questions
+ * answered with a correct citation while abstaining on at least 90% of the unanswerable ones (ai/README.md,
+ * "/brain/ask"). Answering means 4 × sentence + 2 × top ≥ 3.25.
+ */
+export const CALIBRATED_CONFIDENCE: ConfidenceModel = { bias: -3.25, sentence: 4, top: 2, threshold: 0.5 };
+
+/** Measures the evidence `passages` (in rank order) hold for `question`. */
+export function evidenceFeatures(
+  question: string,
+  passages: readonly ContextPassage[],
+  bestSentence: number,
+): EvidenceFeatures {
+  return {
+    sentence: bestSentence,
+    top: passages[0]?.hit.score ?? 0,
+    names: unmentionedNames(question, passages).length,
+  };
+}
+
+/** The model's confidence that the passages answer the question, in (0, 1). */
+export function answerConfidence(features: EvidenceFeatures, model: ConfidenceModel): number {
+  return 1 / (1 + Math.exp(-(model.bias + model.sentence * features.sentence + model.top * features.top)));
+}
+
+/** Whether to answer: no unmentioned name and a confidence at or above the model's threshold. */
+export function shouldAnswer(features: EvidenceFeatures, model: ConfidenceModel): boolean {
+  return features.names === 0 && answerConfidence(features, model) >= model.threshold;
+}

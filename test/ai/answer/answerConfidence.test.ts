@@ -1,0 +1,55 @@
+import {
+  answerConfidence,
+  CALIBRATED_CONFIDENCE,
+  evidenceFeatures,
+  shouldAnswer,
+  type EvidenceFeatures,
+} from '../../../ai/answer/answerConfidence';
+import type { ContextPassage } from '../../../ai/answer/contextBuilder';
+import type { Hit } from '../../../ai/retrieval/hit';
+
+const buildPassage = (overrides: Partial<Hit> = {}, text = 'Creators keep 95% of a sale.'): ContextPassage =>
+  ({
+    n: 1,
+    title: 'Economy',
+    text,
+    hit: { title: 'Economy', source: 'docs/economy.md', score: 1, ...overrides } as Hit,
+  }) as ContextPassage;
+const buildFeatures = (overrides: Partial<EvidenceFeatures> = {}): EvidenceFeatures => ({
+  sentence: 0.5,
+  top: 0.7,
+  names: 0,
+  ...overrides,
+});
+
+describe('answer confidence (abstention calibrated on the multi-corpus tuning half)', () => {
+  it('answers exactly when 4 × sentence coverage + 2 × the first passage score reaches 3.25', () => {
+    expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.63 }), CALIBRATED_CONFIDENCE)).toBe(true);
+    expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.62 }), CALIBRATED_CONFIDENCE)).toBe(false);
+    expect(shouldAnswer(buildFeatures({ sentence: 0.25, top: 1.2 }), CALIBRATED_CONFIDENCE)).toBe(true);
+    expect(answerConfidence(buildFeatures({ sentence: 0.5, top: 0.625 }), CALIBRATED_CONFIDENCE)).toBeCloseTo(
+      0.5,
+    );
+  });
+
+  it('grows with either feature', () => {
+    const base = answerConfidence(buildFeatures(), CALIBRATED_CONFIDENCE);
+    expect(answerConfidence(buildFeatures({ sentence: 0.6 }), CALIBRATED_CONFIDENCE)).toBeGreaterThan(base);
+    expect(answerConfidence(buildFeatures({ top: 0.8 }), CALIBRATED_CONFIDENCE)).toBeGreaterThan(base);
+  });
+
+  it('abstains on a question naming something no passage mentions, however confident', () => {
+    expect(shouldAnswer(buildFeatures({ sentence: 1, top: 2, names: 1 }), CALIBRATED_CONFIDENCE)).toBe(false);
+  });
+
+  it('reads the first passage score and the unmentioned names from the passages', () => {
+    const passages = [buildPassage({ score: 0.9 }), buildPassage({ score: 0.4 })];
+    expect(evidenceFeatures('What share do creators keep?', passages, 0.6)).toEqual({
+      sentence: 0.6,
+      top: 0.9,
+      names: 0,
+    });
+    expect(evidenceFeatures('What share does Zorbon keep?', passages, 0.6).names).toBe(1);
+    expect(evidenceFeatures('Anything?', [], 0)).toEqual({ sentence: 0, top: 0, names: 0 });
+  });
+});
