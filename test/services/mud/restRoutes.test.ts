@@ -51,6 +51,8 @@ describe('world REST routes: POST /mud/move, POST /mud/action, GET /mud/spawns/s
               areaId: 'village',
               here: expect.any(Number),
             }),
+            // Until the first quest is taken, a room description points a newcomer at the tutorial (issue 39).
+            hint: 'New here? Type "tutorial" for a hint.',
           },
         },
       ],
