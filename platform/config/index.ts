@@ -38,10 +38,23 @@ const DEVELOPMENT_TELNET_PORT = 4000;
 const SECRET_VARIABLES = new Set(['BRAIN_SERVICE_TOKEN', 'QDRANT_API_KEY', 'SMTP_URL', 'OIDC_CLIENT_SECRET']);
 
 /**
+ * Variables that were renamed with a new meaning: a deployment still setting one would otherwise be silently
+ * ignored, so start-up stops and says what replaced it.
+ */
+const RETIRED_VARIABLES: Record<string, string> = {
+  BRAIN_ASK_EVIDENCE_THRESHOLD:
+    'retired: use BRAIN_ASK_CONFIDENCE_THRESHOLD (0-1, default 0.5), on the calibrated answer confidence scale',
+};
+
+/**
  * Parses the environment once. Empty strings count as unset, so `FOO=` in a `.env` file means "use the default".
  * Throws ConfigError naming every bad variable (secret values are never echoed).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const retired = Object.entries(RETIRED_VARIABLES)
+    .filter(([variable]) => env[variable] !== undefined && env[variable] !== '')
+    .map(([variable, expected]) => ({ variable, expected }));
+  if (retired.length > 0) throw new ConfigError(retired);
   const input: Record<string, string> = {};
   for (const key of Object.keys(envSchema.shape)) {
     const value = env[key];

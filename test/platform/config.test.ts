@@ -89,6 +89,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('stops on a retired variable and names what replaced it, instead of ignoring it', () => {
+    expect(() => loadConfig({ BRAIN_ASK_EVIDENCE_THRESHOLD: '0.3' })).toThrow(
+      'BRAIN_ASK_EVIDENCE_THRESHOLD: retired: use BRAIN_ASK_CONFIDENCE_THRESHOLD',
+    );
+    expect(loadConfig({ BRAIN_ASK_EVIDENCE_THRESHOLD: '' }).BRAIN_ASK_CONFIDENCE_THRESHOLD).toBe(0.5);
+  });
+
   it('takes a game process public address as host[:port][/path], without a scheme', () => {
     expect(loadConfig({ GAME_PUBLIC_ADDRESS: 'game-2.example.com' }).GAME_PUBLIC_ADDRESS).toBe(
       'game-2.example.com',
