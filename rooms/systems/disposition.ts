@@ -5,7 +5,6 @@ import { reject } from './errors';
 import { companionSpeaks } from './companions';
 import { offeredQuests, recordObjective } from './quests';
 import { questLineFor } from './npcQuestLines';
-import { rememberOffer } from './questOffers';
 import { startEscorts } from './escorts';
 import { improve } from './skills';
 
@@ -172,7 +171,8 @@ export function talk(ctx: SimContext, userId: string, query: string, topic?: str
     ctx.emit({ type: 'npc.said', npc: { name: npc.name }, text: questLine, disposition, to: { userId } });
   if (disposition !== 'wary') {
     const offered = offeredQuests(ctx, userId, npc);
-    rememberOffer(ctx, userId, npc, offered);
+    // What a bare `accept` takes (questOffers.ts): the quests just offered, first first.
+    if (offered.length > 0) ctx.journal(userId).offer = { npc: npc.ref, quests: offered.map((q) => q.ref) };
     const quests = offered.map((q) => ({ ref: q.ref, name: q.name }));
     const wares = npc.sells.map((s) => ({
       ref: s.item,

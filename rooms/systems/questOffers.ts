@@ -1,4 +1,4 @@
-import type { NpcTemplate, QuestDef } from '../content/world';
+import type { QuestDef } from '../content/world';
 import { type SimContext, requireAlive, requirePlayer } from './context';
 import { reject } from './errors';
 import { acceptQuest, completeQuest, objectiveViews, offeredQuests } from './quests';
@@ -7,11 +7,6 @@ import { acceptQuest, completeQuest, objectiveViews, offeredQuests } from './que
  * One-step quest taking: the work an NPC offered a player last (`talk`) is remembered, so `accept` or `yes`
  * takes it without naming it, and `complete` without a name hands in the finished quest whose giver is in the room.
  */
-
-/** Remembers the quests `npc` just offered (first one first): what a bare `accept` takes. */
-export function rememberOffer(ctx: SimContext, userId: string, npc: NpcTemplate, quests: QuestDef[]): void {
-  if (quests.length > 0) ctx.journal(userId).offer = { npc: npc.ref, quests: quests.map((q) => q.ref) };
-}
 
 /**
  * `accept [quest]` / `yes`: with a name, takes that quest from a giver in the room; without, the first quest of

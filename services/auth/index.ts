@@ -51,6 +51,8 @@ const BROWSER_AREAS = [
  * Sign-in for channels that are not HTTP (the world's telnet prompt): the same commands, limits and errors as
  * `POST /auth/guest` and `POST /auth/email/login`, so a terminal gets no looser rules than the web page.
  */
+export type { Principal } from './principal';
+
 export interface PromptSignIn {
   /** A new guest (tier 0) for a client at `address`; `displayName` as the route takes it. */
   guest(address: string, displayName?: string): Promise<GuestSession>;

@@ -31,7 +31,12 @@ export {
   IngestResponseSchema,
   SearchRequestSchema,
   SearchResponseSchema,
+  RouteSchema,
 } from './schemas';
+// What the MCP tools publish as their schemas: the routes' own, so a tool and its route cannot drift.
+export { CommunityListSchema, NeighboursSchema } from './graph/corpusGraphSchemas';
+export { SubjectSchema } from './memory/schemas';
+export { AuditListSchema, AuditQuerySchema, ExportSchema, ScanResponseSchema } from './security/schemas';
 import { PROJECT_ROOT } from '../../platform/projectRoot';
 import { seedEmptyBrain } from './seed';
 import { openBrainMemory, type BrainMemoryOptions } from './memory/memoryArea';

@@ -20,6 +20,17 @@ import { SignatureUsageTracking } from './usage/usageTracking';
 import { createSignatureService, type SignatureService } from './signatureService';
 
 export type { SignatureRequestContext, SignatureService } from './signatureService';
+export {
+  ForgeClaimRequestSchema,
+  ForgeIdSchema,
+  ForgePathSchema,
+  ForgeStartRequestSchema,
+  ForgeStartResponseSchema,
+  PunkSeedMintRequestSchema,
+  SignatureResponseSchema,
+  SignerAddressSchema,
+  ZenAmountSchema,
+} from './schemas';
 
 /** Time one JSON-RPC call may take before it fails (503 SIGNER_CHAIN_UNAVAILABLE). */
 const RPC_TIMEOUT_MS = 10_000;

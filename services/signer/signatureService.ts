@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../auth';
 import { SignerDisabledError } from './errors';
 import type { SignatureCaller, SignatureCommands } from './issuing/signatureCommands';
 import type { SignatureRequester } from './issuing/signatureStore';

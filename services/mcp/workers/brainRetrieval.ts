@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { RouteSchema } from '../../brain/schemas';
 import {
   AskRequestSchema,
   AskResponseSchema,
   SearchV2RequestSchema,
   SearchV2ResponseSchema,
   type BrainService,
+  RouteSchema,
 } from '../../brain';
 import { ACCESS, READ_ONLY, defineTool, type AnyTool } from '../toolDefinition';
 

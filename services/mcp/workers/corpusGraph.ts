@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { CorpusGraphReads } from '../../brain';
-import { CommunityListSchema, NeighboursSchema } from '../../brain/graph/corpusGraphSchemas';
+import { CommunityListSchema, NeighboursSchema, type CorpusGraphReads } from '../../brain';
 import { ACCESS, READ_ONLY, defineTool, type AnyTool } from '../toolDefinition';
 import { pageLimit } from './caller';
 

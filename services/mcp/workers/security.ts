@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { SecurityService } from '../../brain';
-import { SubjectSchema } from '../../brain/memory/schemas';
 import {
   AuditListSchema,
   AuditQuerySchema,
   ExportSchema,
   ScanResponseSchema,
-} from '../../brain/security/schemas';
-import type { Principal } from '../../auth/principal';
+  SubjectSchema,
+  type SecurityService,
+} from '../../brain';
+import type { Principal } from '../../auth';
 import type { ToolCall } from '../toolDefinition';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { callerKey } from '../toolAccess';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ForgePath } from '../../../contracts/typedData';
-import type { SignerArea } from '../../signer';
 import {
   ForgeClaimRequestSchema,
   ForgeIdSchema,
@@ -11,7 +10,8 @@ import {
   SignatureResponseSchema,
   SignerAddressSchema,
   ZenAmountSchema,
-} from '../../signer/schemas';
+  type SignerArea,
+} from '../../signer';
 import { ACCESS, defineTool, type AnyTool, type ToolAnnotations, type ToolCall } from '../toolDefinition';
 
 /** Issuing changes no platform state but a hold; the signature reaches a chain once the wallet sends it. */
