@@ -6,10 +6,10 @@ import { PLAYER_ROOMS_KEY, areaRoomId, playerEventsChannel } from './areaRoomOpt
 import { ensureAreaRoom } from './areaRooms';
 import { type World, areaOf } from './content/world';
 import type { PlayerIdentity, PlayerStore } from './persistence';
-import { parseAction } from './systems/actions';
-import type { ActionErrorBody } from './systems/errors';
-import type { MudEvent } from './systems/narration';
-import { type SpawnStatus, SpawnSystem } from './systems/spawns';
+import { parseAction } from './commands/actions';
+import type { ActionErrorBody } from './rules/errors';
+import type { MudEvent } from './text/narration';
+import { type SpawnStatus, SpawnSystem } from './rules/creatures/spawns';
 
 /** What the gateway needs: the same world and store the area rooms use. */
 export interface ActionGatewayOptions {

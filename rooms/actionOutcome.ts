@@ -1,8 +1,8 @@
 import type { PlayerState } from './state/PlayerState';
-import type { MudAction } from './systems/actions';
-import type { ActionErrorBody } from './systems/errors';
-import type { Handoff } from './systems/movement';
-import type { MudEvent } from './systems/narration';
+import type { MudAction } from './commands/actions';
+import type { ActionErrorBody } from './rules/errors';
+import type { Handoff } from './rules/movement';
+import type { MudEvent } from './text/narration';
 
 /** The acting player's character as it stands after an action (REST and plain-WS players get no state sync). */
 export interface PlayerSnapshot {

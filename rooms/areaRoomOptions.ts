@@ -6,7 +6,7 @@ import type { Minds } from './minds';
 import type { Ticker } from './ticker';
 import type { WorldEventBus } from './worldEvents';
 import type { PlayerStandings } from './standings';
-import type { WorldMarket } from './systems/marketTrades';
+import type { WorldMarket } from './rules/marketTrades';
 
 /** Presence hash mapping userId → roomId of the area room currently hosting that player. */
 export const PLAYER_ROOMS_KEY = 'mud:player-rooms';

@@ -2,9 +2,9 @@ import { type Client, Protocol, getMessageBytes } from '@colyseus/core';
 import { Packr } from 'msgpackr';
 import type { PlayerIdentity } from './persistence';
 import type { PlayerState } from './state/PlayerState';
-import type { PlayerJournal } from './systems/context';
-import type { GameEvent } from './systems/events';
-import { type MudEvent, narrate } from './systems/narration';
+import type { PlayerJournal } from './rules/context';
+import type { GameEvent } from './text/events';
+import { type MudEvent, narrate } from './text/narration';
 
 /** One player hosted by an area room: live state, private journal, connected sockets, gateway bookkeeping. */
 export interface PlayerSession {

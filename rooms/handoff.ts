@@ -3,8 +3,8 @@ import { ensureAreaRoom } from './areaRooms';
 import type { World } from './content/world';
 import { EVENTS_MESSAGE, type EventDelivery, type PlayerSession } from './eventDelivery';
 import type { PlayerSessions } from './playerSessions';
-import type { Handoff } from './systems/movement';
-import { narrate } from './systems/narration';
+import type { Handoff } from './rules/movement';
+import { narrate } from './text/narration';
 
 /**
  * Completes a move into another area: the player leaves this room's state, is saved at the new room, and

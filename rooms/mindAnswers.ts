@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { World } from './content/world';
 import type { MindRequest, Minds } from './minds';
-import type { GameEvent } from './systems/events';
+import type { GameEvent } from './text/events';
 
 /**
  * Asks the minds what an action consulted them about and answers the events that tell the player their replies

@@ -1,6 +1,6 @@
 import type { PlayerSession } from './eventDelivery';
 import type { CharacterSync } from './persistence';
-import { addItem, countOf, removeItem } from './systems/inventory';
+import { addItem, countOf, removeItem } from './rules/inventory';
 
 /** What taking items out of a live player for the platform did: taken, not enough of them, or not hosted here. */
 export type LiveTake = 'taken' | 'short' | 'absent';

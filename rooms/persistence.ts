@@ -1,7 +1,7 @@
 import type { CharacterRecord } from '../models/Character';
 import type { Disposition } from './content/schemas';
 import { type World } from './content/world';
-import { BASE_HEALTH } from './systems/progression';
+import { BASE_HEALTH } from './rules/progression';
 
 /** A saved player character; the record type lives with its model so the models never import the rooms. */
 export type { CharacterRecord };

@@ -1,7 +1,7 @@
 import type { CompanionPresence, EquipSlot } from './content/schemas';
 import type { CharacterRecord } from './persistence';
 import { PlayerState } from './state/PlayerState';
-import type { PlayerJournal } from './systems/context';
+import type { PlayerJournal } from './rules/context';
 
 /** Conversions between a saved `CharacterRecord` and a room's live player (schema state + private journal). */
 

@@ -14,11 +14,11 @@ import {
 } from './persistence';
 import { playerFromRecord, recordFromPlayer } from './playerRecords';
 import { firstImpression, type PlayerStandings } from './standings';
-import { disengage } from './systems/combat';
-import type { SimContext } from './systems/context';
-import { WrongAreaError } from './systems/errors';
-import { enterRoom, leaveRoom, viewRoom } from './systems/movement';
-import { mapAround } from './systems/mapView';
+import { disengage } from './rules/combat';
+import type { SimContext } from './rules/context';
+import { WrongAreaError } from './rules/errors';
+import { enterRoom, leaveRoom, viewRoom } from './rules/movement';
+import { mapAround } from './rules/mapView';
 import type { RoomVisibility } from './visibility';
 
 /** What the session lifecycle needs from the room hosting it. */

@@ -1,5 +1,5 @@
-import { difficulty } from '../systems/info';
-import { levelForXp } from '../systems/progression';
+import { difficulty } from '../commands/info';
+import { levelForXp } from '../rules/progression';
 import { obtainableItems, reachableRooms } from './reachability';
 import type { QuestDef, World } from './world';
 

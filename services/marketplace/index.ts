@@ -13,7 +13,7 @@ import { worldMarket } from './worldMarket';
 import { type MarketplaceService, marketplaceService } from './marketplaceService';
 
 export type { MarketplaceService } from './marketplaceService';
-import type { WorldMarket } from '../../rooms/systems/marketTrades';
+import type { WorldMarket } from '../../rooms/rules/marketTrades';
 
 /** The marketplace's parts, its core (tests, bench) and its recovery pass. */
 export interface MarketplaceArea extends ProductParts {

@@ -1,5 +1,5 @@
 import type { MarketListingRecord } from '../../models/MarketListing';
-import type { MarketListingView, WorldMarket } from '../../rooms/systems/marketTrades';
+import type { MarketListingView, WorldMarket } from '../../rooms/rules/marketTrades';
 import { cancelListing, createListing, findListing } from './listings';
 import { searchListings } from './listingSearch';
 import type { MarketCore } from './marketCore';

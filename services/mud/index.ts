@@ -12,8 +12,8 @@ import { InProcessWorldEventBus, type WorldEventBus } from '../../rooms/worldEve
 import type { AuthService } from '../auth';
 import type { World } from '../../rooms/content/world';
 import { characterModel, type CharacterRecord } from '../../models/Character';
-import type { MudAction } from '../../rooms/systems/actions';
-import type { WorldMarket } from '../../rooms/systems/marketTrades';
+import type { MudAction } from '../../rooms/commands/actions';
+import type { WorldMarket } from '../../rooms/rules/marketTrades';
 import type { PlayerStandings } from '../../rooms/standings';
 import type { EconomyService } from '../economy';
 import { economyWorldPurse } from '../economy/worldPurse';

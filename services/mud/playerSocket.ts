@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
 import { AppError } from '../../platform/errors';
 import type { PlayerIdentity } from '../../rooms/persistence';
-import { toErrorBody } from '../../rooms/systems/errors';
+import { toErrorBody } from '../../rooms/rules/errors';
 import { MudError } from './errors';
 import { presentOutcome } from './presenters';
 import { type ActionResult, FrameIdSchema, type MudEventBody } from './schemas';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Direction } from '../../rooms/content/schemas';
-import { MudAction } from '../../rooms/systems/actions';
+import { MudAction } from '../../rooms/commands/actions';
 
 /**
  * Request and response shapes of the world's HTTP routes (SPEC 4.4) and of the plain WebSocket frames. The

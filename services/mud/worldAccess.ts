@@ -3,7 +3,7 @@ import type { ActionGateway, PerformOptions } from '../../rooms/actionGateway';
 import type { ActionOutcome } from '../../rooms/actionOutcome';
 import type { World } from '../../rooms/content/world';
 import type { PlayerIdentity } from '../../rooms/persistence';
-import type { MudEvent } from '../../rooms/systems/narration';
+import type { MudEvent } from '../../rooms/text/narration';
 import { WorldUnavailableError } from './errors';
 import type { PlayerIdentities } from './playerIdentities';
 import { presentSpawnStatus } from './presenters';

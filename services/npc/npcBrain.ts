@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import { characterModel, type CharacterRecord } from '../../models/Character';
 import type { Disposition } from '../../rooms/content/schemas';
 import type { NpcTemplate, World } from '../../rooms/content/world';
-import { START_SCORE, dispositionFor } from '../../rooms/systems/disposition';
+import { START_SCORE, dispositionFor } from '../../rooms/rules/disposition';
 import type { MemoryRecord, MemoryService } from '../brain/memory/memoryService';
 import { npcError } from './errors';
 import { DISPOSITION_TAG, npcSubject, playerTag, resolveNpc } from './npcSubjects';

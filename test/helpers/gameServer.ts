@@ -9,7 +9,7 @@ import { type AreaRoomDefinition, defineAreaRooms } from '../../rooms/areaRooms'
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
 import { type Authenticate, InMemoryPlayerStore, type PlayerStore } from '../../rooms/persistence';
-import type { MudEvent } from '../../rooms/systems/narration';
+import type { MudEvent } from '../../rooms/text/narration';
 import { ManualTicker } from '../../rooms/ticker';
 import { ManualClock } from '../../platform/clock';
 

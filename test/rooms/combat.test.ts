@@ -1,11 +1,11 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { attack, combatRound, flee, hitChance } from '../../rooms/systems/combat';
-import { ActionRejectedError } from '../../rooms/systems/errors';
-import { narrate } from '../../rooms/systems/narration';
-import { createRng } from '../../rooms/systems/random';
-import { spawnCreature } from '../../rooms/systems/spawns';
-import { killPlayer, regenerate, rest } from '../../rooms/systems/vitals';
+import { attack, combatRound, flee, hitChance } from '../../rooms/rules/combat';
+import { ActionRejectedError } from '../../rooms/rules/errors';
+import { narrate } from '../../rooms/text/narration';
+import { createRng } from '../../rooms/rules/random';
+import { spawnCreature } from '../../rooms/rules/creatures/spawns';
+import { killPlayer, regenerate, rest } from '../../rooms/rules/vitals';
 import { buildSim } from './fixtures/simContext';
 
 describe('combat, flee, rest, death', () => {

@@ -1,4 +1,4 @@
-import { parseCommandLine } from '../../rooms/systems/commandLine';
+import { parseCommandLine } from '../../rooms/commands/commandLine';
 import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
 
 describe('parseCommandLine', () => {

@@ -1,10 +1,10 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { runAction } from '../../rooms/systems/actions';
-import { ActionRejectedError } from '../../rooms/systems/errors';
-import { narrate } from '../../rooms/systems/narration';
-import { spawnCreature } from '../../rooms/systems/spawns';
-import { combatRound } from '../../rooms/systems/combat';
+import { runAction } from '../../rooms/commands/actions';
+import { ActionRejectedError } from '../../rooms/rules/errors';
+import { narrate } from '../../rooms/text/narration';
+import { spawnCreature } from '../../rooms/rules/creatures/spawns';
+import { combatRound } from '../../rooms/rules/combat';
 import { type GameServer, joinArea, startGameServer } from '../helpers/gameServer';
 import { buildSim } from './fixtures/simContext';
 

@@ -6,10 +6,10 @@ import {
   bondCompanion,
   bondLevelFor,
   companionReaction,
-} from '../../rooms/systems/companions';
-import { CompanionNotPurchasableError } from '../../rooms/systems/errors';
-import { give } from '../../rooms/systems/items';
-import { buy } from '../../rooms/systems/merchants';
+} from '../../rooms/rules/companions';
+import { CompanionNotPurchasableError } from '../../rooms/rules/errors';
+import { give } from '../../rooms/rules/items';
+import { buy } from '../../rooms/rules/merchants';
 import { buildSim } from './fixtures/simContext';
 
 describe('companions', () => {

@@ -1,7 +1,7 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { craft } from '../../rooms/systems/crafting';
-import { ActionRejectedError } from '../../rooms/systems/errors';
+import { craft } from '../../rooms/rules/crafting';
+import { ActionRejectedError } from '../../rooms/rules/errors';
 import { buildSim } from './fixtures/simContext';
 
 describe('crafting', () => {

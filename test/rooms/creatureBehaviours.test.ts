@@ -1,11 +1,11 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { attack, combatRound } from '../../rooms/systems/combat';
-import { examine } from '../../rooms/systems/info';
-import { look } from '../../rooms/systems/movement';
-import { runCreatureAi } from '../../rooms/systems/creatureAi';
-import { narrate } from '../../rooms/systems/narration';
-import { spawnCreature } from '../../rooms/systems/spawns';
+import { attack, combatRound } from '../../rooms/rules/combat';
+import { examine } from '../../rooms/commands/info';
+import { look } from '../../rooms/rules/movement';
+import { runCreatureAi } from '../../rooms/rules/creatures/creatureAi';
+import { narrate } from '../../rooms/text/narration';
+import { spawnCreature } from '../../rooms/rules/creatures/spawns';
 import { buildSim } from './fixtures/simContext';
 
 describe('creature behaviours attached from data', () => {

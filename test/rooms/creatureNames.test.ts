@@ -1,11 +1,11 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { runAction } from '../../rooms/systems/actions';
-import { combatRound } from '../../rooms/systems/combat';
-import { walk } from '../../rooms/systems/creatureAi';
-import { ordinalWord, splitOrdinal } from '../../rooms/systems/creatureNames';
-import { narrate } from '../../rooms/systems/narration';
-import { spawnCreature } from '../../rooms/systems/spawns';
+import { runAction } from '../../rooms/commands/actions';
+import { combatRound } from '../../rooms/rules/combat';
+import { walk } from '../../rooms/rules/creatures/creatureAi';
+import { ordinalWord, splitOrdinal } from '../../rooms/rules/creatures/creatureNames';
+import { narrate } from '../../rooms/text/narration';
+import { spawnCreature } from '../../rooms/rules/creatures/spawns';
 import { buildSim } from './fixtures/simContext';
 
 describe('creatures of one kind in one room', () => {

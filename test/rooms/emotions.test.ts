@@ -1,9 +1,9 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { feel, runCreatureAi } from '../../rooms/systems/creatureAi';
-import { BASE_TRANSITIONS, behaviourOf, nextEmotion } from '../../rooms/systems/emotions';
-import { narrate } from '../../rooms/systems/narration';
-import { spawnCreature } from '../../rooms/systems/spawns';
+import { feel, runCreatureAi } from '../../rooms/rules/creatures/creatureAi';
+import { BASE_TRANSITIONS, behaviourOf, nextEmotion } from '../../rooms/rules/creatures/emotions';
+import { narrate } from '../../rooms/text/narration';
+import { spawnCreature } from '../../rooms/rules/creatures/spawns';
 import { buildSim } from './fixtures/simContext';
 
 describe('creature emotions', () => {

@@ -1,10 +1,10 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
 import { roomGraph } from '../../rooms/roomGraph';
-import { runAction } from '../../rooms/systems/actions';
-import type { GameEvent } from '../../rooms/systems/events';
-import { MAP_RADIUS, type MapView, mapAround } from '../../rooms/systems/mapView';
-import { narrate } from '../../rooms/systems/narration';
+import { runAction } from '../../rooms/commands/actions';
+import type { GameEvent } from '../../rooms/text/events';
+import { MAP_RADIUS, type MapView, mapAround } from '../../rooms/rules/mapView';
+import { narrate } from '../../rooms/text/narration';
 import { buildSim } from './fixtures/simContext';
 
 describe('the room graph and the neighbourhood map', () => {

@@ -1,8 +1,8 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { ActionRejectedError } from '../../rooms/systems/errors';
-import { buy, restock, sell, stockOf } from '../../rooms/systems/merchants';
-import { narrate } from '../../rooms/systems/narration';
+import { ActionRejectedError } from '../../rooms/rules/errors';
+import { buy, restock, sell, stockOf } from '../../rooms/rules/merchants';
+import { narrate } from '../../rooms/text/narration';
 import { buildSim } from './fixtures/simContext';
 
 describe('merchants', () => {

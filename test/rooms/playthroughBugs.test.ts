@@ -1,17 +1,17 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { attack, combatRound, rollStrike } from '../../rooms/systems/combat';
-import { bondCompanion, commandCompanion } from '../../rooms/systems/companions';
-import { roomFeels, runCreatureAi } from '../../rooms/systems/creatureAi';
-import { nextEmotion } from '../../rooms/systems/emotions';
-import { ActionRejectedError } from '../../rooms/systems/errors';
-import { give, take, use } from '../../rooms/systems/items';
-import { move } from '../../rooms/systems/movement';
-import { narrate } from '../../rooms/systems/narration';
-import { completeQuest, objectiveText } from '../../rooms/systems/quests';
-import type { Rng } from '../../rooms/systems/random';
-import { ResourceSystem, floorCount } from '../../rooms/systems/resources';
-import { spawnCreature } from '../../rooms/systems/spawns';
+import { attack, combatRound, rollStrike } from '../../rooms/rules/combat';
+import { bondCompanion, commandCompanion } from '../../rooms/rules/companions';
+import { roomFeels, runCreatureAi } from '../../rooms/rules/creatures/creatureAi';
+import { nextEmotion } from '../../rooms/rules/creatures/emotions';
+import { ActionRejectedError } from '../../rooms/rules/errors';
+import { give, take, use } from '../../rooms/rules/items';
+import { move } from '../../rooms/rules/movement';
+import { narrate } from '../../rooms/text/narration';
+import { completeQuest, objectiveText } from '../../rooms/rules/quests/quests';
+import type { Rng } from '../../rooms/rules/random';
+import { ResourceSystem, floorCount } from '../../rooms/rules/resources';
+import { spawnCreature } from '../../rooms/rules/creatures/spawns';
 import { buildSim } from './fixtures/simContext';
 
 /** Regression tests for the bugs of the issue-16 play-through, one `describe` per bug group. */

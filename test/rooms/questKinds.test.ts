@@ -1,14 +1,14 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { combatRound } from '../../rooms/systems/combat';
-import { engage } from '../../rooms/systems/creatureAi';
-import { talk } from '../../rooms/systems/disposition';
-import { ESCORT_HEALTH } from '../../rooms/systems/escorts';
-import { move } from '../../rooms/systems/movement';
-import { narrate } from '../../rooms/systems/narration';
-import { acceptQuest, completeQuest } from '../../rooms/systems/quests';
-import { say } from '../../rooms/systems/social';
-import { spawnCreature } from '../../rooms/systems/spawns';
+import { combatRound } from '../../rooms/rules/combat';
+import { engage } from '../../rooms/rules/creatures/creatureAi';
+import { talk } from '../../rooms/rules/disposition';
+import { ESCORT_HEALTH } from '../../rooms/rules/quests/escorts';
+import { move } from '../../rooms/rules/movement';
+import { narrate } from '../../rooms/text/narration';
+import { acceptQuest, completeQuest } from '../../rooms/rules/quests/quests';
+import { say } from '../../rooms/commands/social';
+import { spawnCreature } from '../../rooms/rules/creatures/spawns';
 import { type TestSim, buildSim } from './fixtures/simContext';
 
 /** Marks quests completed in a player's journal (their prerequisites, for a test). */

@@ -1,8 +1,8 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { runAction } from '../../rooms/systems/actions';
-import { ActionRejectedError } from '../../rooms/systems/errors';
-import { narrate } from '../../rooms/systems/narration';
+import { runAction } from '../../rooms/commands/actions';
+import { ActionRejectedError } from '../../rooms/rules/errors';
+import { narrate } from '../../rooms/text/narration';
 import { buildSim } from './fixtures/simContext';
 
 describe('taking and handing in work without naming it', () => {

@@ -1,11 +1,11 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { dispositionFor, dispositionOf, talk } from '../../rooms/systems/disposition';
-import { ActionRejectedError } from '../../rooms/systems/errors';
-import { give } from '../../rooms/systems/items';
-import { move } from '../../rooms/systems/movement';
-import { narrate } from '../../rooms/systems/narration';
-import { acceptQuest, completeQuest } from '../../rooms/systems/quests';
+import { dispositionFor, dispositionOf, talk } from '../../rooms/rules/disposition';
+import { ActionRejectedError } from '../../rooms/rules/errors';
+import { give } from '../../rooms/rules/items';
+import { move } from '../../rooms/rules/movement';
+import { narrate } from '../../rooms/text/narration';
+import { acceptQuest, completeQuest } from '../../rooms/rules/quests/quests';
 import { buildSim } from './fixtures/simContext';
 
 describe('NPC disposition and quests', () => {

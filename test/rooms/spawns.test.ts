@@ -1,5 +1,5 @@
 import { loadWorld } from '../../rooms/content/loader';
-import { combatRound, attack } from '../../rooms/systems/combat';
+import { combatRound, attack } from '../../rooms/rules/combat';
 import { buildSim } from './fixtures/simContext';
 
 describe('spawns', () => {

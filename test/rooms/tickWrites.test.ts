@@ -2,7 +2,7 @@ import { type Client, matchMaker } from '@colyseus/core';
 import type { AreaRoom } from '../../rooms/AreaRoom';
 import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from '../../rooms/eventDelivery';
 import { holdWrites, holdWritesThisTurn } from '../../rooms/socketWrites';
-import type { MudEvent } from '../../rooms/systems/narration';
+import type { MudEvent } from '../../rooms/text/narration';
 import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
 
 /** A client whose transport socket only counts corks (what `holdWrites` touches). */

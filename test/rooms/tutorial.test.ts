@@ -1,8 +1,8 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
 import { WorldContentError } from '../../rooms/content/contentError';
-import { runAction } from '../../rooms/systems/actions';
-import { narrate } from '../../rooms/systems/narration';
+import { runAction } from '../../rooms/commands/actions';
+import { narrate } from '../../rooms/text/narration';
 import { buildSim } from './fixtures/simContext';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

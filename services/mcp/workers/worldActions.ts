@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MudAction, parseAction, type ActionName } from '../../../rooms/systems/actions';
+import { MudAction, parseAction, type ActionName } from '../../../rooms/commands/actions';
 import { ActionResultSchema, type ActionResult, type WorldService } from '../../mud';
 import { ACCESS, ACTS, READ_ONLY, defineTool, type AnyTool, type ToolAnnotations } from '../toolDefinition';
 

@@ -1,6 +1,6 @@
 import type { AtlasRoom } from '../roomAtlas';
 import type { PlayerSnapshot } from '../../../rooms/actionOutcome';
-import type { QuestLogEntry } from '../../../rooms/systems/events';
+import type { QuestLogEntry } from '../../../rooms/text/events';
 
 /**
  * The GMCP messages the telnet channel sends (services/mud/telnet/README.md shows each with an example). Each

@@ -1,6 +1,6 @@
 import type { PlayerSnapshot } from '../../../rooms/actionOutcome';
-import type { QuestLogEntry } from '../../../rooms/systems/events';
-import type { MudEvent } from '../../../rooms/systems/narration';
+import type { QuestLogEntry } from '../../../rooms/text/events';
+import type { MudEvent } from '../../../rooms/text/narration';
 import type { RoomAtlas } from '../roomAtlas';
 import {
   type GmcpMessage,

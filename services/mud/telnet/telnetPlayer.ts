@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../../../platform/errors';
 import type { ActionOutcome } from '../../../rooms/actionOutcome';
 import type { PlayerIdentity } from '../../../rooms/persistence';
-import type { MudEvent } from '../../../rooms/systems/narration';
+import type { MudEvent } from '../../../rooms/text/narration';
 import { FRAMES_PER_SECOND } from '../playerSocket';
 import type { RoomAtlas } from '../roomAtlas';
 import type { WorldAccess } from '../worldAccess';

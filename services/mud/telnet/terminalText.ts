@@ -1,4 +1,4 @@
-import type { Channel } from '../../../rooms/systems/narration';
+import type { Channel } from '../../../rooms/text/narration';
 
 /** How one terminal wants its text: its window width (NAWS) and whether it shows ANSI colour. */
 export interface TerminalStyle {

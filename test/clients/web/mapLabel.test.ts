@@ -1,9 +1,9 @@
 import { loadWorld } from '../../../rooms/content/loader';
-import { mapAround } from '../../../rooms/systems/mapView';
+import { mapAround } from '../../../rooms/rules/mapView';
 import { type MapView, mapLabel } from '../../../clients/web/src/mapWords';
 import { type QuestEntry, mapOf, updateQuests } from '../../../clients/web/src/events';
-import { narrate } from '../../../rooms/systems/narration';
-import { runAction } from '../../../rooms/systems/actions';
+import { narrate } from '../../../rooms/text/narration';
+import { runAction } from '../../../rooms/commands/actions';
 import { buildSim } from '../../rooms/fixtures/simContext';
 
 describe('the web client’s map words and quest log', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AreaState } from '../../../rooms/state/AreaState';
-import type { MudEvent } from '../../../rooms/systems/narration';
+import type { MudEvent } from '../../../rooms/text/narration';
 import { MongoPlayerStore } from '../../../services/mud/characterStore';
 import { type RunningServer, spawnServer, waitForLog } from '../../helpers/childProcess';
 import { waitForState } from '../../helpers/gameServer';

@@ -1,4 +1,4 @@
-import type { MudEvent } from '../../../rooms/systems/narration';
+import type { MudEvent } from '../../../rooms/text/narration';
 import type { TestPlatform } from '../../helpers/platform';
 import { type Player, act, signIn, startWorldPlatform, textsOf } from './worldPlatform';
 

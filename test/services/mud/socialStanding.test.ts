@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { MudEvent } from '../../../rooms/systems/narration';
+import type { MudEvent } from '../../../rooms/text/narration';
 import type { TestPlatform } from '../../helpers/platform';
 import { type Player, act, signIn, startWorldPlatform } from './worldPlatform';
 

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import type { Clock } from '../../../platform/clock';
 import { productParts } from '../../../productParts';
 import { areaRoomName } from '../../../rooms/areaRoomOptions';
-import type { MudEvent } from '../../../rooms/systems/narration';
+import type { MudEvent } from '../../../rooms/text/narration';
 import type { ServerFrame } from '../../../services/mud/playerSocket';
 import { EventLog } from '../../helpers/gameServer';
 import { socketOpened } from '../../helpers/handshake';

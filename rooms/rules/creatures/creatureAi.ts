@@ -1,10 +1,10 @@
-import type { CreatureTemplate } from '../content/world';
-import { type Emotion, type CreatureState } from '../state/AreaState';
-import { PlayerStatus } from '../state/PlayerState';
-import { type CreatureMind, type SimContext, creaturesIn, playersIn } from './context';
+import type { CreatureTemplate } from '../../content/world';
+import { type Emotion, type CreatureState } from '../../state/AreaState';
+import { PlayerStatus } from '../../state/PlayerState';
+import { type CreatureMind, type SimContext, creaturesIn, playersIn } from '../context';
 import { type Behaviour, type EmotionEvent, behaviourOf, nextEmotion } from './emotions';
 import { type CreatureActions, DATA_BEHAVIOURS } from './creatureBehaviours';
-import { exitsInArea, stepTowards } from './paths';
+import { exitsInArea, stepTowards } from '../paths';
 import { creatureActor, markArrival } from './creatureNames';
 
 /**

@@ -1,6 +1,6 @@
-import { type SimContext, matchByName, playersIn, requireAlive, requirePlayer } from './context';
-import { reject } from './errors';
-import { hearAnswer } from './riddles';
+import { type SimContext, matchByName, playersIn, requireAlive, requirePlayer } from '../rules/context';
+import { reject } from '../rules/errors';
+import { hearAnswer } from '../rules/quests/riddles';
 
 /** Talking to other players: `say` (room), `emote`, `whisper` (one player), `shout` (area) and `who`. */
 

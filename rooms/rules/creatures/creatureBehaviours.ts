@@ -1,8 +1,8 @@
-import type { Behaviors } from '../content/schemas';
-import type { CreatureTemplate } from '../content/world';
-import type { CreatureState } from '../state/AreaState';
-import { PlayerStatus } from '../state/PlayerState';
-import { type CreatureMind, type SimContext, creaturesIn, playersIn } from './context';
+import type { Behaviors } from '../../content/schemas';
+import type { CreatureTemplate } from '../../content/world';
+import type { CreatureState } from '../../state/AreaState';
+import { PlayerStatus } from '../../state/PlayerState';
+import { type CreatureMind, type SimContext, creaturesIn, playersIn } from '../context';
 import type { Behaviour } from './emotions';
 import { creatureActor } from './creatureNames';
 

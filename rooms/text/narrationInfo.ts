@@ -1,4 +1,4 @@
-import { labelOf } from './creatureNames';
+import { labelOf } from '../rules/creatures/creatureNames';
 import type { Actor, InfoEventBody, ObjectiveView } from './events';
 
 /** Formatters of the info, character-sheet and player-chat events (merged into `narration.ts`). */

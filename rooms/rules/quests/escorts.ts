@@ -1,8 +1,8 @@
-import type { Objective } from '../content/schemas';
-import { PlayerStatus, type PlayerState } from '../state/PlayerState';
-import type { SimContext } from './context';
+import type { Objective } from '../../content/schemas';
+import { PlayerStatus, type PlayerState } from '../../state/PlayerState';
+import type { SimContext } from '../context';
 import { recordObjective } from './quests';
-import { creatureActor } from './creatureNames';
+import { creatureActor } from '../creatures/creatureNames';
 
 /**
  * Escort objectives (`{ kind: escort, npc, to }`): the NPC falls in behind the player who took the quest

@@ -1,16 +1,16 @@
-import type { Objective } from '../content/schemas';
-import type { NpcTemplate, QuestDef, World } from '../content/world';
-import type { PlayerState } from '../state/PlayerState';
-import { type QuestProgress, type SimContext, matchByName, requireAlive, requirePlayer } from './context';
-import { BOND_POINTS, bondCompanion, companionSpeaks, shareMoment } from './companions';
-import { adjustDisposition, dispositionOf, npcsIn } from './disposition';
-import { reject } from './errors';
-import type { ObjectiveView } from './events';
-import { addItem, countOf, removeItem } from './inventory';
-import { gainXp } from './progression';
-import { counted } from './words';
-import { improve } from './skills';
-import { credit } from './purse';
+import type { Objective } from '../../content/schemas';
+import type { NpcTemplate, QuestDef, World } from '../../content/world';
+import type { PlayerState } from '../../state/PlayerState';
+import { type QuestProgress, type SimContext, matchByName, requireAlive, requirePlayer } from '../context';
+import { BOND_POINTS, bondCompanion, companionSpeaks, shareMoment } from '../companions';
+import { adjustDisposition, dispositionOf, npcsIn } from '../disposition';
+import { reject } from '../errors';
+import type { ObjectiveView } from '../../text/events';
+import { addItem, countOf, removeItem } from '../inventory';
+import { gainXp } from '../progression';
+import { counted } from '../../text/words';
+import { improve } from '../skills';
+import { credit } from '../purse';
 import { startEscorts } from './escorts';
 
 /**

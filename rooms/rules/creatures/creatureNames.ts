@@ -1,6 +1,6 @@
-import type { CreatureState } from '../state/AreaState';
-import { type SimContext, creaturesIn, matchByName, normalise } from './context';
-import type { Actor } from './events';
+import type { CreatureState } from '../../state/AreaState';
+import { type SimContext, creaturesIn, matchByName, normalise } from '../context';
+import type { Actor } from '../../text/events';
 
 /**
  * Telling creatures of one kind apart. When a room holds several creatures of one name, each is numbered by when

@@ -1,6 +1,6 @@
-import type { AreaDef, CreatureTemplate, World } from '../content/world';
-import { CreatureState } from '../state/AreaState';
-import type { CreatureMind, SimContext } from './context';
+import type { AreaDef, CreatureTemplate, World } from '../../content/world';
+import { CreatureState } from '../../state/AreaState';
+import type { CreatureMind, SimContext } from '../context';
 import { DATA_BEHAVIOURS } from './creatureBehaviours';
 import { creatureActor, markArrival } from './creatureNames';
 

@@ -2,12 +2,12 @@ import type { QuestProgress } from '../../models/Character';
 import type { AreaDef, World } from '../content/world';
 import type { AreaState, CreatureState } from '../state/AreaState';
 import type { PlayerState } from '../state/PlayerState';
-import type { GameEvent } from './events';
+import type { GameEvent } from '../text/events';
 import type { MindRequest } from '../minds';
 import type { WorldEvent } from '../worldEvents';
 import type { Rng } from './random';
 import { reject } from './errors';
-import type { Escort } from './escorts';
+import type { Escort } from './quests/escorts';
 
 /** A character's progress on one quest: `counts[i]` is progress on objective i (the type lives with the model). */
 export type { QuestProgress };

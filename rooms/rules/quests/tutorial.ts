@@ -1,8 +1,8 @@
-import type { Objective } from '../content/schemas';
-import type { QuestDef } from '../content/world';
-import { type SimContext, requirePlayer } from './context';
-import { npcsIn } from './disposition';
-import { stepTowards } from './paths';
+import type { Objective } from '../../content/schemas';
+import type { QuestDef } from '../../content/world';
+import { type SimContext, requirePlayer } from '../context';
+import { npcsIn } from '../disposition';
+import { stepTowards } from '../paths';
 import { objectiveViews, offeredQuests } from './quests';
 import { readyQuests } from './questOffers';
 

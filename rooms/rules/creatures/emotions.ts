@@ -1,5 +1,5 @@
-import type { Temperament } from '../content/schemas';
-import type { Emotion } from '../state/AreaState';
+import type { Temperament } from '../../content/schemas';
+import type { Emotion } from '../../state/AreaState';
 
 /** Things that happen to a creature and may change how it feels. */
 export type EmotionEvent = 'PLAYER_ENTERS' | 'ATTACKED' | 'HEALTH_LOW' | 'ALLY_DIED' | 'TIME_PASSES';

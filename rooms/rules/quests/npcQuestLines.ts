@@ -1,5 +1,5 @@
-import type { NpcTemplate } from '../content/world';
-import type { SimContext } from './context';
+import type { NpcTemplate } from '../../content/world';
+import type { SimContext } from '../context';
 import { closedBy } from './quests';
 
 /**

@@ -1,10 +1,10 @@
-import type { SimContext } from './context';
-import { matchByName, normalise, playersIn, requirePlayer } from './context';
-import { npcsIn } from './disposition';
-import { reject } from './errors';
+import type { SimContext } from '../rules/context';
+import { matchByName, normalise, playersIn, requirePlayer } from '../rules/context';
+import { npcsIn } from '../rules/disposition';
+import { reject } from '../rules/errors';
 import { COMMAND_HELP } from './commandHelp';
-import { attackOf, defenseOf } from './progression';
-import { creatureActor, findCreature } from './creatureNames';
+import { attackOf, defenseOf } from '../rules/progression';
+import { creatureActor, findCreature } from '../rules/creatures/creatureNames';
 
 /** Looking closer: `help`, `examine`/`look <thing>` and `consider <creature>`. */
 

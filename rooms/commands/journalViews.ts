@@ -1,9 +1,9 @@
-import type { SimContext } from './context';
-import { requirePlayer } from './context';
-import { missingIngredients } from './crafting';
-import { objectiveViews } from './quests';
-import { PATHS, type ForgePath, abilitiesOf, pathLevel } from './skills';
-import { attackOf, defenseOf, levelForXp } from './progression';
+import type { SimContext } from '../rules/context';
+import { requirePlayer } from '../rules/context';
+import { missingIngredients } from '../rules/crafting';
+import { objectiveViews } from '../rules/quests/quests';
+import { PATHS, type ForgePath, abilitiesOf, pathLevel } from '../rules/skills';
+import { attackOf, defenseOf, levelForXp } from '../rules/progression';
 
 /** The character sheet commands: `quests` (the log), `recipes` and `score`. */
 

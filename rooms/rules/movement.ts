@@ -1,14 +1,14 @@
 import type { Direction } from '../content/schemas';
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
 import { type SimContext, playersIn, requireAlive, requirePlayer } from './context';
-import { roomFeels } from './creatureAi';
-import { creaturesByArrival, nthOf } from './creatureNames';
+import { roomFeels } from './creatures/creatureAi';
+import { creaturesByArrival, nthOf } from './creatures/creatureNames';
 import { reject } from './errors';
-import type { RoomView } from './events';
-import { recordObjective } from './quests';
+import type { RoomView } from '../text/events';
+import { recordObjective } from './quests/quests';
 import { mapAround } from './mapView';
-import { newcomerHint } from './tutorial';
-import { abandonEscort, escortFollows } from './escorts';
+import { newcomerHint } from './quests/tutorial';
+import { abandonEscort, escortFollows } from './quests/escorts';
 
 /** Where a move leads when it leaves this area: the room actor hands the player to that area's room. */
 export interface Handoff {

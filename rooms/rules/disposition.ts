@@ -3,9 +3,9 @@ import type { NpcTemplate } from '../content/world';
 import { type SimContext, matchByName, requireAlive, requirePlayer } from './context';
 import { reject } from './errors';
 import { companionSpeaks } from './companions';
-import { offeredQuests, recordObjective } from './quests';
-import { questLineFor } from './npcQuestLines';
-import { startEscorts } from './escorts';
+import { offeredQuests, recordObjective } from './quests/quests';
+import { questLineFor } from './quests/npcQuestLines';
+import { startEscorts } from './quests/escorts';
 import { improve } from './skills';
 
 /**

@@ -2,21 +2,21 @@ import type { CreatureState } from '../state/AreaState';
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
 import { type SimContext, requireAlive, requirePlayer } from './context';
 import { BOND_POINTS, companionSpeaks, companionStrike, shareMoment } from './companions';
-import { engage, feel, releaseFrom, roomFeels } from './creatureAi';
+import { engage, feel, releaseFrom, roomFeels } from './creatures/creatureAi';
 import { adjustDisposition, npcsIn } from './disposition';
-import { isHealthLow } from './emotions';
+import { isHealthLow } from './creatures/emotions';
 import { reject } from './errors';
 import { dropOnFloor } from './items';
 import { enterRoom, leaveRoom } from './movement';
 import { attackOf, defenseOf, gainXp } from './progression';
-import { recordObjective } from './quests';
+import { recordObjective } from './quests/quests';
 import type { Rng } from './random';
 import { killPlayer } from './vitals';
 import { groupMatesIn } from './groups';
 import { improve } from './skills';
-import { DATA_BEHAVIOURS } from './creatureBehaviours';
-import { escortsUnderAttack } from './escorts';
-import { creatureActor, creatureLabel, findCreature } from './creatureNames';
+import { DATA_BEHAVIOURS } from './creatures/creatureBehaviours';
+import { escortsUnderAttack } from './quests/escorts';
+import { creatureActor, creatureLabel, findCreature } from './creatures/creatureNames';
 
 /**
  * Turn-based combat. `attack` only picks a fight; blows are exchanged in `combatRound`, which the room runs

@@ -1,11 +1,11 @@
 import { PlayerStatus, type PlayerState } from '../state/PlayerState';
-import { type Actor } from './events';
+import { type Actor } from '../text/events';
 import { type SimContext, requireAlive, requirePlayer } from './context';
 import { BOND_POINTS, shareMoment } from './companions';
 import { reject } from './errors';
 import { enterRoom, leaveRoom } from './movement';
 import { forfeit } from './purse';
-import { abandonEscort } from './escorts';
+import { abandonEscort } from './quests/escorts';
 
 /**
  * Health over time: resting, regeneration, death and respawn. Regeneration runs every `tuning.regenEvery`

@@ -1,5 +1,5 @@
-import type { PlayerState } from '../state/PlayerState';
-import type { SimContext } from './context';
+import type { PlayerState } from '../../state/PlayerState';
+import type { SimContext } from '../context';
 import { recordObjective } from './quests';
 
 /**

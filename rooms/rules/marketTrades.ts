@@ -1,9 +1,9 @@
-import type { MarketEventBody, MarketListingLine } from './events';
+import type { MarketEventBody, MarketListingLine } from '../text/events';
 import type { NpcTemplate } from '../content/world';
 import { type SimContext, matchByName, requireAlive, requirePlayer } from './context';
 import { assertNotCompanion } from './companions';
 import { dispositionOf, npcsIn } from './disposition';
-import type { MudAction } from './actions';
+import type { MudAction } from '../commands/actions';
 import { InvalidActionError, reject } from './errors';
 import { countOf } from './inventory';
 

@@ -1,5 +1,5 @@
 import type { Direction } from '../content/schemas';
-import { InvalidActionError } from './errors';
+import { InvalidActionError } from '../rules/errors';
 import type { MudAction } from './actions';
 import { CompanionPresence } from '../content/schemas';
 

@@ -1,5 +1,5 @@
 import type { Disposition } from '../content/schemas';
-import type { MapView } from './mapView';
+import type { MapView } from '../rules/mapView';
 
 /** Who receives an event: one player, everyone in a room (optionally except one player), or the whole area. */
 export type Audience = { userId: string } | { roomRef: string; except?: string } | { areaId: string };

@@ -1,6 +1,6 @@
-import type { QuestDef } from '../content/world';
-import { type SimContext, requireAlive, requirePlayer } from './context';
-import { reject } from './errors';
+import type { QuestDef } from '../../content/world';
+import { type SimContext, requireAlive, requirePlayer } from '../context';
+import { reject } from '../errors';
 import { acceptQuest, completeQuest, objectiveViews, offeredQuests } from './quests';
 
 /**
