@@ -37,6 +37,7 @@ import { restock } from './rules/merchants';
 import { ResourceSystem } from './rules/resources';
 import { type SpawnStatus, SpawnSystem } from './rules/creatures/spawns';
 import { regenerate } from './rules/vitals';
+import { listenToRuleEvents, ruleEventBus } from './rules/ruleEvents';
 import { NO_WORLD_EVENTS } from './worldEvents';
 import { RoomVisibility } from './visibility';
 import { measuredTick } from './tickMetrics';
@@ -104,6 +105,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       this.presence.publish(playerEventsChannel(userId), event),
     );
     this.sim = this.buildContext(options);
+    listenToRuleEvents(this.sim);
     this.players = new PlayerSessions({
       world: this.world,
       area,
@@ -366,6 +368,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       stock: new Map(),
       journal: journals,
       emit: (event) => this.delivery.deliver(event),
+      ruleEvents: ruleEventBus(),
       publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),
       consult: (request) => this.consulted.push(request),
       nextId: (prefix) => `${prefix}${++this.idCounter}`,

@@ -3,7 +3,7 @@ import { AppError, UnavailableError } from '../platform/errors';
 import type { ActionOutcome, GatewayReply } from './actionOutcome';
 import type { LiveTake } from './outsideChanges';
 import { PLAYER_ROOMS_KEY, areaRoomId, playerEventsChannel } from './areaRoomOptions';
-import { ensureAreaRoom } from './areaRooms';
+import { ensureAreaRoom } from './areaRoomListing';
 import { type World, areaOf } from './content/world';
 import type { PlayerIdentity, PlayerStore } from './persistence';
 import { parseAction } from './commands/actions';

@@ -1,7 +1,7 @@
-import { type IRoomCache, type Server, matchMaker } from '@colyseus/core';
+import type { Server } from '@colyseus/core';
 import { Encoder } from '@colyseus/schema';
 import type { RoomDefinition } from '../platform/game/gameServer';
-import { AREA_ROOM_DEFAULTS, type AreaRoomOptions, areaRoomId, areaRoomName } from './areaRoomOptions';
+import { AREA_ROOM_DEFAULTS, type AreaRoomOptions, areaRoomName } from './areaRoomOptions';
 import { AreaRoom } from './AreaRoom';
 
 /** Encode buffer for area states: a crowded area outgrows the 8 KB default, so size it once, up front. */
@@ -67,14 +67,4 @@ export function defineAreaRooms(server: Server, options: AreaRoomDefinition): vo
   for (const definition of areaRoomDefinitions(options)) {
     server.define(definition.name, definition.room, definition.options);
   }
-}
-
-/**
- * The listing of `areaId`'s room, creating the room if no process hosts it yet. Room ids are fixed per area
- * and the matchmaker driver refuses duplicates, so concurrent callers end up with the same room.
- */
-export async function ensureAreaRoom(areaId: string): Promise<IRoomCache> {
-  const existing = await matchMaker.getRoomById(areaRoomId(areaId));
-  if (existing) return existing;
-  return matchMaker.createRoom(areaRoomName(areaId), {});
 }

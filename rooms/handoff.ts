@@ -1,5 +1,5 @@
 import { matchMaker } from '@colyseus/core';
-import { ensureAreaRoom } from './areaRooms';
+import { ensureAreaRoom } from './areaRoomListing';
 import type { World } from './content/world';
 import { EVENTS_MESSAGE, type EventDelivery, type PlayerSession } from './eventDelivery';
 import type { PlayerSessions } from './playerSessions';

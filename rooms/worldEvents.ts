@@ -54,23 +54,36 @@ export type WorldEventType = WorldEvent['type'];
 /** A subscriber; it runs synchronously after the world changed and must not throw (errors are caught). */
 export type WorldEventListener<E extends WorldEvent = WorldEvent> = (event: E) => void;
 
-/** Publishes world events to subscribers, by type or to all. */
-export interface WorldEventBus {
-  publish(event: WorldEvent): void;
-  /** Subscribes to one type (or every event with `'*'`); returns the unsubscribe. */
-  subscribe<T extends WorldEventType | '*'>(
-    type: T,
-    listener: WorldEventListener<T extends WorldEventType ? Extract<WorldEvent, { type: T }> : WorldEvent>,
-  ): () => void;
+/** What a bus carries: events told apart by `type`. */
+export interface TypedEvent {
+  type: string;
 }
 
-/** An in-process bus. A subscriber that throws is reported to `onError` and does not stop the others. */
-export class InProcessWorldEventBus implements WorldEventBus {
-  private readonly listeners = new Map<string, Set<WorldEventListener>>();
+/** The events of `E` a subscription to `T` receives (`'*'`: all of them). */
+export type EventsOf<E extends TypedEvent, T extends E['type'] | '*'> = T extends E['type']
+  ? Extract<E, { type: T }>
+  : E;
 
-  constructor(private readonly onError: (error: unknown, event: WorldEvent) => void = () => undefined) {}
+/** Publishes events to subscribers, by type or to all. */
+export interface EventBus<E extends TypedEvent> {
+  publish(event: E): void;
+  /** Subscribes to one type (or every event with `'*'`); returns the unsubscribe. */
+  subscribe<T extends E['type'] | '*'>(type: T, listener: (event: EventsOf<E, T>) => void): () => void;
+}
 
-  publish(event: WorldEvent): void {
+/** The bus of world events the platform's services subscribe to. */
+export type WorldEventBus = EventBus<WorldEvent>;
+
+/**
+ * An in-process bus: listeners run synchronously, in the order they subscribed. A subscriber that throws is
+ * reported to `onError` and does not stop the others (an `onError` that rethrows makes the error the publisher's).
+ */
+export class InProcessEventBus<E extends TypedEvent> implements EventBus<E> {
+  private readonly listeners = new Map<string, Set<(event: E) => void>>();
+
+  constructor(private readonly onError: (error: unknown, event: E) => void = () => undefined) {}
+
+  publish(event: E): void {
     for (const key of [event.type, '*']) {
       for (const listener of this.listeners.get(key) ?? []) {
         try {
@@ -82,17 +95,17 @@ export class InProcessWorldEventBus implements WorldEventBus {
     }
   }
 
-  subscribe<T extends WorldEventType | '*'>(
-    type: T,
-    listener: WorldEventListener<T extends WorldEventType ? Extract<WorldEvent, { type: T }> : WorldEvent>,
-  ): () => void {
+  subscribe<T extends E['type'] | '*'>(type: T, listener: (event: EventsOf<E, T>) => void): () => void {
     let set = this.listeners.get(type);
     if (!set) this.listeners.set(type, (set = new Set()));
-    const entry = listener as WorldEventListener;
+    const entry = listener as (event: E) => void;
     set.add(entry);
     return () => set.delete(entry);
   }
 }
+
+/** The in-process bus of world events (the composition's default). */
+export class InProcessWorldEventBus extends InProcessEventBus<WorldEvent> {}
 
 /** The bus of a world nobody listens to (rooms built without `events`). */
 export const NO_WORLD_EVENTS: WorldEventBus = {

@@ -5,7 +5,7 @@ import type { SimContext } from '../rules/context';
 import { attack, flee } from '../rules/combat';
 import { commandCompanion } from '../rules/companions';
 import { craft } from '../rules/crafting';
-import { talk } from '../rules/disposition';
+import { talk } from './talk';
 import { InvalidActionError } from '../rules/errors';
 import { drop, equip, give, inventory, take, use } from '../rules/items';
 import { buy, sell } from '../rules/merchants';

@@ -9,7 +9,6 @@ import { reject } from './errors';
 import { dropOnFloor } from './items';
 import { enterRoom, leaveRoom } from './movement';
 import { attackOf, defenseOf, gainXp } from './progression';
-import { recordObjective } from './quests/quests';
 import type { Rng } from './random';
 import { killPlayer } from './vitals';
 import { groupMatesIn } from './groups';
@@ -247,7 +246,7 @@ export function creatureDies(ctx: SimContext, creature: CreatureState, killer: P
     const player = ctx.state.players.get(userId)!;
     gainXp(ctx, player, template.xp);
     improve(ctx, player, 'combat');
-    recordObjective(ctx, userId, 'kill', creature.ref);
+    ctx.ruleEvents.publish({ type: 'killed', userId, creature: creature.ref });
     shareMoment(ctx, player, 'fight', `defeated ${article(template.name)}`, BOND_POINTS.victory);
   }
   ctx.publish({

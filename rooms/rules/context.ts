@@ -8,6 +8,7 @@ import type { WorldEvent } from '../worldEvents';
 import type { Rng } from './random';
 import { reject } from './errors';
 import type { Escort } from './quests/escorts';
+import type { RuleEventBus } from './ruleEvents';
 
 /** A character's progress on one quest: `counts[i]` is progress on objective i (the type lives with the model). */
 export type { QuestProgress };
@@ -89,6 +90,8 @@ export interface SimContext {
   stock: Map<string, { left: number; max: number; every: number; waited: number }>;
   journal(userId: string): PlayerJournal;
   emit(event: GameEvent): void;
+  /** What rules tell each other (a kill, a visit, a talk...): quest objectives and escorts listen (`ruleEvents.ts`). */
+  ruleEvents: RuleEventBus;
   /** Publishes a world event (kill, quest completed, trade, conversation) on the world event bus, once. */
   publish(event: WorldEvent): void;
   /** Asks the NPC / companion brains for a line; the room tells the answer after the action (rooms/minds.ts). */

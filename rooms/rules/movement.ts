@@ -5,7 +5,6 @@ import { roomFeels } from './creatures/creatureAi';
 import { creaturesByArrival, nthOf } from './creatures/creatureNames';
 import { reject } from './errors';
 import type { RoomView } from '../text/events';
-import { recordObjective } from './quests/quests';
 import { mapAround } from './mapView';
 import { newcomerHint } from './quests/tutorial';
 import { abandonEscort, escortFollows } from './quests/escorts';
@@ -80,7 +79,7 @@ export function enterRoom(ctx: SimContext, player: PlayerState, roomRef: string)
     to: { userId: player.userId },
   });
   roomFeels(ctx, roomRef, 'PLAYER_ENTERS', player.userId);
-  recordObjective(ctx, player.userId, 'visit', roomRef);
+  ctx.ruleEvents.publish({ type: 'visited', userId: player.userId, roomRef });
   escortFollows(ctx, player, from);
 }
 

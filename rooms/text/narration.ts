@@ -1,5 +1,5 @@
 import type { Actor, GameEvent, GameEventBody, GameEventType, ObjectiveView } from './events';
-import { labelOf } from '../rules/creatures/creatureNames';
+import { labelOf } from './words';
 import { INFO_FORMATTERS } from './narrationInfo';
 import { MARKET_FORMATTERS } from './narrationMarket';
 

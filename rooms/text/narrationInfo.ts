@@ -1,4 +1,4 @@
-import { labelOf } from '../rules/creatures/creatureNames';
+import { labelOf } from './words';
 import type { Actor, InfoEventBody, ObjectiveView } from './events';
 
 /** Formatters of the info, character-sheet and player-chat events (merged into `narration.ts`). */

@@ -1,3 +1,5 @@
+import type { Actor } from './events';
+
 /** Small English helpers for player-facing text. */
 
 /**
@@ -16,4 +18,31 @@ export function pluralOf(name: string, plural?: string): string {
 /** "1 cellar rat", "3 cellar rats". */
 export function counted(count: number, name: string, plural?: string): string {
   return `${count} ${count === 1 ? name : pluralOf(name, plural)}`;
+}
+
+/** Ordinal words up to ten (numbered creatures: "the second hen"). */
+export const ORDINALS = [
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+];
+
+/** "first", "second", ... "tenth", then "11th", "21st", "22nd". */
+export function ordinalWord(n: number): string {
+  if (ORDINALS[n - 1]) return ORDINALS[n - 1];
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** A creature's name as narration prints it: "second speckled hen" when it has a number, else its name. */
+export function labelOf(actor: Pick<Actor, 'name' | 'nth'>): string {
+  return actor.nth ? `${ordinalWord(actor.nth)} ${actor.name}` : actor.name;
 }

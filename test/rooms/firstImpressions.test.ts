@@ -1,7 +1,8 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
 import { firstImpression } from '../../rooms/standings';
-import { adjustDisposition, relationScore, talk } from '../../rooms/rules/disposition';
+import { talk } from '../../rooms/commands/talk';
+import { adjustDisposition, relationScore } from '../../rooms/rules/disposition';
 import { buildSim } from './fixtures/simContext';
 
 describe('NPCs’ first impression of a player’s social standing', () => {

@@ -2,7 +2,7 @@ import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
 import { combatRound } from '../../rooms/rules/combat';
 import { engage } from '../../rooms/rules/creatures/creatureAi';
-import { talk } from '../../rooms/rules/disposition';
+import { talk } from '../../rooms/commands/talk';
 import { ESCORT_HEALTH } from '../../rooms/rules/quests/escorts';
 import { move } from '../../rooms/rules/movement';
 import { narrate } from '../../rooms/text/narration';

@@ -1,6 +1,7 @@
 import { loadWorld } from '../../rooms/content/loader';
 import type { World } from '../../rooms/content/world';
-import { dispositionFor, dispositionOf, talk } from '../../rooms/rules/disposition';
+import { talk } from '../../rooms/commands/talk';
+import { dispositionFor, dispositionOf } from '../../rooms/rules/disposition';
 import { ActionRejectedError } from '../../rooms/rules/errors';
 import { give } from '../../rooms/rules/items';
 import { move } from '../../rooms/rules/movement';

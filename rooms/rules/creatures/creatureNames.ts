@@ -1,5 +1,6 @@
 import type { CreatureState } from '../../state/AreaState';
 import { type SimContext, creaturesIn, matchByName, normalise } from '../context';
+import { ORDINALS, labelOf } from '../../text/words';
 import type { Actor } from '../../text/events';
 
 /**
@@ -8,32 +9,6 @@ import type { Actor } from '../../text/events';
  * in `look`; `attack 2.hen`, `attack second hen` and `attack hen 2` pick the one that number names. Numbers are
  * per room and kind, as in Diku-style MUDs: when the first dies, the second becomes the only (unnumbered) one.
  */
-
-const ORDINALS = [
-  'first',
-  'second',
-  'third',
-  'fourth',
-  'fifth',
-  'sixth',
-  'seventh',
-  'eighth',
-  'ninth',
-  'tenth',
-];
-
-/** "first", "second", ... "tenth", then "11th", "21st", "22nd". */
-export function ordinalWord(n: number): string {
-  if (ORDINALS[n - 1]) return ORDINALS[n - 1];
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
-  return `${n}${suffix}`;
-}
-
-/** A creature's name as narration prints it: "second speckled hen" when it has a number, else its name. */
-export function labelOf(actor: Pick<Actor, 'name' | 'nth'>): string {
-  return actor.nth ? `${ordinalWord(actor.nth)} ${actor.name}` : actor.name;
-}
 
 let arrivals = 0;
 

@@ -1,7 +1,6 @@
 import type { Objective } from '../../content/schemas';
 import { PlayerStatus, type PlayerState } from '../../state/PlayerState';
 import type { SimContext } from '../context';
-import { recordObjective } from './quests';
 import { creatureActor } from '../creatures/creatureNames';
 
 /**
@@ -69,6 +68,22 @@ export function startEscorts(ctx: SimContext, player: PlayerState, npcRef?: stri
   });
 }
 
+/**
+ * Escorts start on cue (rule events): when the player takes a quest beside its escort NPC (`questAccepted`), or
+ * talks to that NPC later (`talked`, after the talk counted toward the quest).
+ */
+export function startEscortsOnCue(ctx: SimContext): void {
+  const playerOf = (userId: string) => ctx.state.players.get(userId);
+  ctx.ruleEvents.subscribe('questAccepted', ({ userId }) => {
+    const player = playerOf(userId);
+    if (player) startEscorts(ctx, player);
+  });
+  ctx.ruleEvents.subscribe('talked', ({ userId, npc }) => {
+    const player = playerOf(userId);
+    if (player) startEscorts(ctx, player, npc);
+  });
+}
+
 /** After the player entered a room from `from`: their charge follows, and arriving at its destination meets the objective. */
 export function escortFollows(ctx: SimContext, player: PlayerState, from: string): void {
   const journal = ctx.journal(player.userId);
@@ -87,7 +102,7 @@ export function escortFollows(ctx: SimContext, player: PlayerState, from: string
     destination: ctx.world.rooms.get(escort.to)!.name,
     to: { userId: player.userId },
   });
-  recordObjective(ctx, player.userId, 'escort', escort.npc);
+  ctx.ruleEvents.publish({ type: 'escorted', userId: player.userId, npc: escort.npc });
 }
 
 /** Ends the player's escort without success: they died, or they are leaving the area. */

@@ -11,7 +11,6 @@ import { gainXp } from '../progression';
 import { counted } from '../../text/words';
 import { improve } from '../skills';
 import { credit } from '../purse';
-import { startEscorts } from './escorts';
 
 /**
  * Quests: accept from the giver NPC, progress through kills, visits and talks (collect objectives count the
@@ -142,11 +141,24 @@ export function acceptQuest(ctx: SimContext, userId: string, query: string): voi
     objectives: objectiveViews(ctx.world, player, quest, progress),
     to: { userId },
   });
-  startEscorts(ctx, player);
+  ctx.ruleEvents.publish({ type: 'questAccepted', userId, quest: quest.ref });
 }
 
-/** Counts a kill, visit or talk toward every active quest with a matching objective. */
-export function recordObjective(
+/**
+ * Quest objectives listen to the other rules (rule events): a kill, a visit, a talk, an escort brought home and a
+ * riddle answered each count toward every active quest with a matching objective.
+ */
+export function countObjectives(ctx: SimContext): void {
+  const bus = ctx.ruleEvents;
+  bus.subscribe('killed', (e) => recordObjective(ctx, e.userId, 'kill', e.creature));
+  bus.subscribe('visited', (e) => recordObjective(ctx, e.userId, 'visit', e.roomRef));
+  bus.subscribe('talked', (e) => recordObjective(ctx, e.userId, 'talk', e.npc));
+  bus.subscribe('escorted', (e) => recordObjective(ctx, e.userId, 'escort', e.npc));
+  bus.subscribe('answered', (e) => recordObjective(ctx, e.userId, 'riddle', e.npc));
+}
+
+/** Counts a kill, visit, talk, escort or riddle toward every active quest with a matching objective. */
+function recordObjective(
   ctx: SimContext,
   userId: string,
   kind: 'kill' | 'visit' | 'talk' | 'escort' | 'riddle',

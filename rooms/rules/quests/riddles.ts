@@ -1,6 +1,5 @@
 import type { PlayerState } from '../../state/PlayerState';
 import type { SimContext } from '../context';
-import { recordObjective } from './quests';
 
 /**
  * Riddle objectives (`{ kind: riddle, npc, question, answers }`), the world's puzzles: a player on the quest
@@ -29,7 +28,7 @@ export function hearAnswer(ctx: SimContext, player: PlayerState, text: string): 
       if (npc.room !== player.roomRef) return;
       const correct = objective.answers.some((answer) => normaliseAnswer(answer) === said);
       ctx.emit({ type: 'riddle.answered', npc: { name: npc.name }, correct, to: { userId: player.userId } });
-      if (correct) recordObjective(ctx, player.userId, 'riddle', npc.ref);
+      if (correct) ctx.ruleEvents.publish({ type: 'answered', userId: player.userId, npc: npc.ref });
     });
   }
 }
