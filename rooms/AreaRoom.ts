@@ -24,9 +24,15 @@ import type { LiveTake } from './outsideChanges';
 import type { Authenticate, PlayerIdentity } from './persistence';
 import { PlayerSessions } from './playerSessions';
 import { AreaState } from './state/AreaState';
-import { ACTION_NAMES, type MudAction, namedAction, parseAction, runAction } from './commands/actions';
-import { parseCommandLine } from './commands/commandLine';
-import { MarketDesk, type TradeInput, type WorldMarket, toTradeAction } from './rules/marketTrades';
+import {
+  ACTION_NAMES,
+  type ActionTurn,
+  type MudAction,
+  namedAction,
+  parseAction,
+  runAction,
+} from './commands/actions';
+import { MarketDesk, type TradeAction, type WorldMarket } from './rules/marketTrades';
 import { combatRound } from './rules/combat';
 import type { SimContext } from './rules/context';
 import { runCreatureAi } from './rules/creatures/creatureAi';
@@ -46,6 +52,7 @@ import { logHookFailure } from './hookFailures';
 import { askMinds } from './mindAnswers';
 import type { MindRequest, Minds } from './minds';
 import type { MudEvent } from './text/narration';
+import type { MarketEventBody } from './text/events';
 
 type Settings = Required<
   Omit<AreaRoomOptions, 'logger' | 'clock' | 'seed' | 'ticker' | 'events' | 'market' | 'minds'>
@@ -184,11 +191,11 @@ export class AreaRoom extends Room<{ state: AreaState }> {
    * Gateway entry (REST, plain WebSocket): performs `action` for a player, attaching them to this room if
    * they are not here yet. Returns plain JSON so `matchMaker.remoteRoomCall` can carry it across processes.
    * With `backlog` (default true) a successful reply starts with the events the player received since their
-   * last call; a refused action leaves those events waiting for the next call (each is delivered once).
+   * last call; a refused action leaves those events waiting for the next call (each is delivered once). The action
+   * was parsed where it entered (the gateway's caller); presence carries it here as plain JSON.
    */
-  async gatewayPerform(identity: PlayerIdentity, input: unknown, backlog = true): Promise<GatewayReply> {
+  async gatewayPerform(identity: PlayerIdentity, action: MudAction, backlog = true): Promise<GatewayReply> {
     try {
-      const action = parseAction(input);
       const session = this.players.get(identity.userId) ?? (await this.players.attach(identity));
       session.remote = true;
       session.lastRemoteAt = this.clockSource.now();
@@ -199,7 +206,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       const earlier = backlog ? session.inbox.splice(0, waiting) : [];
       return { ok: true, outcome: { ...outcome, events: [...earlier, ...outcome.events] } };
     } catch (error) {
-      return { ok: false, error: this.errorBody(error, identity.userId, input) };
+      return { ok: false, error: this.errorBody(error, identity.userId, action) };
     }
   }
 
@@ -259,16 +266,16 @@ export class AreaRoom extends Room<{ state: AreaState }> {
   }
 
   /** Runs one action for a hosted player, capturing their events; completes handoffs and durable saves. */
-  private async perform(session: PlayerSession, input: MudAction): Promise<ActionOutcome> {
+  private async perform(session: PlayerSession, action: MudAction): Promise<ActionOutcome> {
     const userId = session.identity.userId;
-    const action = input.action === 'command' ? parseCommandLine(input.line) : input;
-    if (action.action === 'trade') {
-      const market = this.market();
-      if (market) return this.trade(session, action, (this.desk ??= new MarketDesk(market)));
-    }
     this.consulted = [];
-    const { result, events } = this.delivery.captured(userId, () => runAction(this.sim, userId, action));
-    events.push(...(await this.answerConsulted(userId, this.consulted.splice(0))));
+    const turn: ActionTurn = {};
+    const run = this.delivery.captured(userId, () => runAction(this.sim, userId, action, turn));
+    const consulted = this.consulted.splice(0);
+    // Only an action that waits on the platform (`trade`) is awaited; its events are collected until it is done.
+    const result = run.result instanceof Promise ? await run.result : run.result;
+    const { events } = run;
+    events.push(...(await this.answerConsulted(userId, consulted)));
     const handoff = result ?? undefined;
     if (handoff) await handOff(this.world, this.players, this.delivery, session, handoff);
     else {
@@ -276,8 +283,9 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       // with the events of this action they witness (reconciling every view on every action made each
       // action O(players) in a crowded area).
       this.visibility.sync([session]);
-      if (this.settings.durableActions && !isReadOnly(action)) {
-        const touched = action.action === 'give' ? this.players.in(session.state.roomRef) : [session];
+      const ran = turn.ran ?? action;
+      if (this.settings.durableActions && !isReadOnly(ran)) {
+        const touched = ran.action === 'give' ? this.players.in(session.state.roomRef) : [session];
         await Promise.all(touched.map((s) => this.players.persist(s)));
       }
     }
@@ -294,15 +302,12 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     };
   }
 
-  /** `trade` through a broker: the marketplace is awaited, then the player sees its answer and their coins. */
-  private async trade(session: PlayerSession, action: TradeInput, desk: MarketDesk): Promise<ActionOutcome> {
-    const userId = session.identity.userId;
-    const body = await desk.trade(this.sim, userId, toTradeAction(action));
-    await this.players.syncOutside(session);
-    const { events } = this.delivery.captured(userId, () => this.sim.emit({ ...body, to: { userId } }));
-    this.delivery.flush(session);
-    const { roomRef } = session.state;
-    return { userId, areaId: this.area.id, roomRef, events, player: snapshotOf(session.state) };
+  /** `trade` at the broker desk (`SimContext.market`): the marketplace is awaited, then the player takes in its changes. */
+  private async tradeAtDesk(desk: MarketDesk, userId: string, action: TradeAction): Promise<MarketEventBody> {
+    const body = await desk.trade(this.sim, userId, action);
+    const session = this.players.get(userId);
+    if (session) await this.players.syncOutside(session);
+    return body;
   }
 
   /** The minds' answers to what the action consulted them about, as the player's events (see askMinds). */
@@ -371,6 +376,11 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       ruleEvents: ruleEventBus(),
       publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),
       consult: (request) => this.consulted.push(request),
+      market: () => {
+        const market = this.market();
+        const desk = market && (this.desk ??= new MarketDesk(market));
+        return desk && { trade: (userId, action) => this.tradeAtDesk(desk, userId, action) };
+      },
       nextId: (prefix) => `${prefix}${++this.idCounter}`,
       now: () => this.clockSource.now(),
       onCreatureRemoved: (spawnPoint) => this.spawns.creatureRemoved(this.sim, spawnPoint),

@@ -6,7 +6,7 @@ import { PLAYER_ROOMS_KEY, areaRoomId, playerEventsChannel } from './areaRoomOpt
 import { ensureAreaRoom } from './areaRoomListing';
 import { type World, areaOf } from './content/world';
 import type { PlayerIdentity, PlayerStore } from './persistence';
-import { parseAction } from './commands/actions';
+import { type MudAction, parseAction } from './commands/actions';
 import type { ActionErrorBody } from './rules/errors';
 import type { MudEvent } from './text/narration';
 import { type SpawnStatus, SpawnSystem } from './rules/creatures/spawns';
@@ -56,18 +56,25 @@ export class ActionGateway {
   }
 
   /**
-   * Performs an action for `identity` and returns what it produced. Throws an `AppError`: 400
-   * `INVALID_ACTION` for a malformed action, 409 with the world's reason (`NO_EXIT`, `IN_COMBAT`, ...) when
-   * the world refuses it; in both cases nothing changed. A move into another area follows the player there
-   * and appends that room's description (`outcome.handoff` says where they went). A room that does not answer
-   * is a 503 `WORLD_UNAVAILABLE`.
+   * Performs raw input (a plain-WebSocket frame): parses it into a `MudAction`, the one parse on that path (400
+   * `INVALID_ACTION` when malformed, nothing changed), then acts as `act` does.
    */
   async perform(
     identity: PlayerIdentity,
     input: unknown,
     options: PerformOptions = {},
   ): Promise<ActionOutcome> {
-    const action = parseAction(input);
+    return this.act(identity, parseAction(input), options);
+  }
+
+  /**
+   * Performs an action parsed where it entered (the REST body schema, an MCP tool, the telnet line) for `identity`
+   * and returns what it produced. Throws an `AppError`: 409 with the world's reason (`NO_EXIT`, `IN_COMBAT`, ...)
+   * when the world refuses it (nothing changed), 400 `INVALID_ACTION` for a typed `command` line it cannot read. A
+   * move into another area follows the player there and appends that room's description (`outcome.handoff` says
+   * where they went). A room that does not answer is a 503 `WORLD_UNAVAILABLE`.
+   */
+  async act(identity: PlayerIdentity, action: MudAction, options: PerformOptions = {}): Promise<ActionOutcome> {
     const backlog = options.backlog ?? true;
     return unavailableOnFailure(async () => {
       const outcome = await this.callHost(identity, action, backlog);
@@ -178,7 +185,7 @@ export class ActionGateway {
   /** Runs the action on the room hosting the player, re-routing once if the character turned out elsewhere. */
   private async callHost(
     identity: PlayerIdentity,
-    action: unknown,
+    action: MudAction,
     backlog: boolean,
   ): Promise<ActionOutcome> {
     const hosted = await this.presence.hget(PLAYER_ROOMS_KEY, identity.userId);
@@ -208,7 +215,7 @@ export class ActionGateway {
   private async callRoom(
     roomId: string,
     identity: PlayerIdentity,
-    action: unknown,
+    action: MudAction,
     backlog: boolean,
   ): Promise<ActionOutcome> {
     const reply: GatewayReply = await matchMaker.remoteRoomCall(

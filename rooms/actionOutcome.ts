@@ -48,6 +48,9 @@ export function isReadOnly(action: MudAction): boolean {
     case 'whisper':
     case 'shout':
       return true;
+    case 'trade':
+      // The marketplace keeps a trade; the room took in what it changed (syncOutside) and has nothing of its own to save.
+      return true;
     case 'quest':
       return action.op === 'progress';
     case 'companion':

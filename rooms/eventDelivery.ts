@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Client, Protocol, getMessageBytes } from '@colyseus/core';
 import { Packr } from 'msgpackr';
 import type { PlayerIdentity } from './persistence';
@@ -47,7 +48,8 @@ interface Line {
  * events in the action's reply while it runs (capture), else in their inbox and on their presence channel.
  */
 export class EventDelivery {
-  private readonly capture = new Map<string, MudEvent[]>();
+  /** The action running in this call chain (its player and the events they received meanwhile). */
+  private readonly capture = new AsyncLocalStorage<{ userId: string; events: MudEvent[] }>();
 
   constructor(
     private sessions: ReadonlyMap<string, PlayerSession>,
@@ -77,15 +79,14 @@ export class EventDelivery {
     }
   }
 
-  /** Runs `work` (synchronously) collecting the events `userId` receives meanwhile. */
+  /**
+   * Runs `work` collecting the events `userId` receives from it. An async `work` (an action awaiting the marketplace)
+   * keeps collecting until its promise settles: await `result` before reading `events`. Only events of `work`'s own
+   * call chain are collected, so a tick running while it waits delivers its events as usual.
+   */
   captured<T>(userId: string, work: () => T): { result: T; events: MudEvent[] } {
     const events: MudEvent[] = [];
-    this.capture.set(userId, events);
-    try {
-      return { result: work(), events };
-    } finally {
-      this.capture.delete(userId);
-    }
+    return { result: this.capture.run({ userId, events }, work), events };
   }
 
   /** Sends the player's pending events as one message to each of their sockets. */
@@ -115,8 +116,8 @@ export class EventDelivery {
   private deliverLine(session: PlayerSession, line: Line): void {
     const userId = session.identity.userId;
     if (session.clients.size > 0) session.outbox.push(line.packed);
-    const captured = this.capture.get(userId);
-    if (captured) captured.push(line.event);
+    const captured = this.capture.getStore();
+    if (captured?.userId === userId) captured.events.push(line.event);
     else if (session.remote) {
       session.inbox.push(line.event);
       if (session.inbox.length > INBOX_LIMIT) session.inbox.shift();

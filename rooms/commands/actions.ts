@@ -9,6 +9,7 @@ import { talk } from './talk';
 import { InvalidActionError } from '../rules/errors';
 import { drop, equip, give, inventory, take, use } from '../rules/items';
 import { buy, sell } from '../rules/merchants';
+import { trade } from '../rules/marketTrades';
 import { consider, examine, help } from './info';
 import { questLog, recipeBook, score } from './journalViews';
 import { drawMap } from '../rules/mapView';
@@ -20,7 +21,6 @@ import { acceptOffer, completeHere } from '../rules/quests/questOffers';
 import { rest } from '../rules/vitals';
 import { tutorial } from '../rules/quests/tutorial';
 import { parseCommandLine } from './commandLine';
-import { reject } from '../rules/errors';
 
 const name = z.string().trim().min(1).max(64);
 const qty = z.number().int().min(1).max(999).optional();
@@ -118,13 +118,26 @@ export function namedAction(name: ActionName, payload: unknown): unknown {
   return { ...fields, action: name };
 }
 
+/** What an action returns: the handoff when it took the player into another area. */
+export type ActionResult = Handoff | void;
+
+/** What the room learns while an action runs: the action that ran (a typed line runs the action it names). */
+export interface ActionTurn {
+  ran?: MudAction;
+}
+
+/** Runs one kind of action; an action that waits on the platform (`trade`) returns a promise. */
 type Handler<A extends ActionName> = (
   ctx: SimContext,
   userId: string,
   action: Extract<MudAction, { action: A }>,
-) => Handoff | void;
+  turn: ActionTurn,
+) => ActionResult | Promise<ActionResult>;
 
-/** One named handler per action: the room and the gateway dispatch through this map, never a switch. */
+/**
+ * One named handler per action: the room and the gateway dispatch through this map, never a switch, and nothing
+ * runs before it (a typed `command` line and a `trade` are entries like the others).
+ */
 export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   look: (ctx, userId) => look(ctx, userId),
   move: (ctx, userId, a) => move(ctx, userId, a.direction),
@@ -158,18 +171,26 @@ export const ACTION_HANDLERS: { [A in ActionName]: Handler<A> } = {
   shout: (ctx, userId, a) => shout(ctx, userId, a.text),
   group: (ctx, userId, a) => commandGroup(ctx, userId, a.op, a.player),
   companion: (ctx, userId, a) => commandCompanion(ctx, userId, a.op, a),
-  // The marketplace needs the platform: rooms given a market run `trade` themselves (AreaRoom, MarketDesk).
-  trade: () => {
-    throw reject('MARKET_UNAVAILABLE', 'The market ledger is closed in this world.');
-  },
-  // A typed line: parsed into one of the actions above and run as that action.
-  command: (ctx, userId, a) => runAction(ctx, userId, parseCommandLine(a.line)),
+  // Through the room's broker desk to the platform's marketplace (awaited); closed without one.
+  trade: (ctx, userId, a) => trade(ctx, userId, a),
+  // A typed line: parsed (here, once) into one of the actions above and run as that action.
+  command: (ctx, userId, a, turn) => runAction(ctx, userId, parseCommandLine(a.line), turn),
 };
 
-/** Runs an already-parsed action. Throws an `AppError` when the world refuses it (nothing changed). */
-export function runAction(ctx: SimContext, userId: string, action: MudAction): Handoff | void {
+/**
+ * Runs an already-parsed action; `turn.ran` tells the caller which action ran. Synchronous unless the action waits
+ * on the platform (`trade`): then it returns a promise. Throws (or rejects with) an `AppError` when the world refuses
+ * the action (nothing changed).
+ */
+export function runAction(
+  ctx: SimContext,
+  userId: string,
+  action: MudAction,
+  turn: ActionTurn = {},
+): ActionResult | Promise<ActionResult> {
+  turn.ran = action;
   const handler = ACTION_HANDLERS[action.action] as Handler<ActionName>;
-  return handler(ctx, userId, action);
+  return handler(ctx, userId, action, turn);
 }
 
 function onQuest(

@@ -9,6 +9,7 @@ import type { Rng } from './random';
 import { reject } from './errors';
 import type { Escort } from './quests/escorts';
 import type { RuleEventBus } from './ruleEvents';
+import type { RoomMarket } from './marketTrades';
 
 /** A character's progress on one quest: `counts[i]` is progress on objective i (the type lives with the model). */
 export type { QuestProgress };
@@ -96,6 +97,8 @@ export interface SimContext {
   publish(event: WorldEvent): void;
   /** Asks the NPC / companion brains for a line; the room tells the answer after the action (rooms/minds.ts). */
   consult?(request: MindRequest): void;
+  /** The marketplace through this room's broker desk (`trade`); undefined while the market is closed. */
+  market?(): RoomMarket | undefined;
   nextId(prefix: string): string;
   /** The room's clock, ms since the epoch (daily quests). */
   now(): number;

@@ -82,6 +82,21 @@ export function toTradeAction(input: TradeInput): TradeAction {
 const SHOWN = 10;
 const FULL_ID = /^[0-9a-f]{24}$/;
 
+/** The marketplace as an area room reaches it: its broker desk's answer, once the live player took in the changes. */
+export interface RoomMarket {
+  trade(userId: string, action: TradeAction): Promise<MarketEventBody>;
+}
+
+/**
+ * `trade`: through the room's broker desk to the platform's marketplace (409 MARKET_UNAVAILABLE while it is closed);
+ * the player sees the broker's answer. Resolves once the marketplace answered.
+ */
+export function trade(ctx: SimContext, userId: string, input: TradeInput): Promise<void> {
+  const market = ctx.market?.();
+  if (!market) throw reject('MARKET_UNAVAILABLE', 'The market ledger is closed in this world.');
+  return market.trade(userId, toTradeAction(input)).then((body) => ctx.emit({ ...body, to: { userId } }));
+}
+
 /**
  * A room's desk for `trade`: checks in the simulation that a willing broker stands in the player's room, calls the
  * marketplace, and answers the event to show. The numbers a player sees (`trade buy 2`) refer to the last list they

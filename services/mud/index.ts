@@ -147,7 +147,7 @@ export async function createWorldArea(
       world,
       reachable,
       act: async (userId, action) =>
-        presentOutcome(await access.perform(await access.player(userId), action)),
+        presentOutcome(await access.act(await access.player(userId), action)),
       spawnStatus: () => access.spawnStatus(),
       items,
       readCharacters: async ({ userId, after, limit }) => {

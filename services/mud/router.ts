@@ -45,7 +45,7 @@ export function registerMudRoutes(
     responses: { 200: { description: 'Moved', schema: ActionResultSchema }, ...REFUSALS },
     handler: async ({ body, req }) => ({
       status: 200,
-      body: presentOutcome(await access.perform(await playerOf(req), { action: 'move', ...body })),
+      body: presentOutcome(await access.act(await playerOf(req), { action: 'move', ...body })),
     }),
   });
 
@@ -65,7 +65,7 @@ export function registerMudRoutes(
     responses: { 200: { description: 'Done', schema: ActionResultSchema }, ...REFUSALS },
     handler: async ({ body, req }) => ({
       status: 200,
-      body: presentOutcome(await access.perform(await playerOf(req), body)),
+      body: presentOutcome(await access.act(await playerOf(req), body)),
     }),
   });
 

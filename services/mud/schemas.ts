@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Direction } from '../../rooms/content/schemas';
 import { MudAction } from '../../rooms/commands/actions';
+import { actionSummary } from '../../rooms/commands/actionSummary';
 
 /**
  * Request and response shapes of the world's HTTP routes (SPEC 4.4) and of the plain WebSocket frames. The
@@ -13,14 +14,8 @@ const roomRef = z.string().meta({ description: 'A room, as "area:id" (e.g. "vill
 export const MoveRequestSchema = z.strictObject({ direction: Direction }).meta({ id: 'MudMoveRequest' });
 export type MoveRequest = z.infer<typeof MoveRequestSchema>;
 
-/** `POST /mud/action`: one action, discriminated by `action`. */
-export const ActionRequestSchema = MudAction.meta({
-  id: 'MudAction',
-  description:
-    'look | move {direction} | attack|fight {target} | flee | rest | talk {npc} | take|drop {item, qty?} | ' +
-    'give {item, to, qty?} | equip|use {item} | craft {recipe} | inventory | say {text} | ' +
-    'quest {op: accept|progress|complete, quest?} | buy {item, from?} | companion {op: talk|presence, presence?}',
-});
+/** `POST /mud/action`: one action, discriminated by `action`; its description is read off the union itself. */
+export const ActionRequestSchema = MudAction.meta({ id: 'MudAction', description: actionSummary() });
 
 /** One thing a player witnessed: what to show (`text`), where (`channel`) and the structured event. */
 export const MudEventSchema = z

@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import type { ActionGateway, PerformOptions } from '../../rooms/actionGateway';
 import type { ActionOutcome } from '../../rooms/actionOutcome';
+import type { MudAction } from '../../rooms/commands/actions';
 import type { World } from '../../rooms/content/world';
 import type { PlayerIdentity } from '../../rooms/persistence';
 import type { MudEvent } from '../../rooms/text/narration';
@@ -42,7 +43,13 @@ export class WorldAccess {
     return this.options.identities.of(userId);
   }
 
-  /** Performs an action; 400/409 when it is refused (nothing changed), 503 when no room answers. */
+  /** Performs an action parsed where it entered; 400/409 when it is refused (nothing changed), 503 when no room answers. */
+  act(identity: PlayerIdentity, action: MudAction, options?: PerformOptions): Promise<ActionOutcome> {
+    this.requireReachable();
+    return this.options.gateway.act(identity, action, options);
+  }
+
+  /** Parses raw input (a plain-WebSocket frame) into an action, the one parse on that path, and performs it. */
   perform(identity: PlayerIdentity, input: unknown, options?: PerformOptions): Promise<ActionOutcome> {
     this.requireReachable();
     return this.options.gateway.perform(identity, input, options);

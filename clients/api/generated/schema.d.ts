@@ -11273,7 +11273,7 @@ export interface components {
             sent_at: string;
             seq: number;
         };
-        /** @description look | move {direction} | attack|fight {target} | flee | rest | talk {npc} | take|drop {item, qty?} | give {item, to, qty?} | equip|use {item} | craft {recipe} | inventory | say {text} | quest {op: accept|progress|complete, quest?} | buy {item, from?} | companion {op: talk|presence, presence?} */
+        /** @description look | move {direction: north|south|east|west|up|down|in|out} | attack {target} | fight {target} | flee | rest | talk {npc, topic?} | take {item, qty?} | drop {item, qty?} | give {item, to, qty?} | equip {item} | use {item} | craft {recipe} | inventory | say {text} | quest {op: accept|progress|complete, quest?} | buy {item, from?} | sell {item, qty?, to?} | help {topic?} | tutorial | examine {target} | consider {target} | quests | recipes | score | map | who | emote {text} | whisper {to, text} | shout {text} | group {op: invite|accept|leave|list, player?} | companion {op: talk|presence|swap|decline|ask, presence?: Always|On Demand|Subtle|Progressive|Silent, question?, name?} | trade {op: list|browse|mine|buy|cancel, item?, qty?, price?, currency?: soft|hard, query?, listing?} | command {line} */
         MudAction: {
             /** @enum {string} */
             action: "look";
