@@ -74,7 +74,11 @@ export class ActionGateway {
    * move into another area follows the player there and appends that room's description (`outcome.handoff` says
    * where they went). A room that does not answer is a 503 `WORLD_UNAVAILABLE`.
    */
-  async act(identity: PlayerIdentity, action: MudAction, options: PerformOptions = {}): Promise<ActionOutcome> {
+  async act(
+    identity: PlayerIdentity,
+    action: MudAction,
+    options: PerformOptions = {},
+  ): Promise<ActionOutcome> {
     const backlog = options.backlog ?? true;
     return unavailableOnFailure(async () => {
       const outcome = await this.callHost(identity, action, backlog);

@@ -149,7 +149,7 @@ export interface MarketListingLine {
   currency: 'soft' | 'hard';
 }
 
-/** The marketplace reached through a broker NPC (`trade`; rooms/systems/marketTrades.ts). */
+/** The marketplace reached through a broker NPC (`trade`; rooms/rules/marketTrades.ts). */
 export type MarketEventBody =
   | { type: 'market.listed'; broker: Actor; listing: MarketListingLine }
   | { type: 'market.listings'; broker: Actor; heading: string; listings: MarketListingLine[] }

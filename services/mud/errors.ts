@@ -3,7 +3,7 @@ import { WorldUnavailableError } from '../../rooms/actionGateway';
 
 /**
  * The codes the world's HTTP routes and WebSocket channel answer with beyond the platform's own (401, 429, 404),
- * mapped to their status and title in one place. Action refusals come from the rooms (`rooms/systems/errors.ts`)
+ * mapped to their status and title in one place. Action refusals come from the rooms (`rooms/rules/errors.ts`)
  * and pass through unchanged.
  */
 export const MUD_ERRORS = {

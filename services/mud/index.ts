@@ -146,8 +146,7 @@ export async function createWorldArea(
     service: {
       world,
       reachable,
-      act: async (userId, action) =>
-        presentOutcome(await access.act(await access.player(userId), action)),
+      act: async (userId, action) => presentOutcome(await access.act(await access.player(userId), action)),
       spawnStatus: () => access.spawnStatus(),
       items,
       readCharacters: async ({ userId, after, limit }) => {

@@ -5,7 +5,7 @@ import { actionSummary } from '../../rooms/commands/actionSummary';
 
 /**
  * Request and response shapes of the world's HTTP routes (SPEC 4.4) and of the plain WebSocket frames. The
- * action shapes are the ones area rooms accept from SDK clients (`rooms/systems/actions.ts`).
+ * action shapes are the ones area rooms accept from SDK clients (`rooms/commands/actions.ts`).
  */
 
 const roomRef = z.string().meta({ description: 'A room, as "area:id" (e.g. "village:square")' });

@@ -1,6 +1,6 @@
 /**
  * Names for the creatures in the Here list that match the log's: when several share a name, "first speckled hen",
- * "second speckled hen", numbered by when they came into the room (rooms/systems/creatureNames.ts). The order the
+ * "second speckled hen", numbered by when they came into the room (rooms/rules/creatures/creatureNames.ts). The order the
  * last room description listed them in seeds it (the world sends them by arrival); creatures seen after it come
  * next, in the order the page first sees them in the room.
  */

@@ -1,6 +1,6 @@
 import type { MapView } from './mapWords';
 
-/** One event the world sends a player (`events` message): see rooms/systems/narration.ts. */
+/** One event the world sends a player (`events` message): see rooms/text/narration.ts. */
 export interface MudEvent {
   type: string;
   channel: string;

@@ -1,6 +1,6 @@
 /**
  * The map panel: the player's neighbourhood as the world sends it with every room description (`room.look`
- * `data.map`, and `map`'s `data.graph`; rooms/systems/mapView.ts over the room graph of rooms/roomGraph.ts), drawn as
+ * `data.map`, and `map`'s `data.graph`; rooms/rules/mapView.ts over the room graph of rooms/roomGraph.ts), drawn as
  * an SVG with role `img` whose accessible name says where the player is and where the exits lead.
  */
 

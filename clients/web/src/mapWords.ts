@@ -1,10 +1,10 @@
 /**
  * The words and shapes of the player's map (no DOM, so the server's tests read them too): the map the world sends
- * with every room description (`room.look` `data.map`, `map`'s `data.graph`; rooms/systems/mapView.ts) and what a
+ * with every room description (`room.look` `data.map`, `map`'s `data.graph`; rooms/rules/mapView.ts) and what a
  * screen reader hears for it.
  */
 
-/** One room on the player's map (rooms/systems/mapView.ts `MapRoom`). */
+/** One room on the player's map (rooms/rules/mapView.ts `MapRoom`). */
 export interface MapRoom {
   num: number;
   name: string;
@@ -16,7 +16,7 @@ export interface MapRoom {
   visited: boolean;
 }
 
-/** The player's map (rooms/systems/mapView.ts `MapView`). */
+/** The player's map (rooms/rules/mapView.ts `MapView`). */
 export interface MapView {
   area: string;
   areaId: string;
