@@ -8,9 +8,10 @@ export const LAYERS = {
   embedded: ['platform/clock', 'platform/listen'],
   models: ['platform/'],
   contracts: ['platform/'],
+  access: ['models/', 'platform/'],
   ai: ['models/', 'platform/'],
   rooms: ['models/', 'platform/'],
-  services: ['ai/', 'rooms/', 'models/', 'contracts/', 'embedded/', 'platform/'],
+  services: ['access/', 'ai/', 'rooms/', 'models/', 'contracts/', 'embedded/', 'platform/'],
 };
 
 /** Deepest folder nesting the rules cover (services/signer/issuing/x.ts is depth 3). */

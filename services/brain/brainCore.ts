@@ -29,7 +29,7 @@ import { RoutedSearchService } from '../../ai/router/routedSearchService';
 import type { Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
 import type { Stores } from '../../platform/stores';
-import { embeddingProvidersFrom } from './embeddingProviders';
+import { embeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
 import { generationProvidersFrom } from './generationProviders';
 
 /** What the brain is built from. `sleep` (retry backoff waits) defaults to real timers; tests pass their own. */

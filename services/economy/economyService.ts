@@ -6,7 +6,7 @@ import { type LedgerPage, type WalletView, readLedger, readWallet } from './acco
 import { userAccount, userIdOf } from './accountIds';
 import { AddressAccounts } from './addressAccounts';
 import type { EconomyCore } from './economyCore';
-import { findById, nativeCollection } from './nativeCollection';
+import { findById, nativeCollection } from '../../platform/stores/nativeCollection';
 import { RecipientNotFoundError } from './errors';
 import { type GrantInput, grantCoins } from './grants';
 import { type HoldInput, placeHold, releaseHold } from './holds';

@@ -6,7 +6,7 @@ import type { Clock } from '../../platform/clock';
 import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
 import { EconomyBusyError, InsufficientFundsError } from './errors';
 import { AccountBatches, NOT_TRIED, type AccountSnapshots, type Swap } from './accountBatches';
-import { nativeCollection } from './nativeCollection';
+import { nativeCollection } from '../../platform/stores/nativeCollection';
 
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
 const MAX_ROUNDS = 200;

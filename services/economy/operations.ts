@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
 import { IdempotencyConflictError, replayedError } from './errors';
 import type { AccountSnapshots, LegApplier } from './legApplier';
-import { insertOrFind, nativeCollection, setIfMatches } from './nativeCollection';
+import { insertOrFind, nativeCollection, setIfMatches } from '../../platform/stores/nativeCollection';
 
 /** What a caller asks for: the operation's id (scope + idempotency key), the request it hashes, and its legs. */
 export interface OperationRequest {

@@ -1,8 +1,8 @@
 import { Types } from 'mongoose';
 import { UnavailableError } from '../../platform/errors';
-import { IdempotencyConflictError } from '../economy/errors';
-import { findById, nativeCollection } from '../economy/nativeCollection';
-import { hashRequest } from '../economy/operations';
+import { IdempotencyConflictError } from '../economy';
+import { findById, nativeCollection } from '../../platform/stores/nativeCollection';
+import { hashRequest } from '../economy';
 import type { Currency } from '../../models/EconomyAccount';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import {

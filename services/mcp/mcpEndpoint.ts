@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { AppError } from '../../platform/errors';
 import { problemType } from '../../platform/http/problem';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../access/principal';
 import { catalogueViewOf } from './catalogueView';
 import { McpHttpError } from './errors';
 import type { RequestCall } from './gatewayServer';

@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import { holdsRole } from '../../models/User';
 import { ForbiddenError, UnauthorizedError } from '../../platform/errors';
-import type { AuthGuard } from '../auth/authGuard';
-import type { Principal } from '../auth/principal';
-import { tierName } from '../auth/tiers';
+import type { AuthGuard } from '../../access/authGuard';
+import type { Principal } from '../../access/principal';
+import { tierName } from '../../access/tiers';
 import type { ToolAccess } from './toolDefinition';
 
 /**

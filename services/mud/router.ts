@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
-import { type AuthGuard, userOf } from '../auth/authGuard';
+import { type AuthGuard, userOf } from '../../access/authGuard';
 import { MudError } from './errors';
 import { presentLinkCode, presentOutcome } from './presenters';
 import { LINK_CODE_TTL_SECONDS, type LinkCodes } from './telnet/linkCodes';

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
-import type { AuthGuard } from '../auth/authGuard';
+import type { AuthGuard } from '../../access/authGuard';
 import { SignerDisabledError } from './errors';
 import type { ReuseReports } from './usage/reuseReports';
 import {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { GraphScope } from '../../../models/GraphEntity';
 import { ForbiddenError } from '../../../platform/errors';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../../access/principal';
 import type { CorpusGraphReads, GraphService } from '../../brain';
-import { EntityDetailSchema, EntityListSchema } from '../../brain/graph/schemas';
-import { userSubject } from '../../brain/memory/subjectAccess';
+import { EntityDetailSchema, EntityListSchema } from '../../brain';
+import { userSubject } from '../../brain';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { pageLimit } from './caller';
 import { corpusGraphTools } from './corpusGraph';

@@ -1,7 +1,7 @@
 import type { Types } from 'mongoose';
 import type { IdentityRecord } from '../../../models/Identity';
 import { UnauthorizedError } from '../../../platform/errors';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../../access/principal';
 import { AddressNotOwnedError } from '../errors';
 import type { SignatureRequester } from '../issuing/signatureStore';
 
