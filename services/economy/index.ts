@@ -10,7 +10,7 @@ import { registerEconomyRoutes } from './router';
 
 export { EconomyService } from './economyService';
 export { loggedMoneyEvents, type MoneyEvent, type MoneyEvents } from './moneyEvents';
-export { IdempotencyConflictError, replayedError } from './errors';
+export { idempotencyConflict, replayedError } from './errors';
 export { hashRequest, RECOVERY_AFTER_MS } from './operations';
 export { SYSTEM_ACCOUNTS, systemAccount, userAccount } from './accountIds';
 export { replayHeaders, presentLedger, presentTransfer, presentWallet } from './presenters';

@@ -5,7 +5,7 @@ import type { LedgerKind } from '../../models/EconomyAccount';
 import type { EconomyOperationRecord, OperationError, OperationLeg } from '../../models/EconomyOperation';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
-import { IdempotencyConflictError, replayedError } from './errors';
+import { idempotencyConflict, replayedError } from './errors';
 import type { AccountSnapshots, LegApplier } from './legApplier';
 import { insertOrFind, nativeCollection, setIfMatches } from '../../platform/stores/nativeCollection';
 
@@ -69,7 +69,7 @@ export class OperationRunner {
       updatedAt: now,
     });
     if (!created) {
-      if (operation.requestHash !== requestHash) throw new IdempotencyConflictError(request.id);
+      if (operation.requestHash !== requestHash) throw idempotencyConflict(request.id);
       const finished = operation.state === 'pending' ? await this.drive(operation) : operation;
       return { operation: throwIfFailed(finished, true), replayed: true };
     }

@@ -1,4 +1,4 @@
-import { AppError, type AppErrorOptions } from '../../platform/errors';
+import { errorFactory } from '../../platform/errors';
 import { WorldUnavailableError } from '../../rooms/actionGateway';
 
 /**
@@ -16,17 +16,8 @@ export const MUD_ERRORS = {
 /** One of the world's own codes. */
 export type MudErrorCode = keyof typeof MUD_ERRORS;
 
-/** An error of the world's catalogue: status and title from MUD_ERRORS. */
-export class MudError extends AppError {
-  constructor(
-    code: Exclude<MudErrorCode, 'WORLD_UNAVAILABLE'>,
-    detail: string,
-    options: AppErrorOptions = {},
-  ) {
-    const { status, title } = MUD_ERRORS[code];
-    super(status, code, title, { ...options, detail });
-  }
-}
+/** `mudError('CODE', detail)`: an error of the world's catalogue (WORLD_UNAVAILABLE comes from the gateway, below). */
+export const mudError = errorFactory(MUD_ERRORS);
 
 /** 503 WORLD_UNAVAILABLE, raised by the action gateway (rooms) and by a process that cannot reach the world. */
 export { WorldUnavailableError };

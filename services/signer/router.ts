@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { AppError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { AuthGuard } from '../../access/authGuard';
-import { SignerDisabledError } from './errors';
+import { signerDisabled } from './errors';
 import type { ReuseReports } from './usage/reuseReports';
 import {
   ForgeClaimRequestSchema,
@@ -57,7 +57,7 @@ export function registerSignerRoutes(
   reports: ReuseReports | undefined,
 ): void {
   const whileEnabled: RequestHandler = (_req, _res, next) => {
-    next(signatures.enabled ? undefined : new SignerDisabledError());
+    next(signatures.enabled ? undefined : signerDisabled());
   };
   const middleware = [...guard.requireBrainAuth, whileEnabled, requireJson];
 
