@@ -16,6 +16,7 @@ import { registerAdminRoutes } from './router';
 export type { AuditEvent, AuditRecorder } from '../../models/AuditEvent';
 export type { AuditLog } from './audit/auditLog';
 export type { BrainAreaStatus, BrainStatusSource } from './areaStatus';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export { auditedMoneyEvents } from './audit/moneyAudit';
 export type { AdminService } from './adminService';
 export {

@@ -28,6 +28,7 @@ import { SIGN_IN_PATHS, SignInAudit } from './signInAudit';
 import type { AuditRecorder } from '../../models/AuditEvent';
 import { registerWalletRoutes } from './wallet/router';
 import { WalletSignIn } from './wallet/walletSignIn';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export { presentMe, presentUser } from './presenters';
 export { MeSchema, UserSchema } from './schemas';
 export type { Sessions } from './sessions';

@@ -10,6 +10,7 @@ import { registerEconomyRoutes } from './router';
 
 export { EconomyService } from './economyService';
 export { loggedMoneyEvents, type MoneyEvent, type MoneyEvents } from './moneyEvents';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export { idempotencyConflict, replayedError } from './errors';
 export { hashRequest, RECOVERY_AFTER_MS } from './operations';
 export { SYSTEM_ACCOUNTS, systemAccount, userAccount } from './accountIds';

@@ -12,6 +12,7 @@ import { influencerService, type InfluencerService } from './influencerService';
 import { registerInfluencerRoutes } from './router';
 
 export type { InfluencerService } from './influencerService';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export {
   CreatePostSchema,
   DraftSchema,

@@ -9,6 +9,7 @@ export const MARKETPLACE_ERRORS = {
   CANNOT_BUY_OWN_LISTING: { status: 409, title: 'Conflict' },
   COMPANION_NOT_PURCHASABLE: { status: 409, title: 'Conflict' },
   UNKNOWN_ITEM: { status: 400, title: 'Invalid request' },
+  LISTING_BUSY: { status: 503, title: 'Service Unavailable' },
 } as const;
 
 /** `marketplaceError('CODE', detail)`: the AppError that code answers with. */
@@ -45,6 +46,11 @@ export function companionNotPurchasable(item: string): AppError {
     'COMPANION_NOT_PURCHASABLE',
     `${item} is a companion; companions are never purchasable`,
   );
+}
+
+/** 503: a concurrent request with the same idempotency key is creating the listing; the caller retries. */
+export function listingBusy(): AppError {
+  return marketplaceError('LISTING_BUSY', 'The listing request is being handled; retry');
 }
 
 /** 400: the item is neither a world item nor creator content (`content:<slug>`). */

@@ -14,6 +14,7 @@ import { type MarketplaceService, marketplaceService } from './marketplaceServic
 
 export type { MarketplaceService } from './marketplaceService';
 import type { WorldMarket } from '../../rooms/systems/marketTrades';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export { SORTS } from './listingSearch';
 export { ListingSchema, SaleSchema, SearchResultSchema } from './schemas';
 

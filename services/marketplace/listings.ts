@@ -7,6 +7,7 @@ import type { Currency } from '../../models/EconomyAccount';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import {
   companionNotPurchasable,
+  listingBusy,
   listingNotActive,
   listingNotFound,
   notListingSeller,
@@ -75,7 +76,7 @@ export async function createListing(
   if (!created) {
     // A concurrent retry with the same key created it first.
     const first = await core.listings.findOne({ requestKey: request.requestKey }).lean<MarketListingRecord>();
-    if (!first) throw new UnavailableError('The listing request is being handled; retry', 'LISTING_BUSY');
+    if (!first) throw listingBusy();
     return { listing: await replayListing(core, first, request.requestHash), replayed: true };
   }
   const listing = created.toObject<MarketListingRecord>();

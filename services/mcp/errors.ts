@@ -12,6 +12,9 @@ export const MCP_HTTP_ERRORS = {
   MCP_CALLER_SESSION_LIMIT: { status: 429, title: 'Too Many Requests', rpc: -32000 },
   MCP_SESSION_LIMIT: { status: 503, title: 'Service Unavailable', rpc: -32000 },
   MCP_SSE_NOT_OFFERED: { status: 405, title: 'Method Not Allowed', rpc: -32000 },
+  MCP_CATALOGUE_INVALID: { status: 400, title: 'Invalid request', rpc: -32000 },
+  ACCESS_REQUIRED: { status: 403, title: 'Forbidden', rpc: -32000 },
+  GRAPH_SCOPE_FORBIDDEN: { status: 403, title: 'Forbidden', rpc: -32000 },
 } as const;
 export type McpHttpErrorCode = keyof typeof MCP_HTTP_ERRORS;
 
@@ -33,6 +36,8 @@ export const TOOL_ERROR_OUTCOMES = {
   TOOL_QUOTA_EXCEEDED: 'quota_exceeded',
   TOOL_WORKER_DOWN: 'unavailable',
   TOOL_INTERNAL_ERROR: 'error',
+  /** The caller declined or cancelled a confirmation (`confirmations.ts`): nothing was done. */
+  TOOL_NOT_CONFIRMED: 'refused',
 } as const;
 export type ToolErrorCode = keyof typeof TOOL_ERROR_OUTCOMES;
 

@@ -11,6 +11,8 @@ export const MUD_ERRORS = {
   MALFORMED_FRAME: { status: 400, title: 'Invalid request' },
   CHANNEL_FORBIDDEN: { status: 403, title: 'Forbidden' },
   UPGRADE_REQUIRED: { status: 426, title: 'Upgrade Required' },
+  INVENTORY_BUSY: { status: 409, title: 'Conflict' },
+  ITEM_NOT_IN_INVENTORY: { status: 409, title: 'Conflict' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 /** One of the world's own codes. */

@@ -13,6 +13,7 @@ import { QuestTexts } from './questTexts';
 import { questsService, type QuestsService } from './questsService';
 import { registerQuestRoutes } from './router';
 
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export { QUEST_NOTIFICATION_KINDS, type Notify, type QuestNotificationKind } from './questBrain';
 export type { QuestsService } from './questsService';
 export {

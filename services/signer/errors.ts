@@ -18,6 +18,7 @@ export const SIGNER_ERRORS = {
   SIGNER_DISABLED: { status: 501, title: 'Not Implemented' },
   SIGNER_SIGNATURE_UNKNOWN: { status: 404, title: 'Not Found' },
   SIGNER_SIGNATURE_NOT_USED: { status: 409, title: 'Conflict' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
 } as const;
 
 /** One of the signer's codes. */

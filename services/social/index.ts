@@ -24,6 +24,7 @@ export type {
   SocialNotify,
   SocialPorts,
 } from './ports';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export { webIdentity, type IdentityRef } from './identities';
 export { MarkSchema } from './marks/schemas';
 export { presentInteraction, presentMark, presentPerson, presentProfile, presentSearch } from './presenters';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GraphScope } from '../../../models/GraphEntity';
-import { ForbiddenError } from '../../../platform/errors';
+import { mcpHttpError } from '../errors';
 import type { Principal } from '../../../access/principal';
 import type { CorpusGraphReads, GraphService } from '../../brain';
 import { EntityDetailSchema, EntityListSchema } from '../../brain';
@@ -18,9 +18,9 @@ const ScopeSchema = z.enum(['corpus', 'mine']).default('corpus').meta({
 function scopeOf(scope: 'corpus' | 'mine', caller: Principal): GraphScope {
   if (scope === 'corpus') return 'corpus';
   if (caller.kind !== 'user') {
-    throw new ForbiddenError(
-      'The service token has no memories of its own: use scope corpus',
+    throw mcpHttpError(
       'GRAPH_SCOPE_FORBIDDEN',
+      'The service token has no memories of its own: use scope corpus',
     );
   }
   return userSubject(caller.userId.toHexString()) as GraphScope;
