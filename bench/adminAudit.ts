@@ -27,7 +27,7 @@ import { AuditLog } from '../services/admin/audit/auditLog';
 import { searchAudit } from '../services/admin/audit/auditSearch';
 import { auditText, hourOf, signatureOf } from '../services/admin/audit/auditText';
 import { SignatureVectors } from '../services/admin/audit/signatureVectors';
-import { embeddingProvidersFrom } from '../services/brain/embeddingProviders';
+import { embeddingProvidersFrom } from '../ai/embeddings/embeddingProviders';
 import { detectPatterns } from '../services/admin/patternDetection';
 import { percentile } from './support/stats';
 

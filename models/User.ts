@@ -31,7 +31,7 @@ export interface UserRecord {
   /** Created by guest sign-in (tier 0); removed by the guest retention job unless an identity was linked. */
   guest?: boolean;
   roles: UserRole[];
-  /** Identity tier 0-4, recomputed whenever the user's identities change (see services/auth/tiers.ts). */
+  /** Identity tier 0-4, recomputed whenever the user's identities change (see access/tiers.ts). */
   tier: number;
   createdAt: Date;
   updatedAt: Date;

@@ -78,12 +78,13 @@ export class Ingestor {
   }
 
   /**
-   * Ingests a batch; `pathPrefix` names the documents array in errors (default `body.documents`), `ingestedBy`
+   * Ingests a batch; `pathPrefix` names the documents array in errors (default `documents`; a caller names where
+   * the batch sits in its own input, as the brain's ingest route names its request body's field), `ingestedBy`
    * is recorded on each stored version (`user:<id>`, `service`, `seed`, `cli`; default `system`).
    */
   async ingest(
     docs: SourceDocument[],
-    pathPrefix = 'body.documents',
+    pathPrefix = 'documents',
     ingestedBy = 'system',
   ): Promise<IngestResult[]> {
     const chunked: ChunkedDocument[] = [];

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ValidationError } from '../../platform/errors';
+import { BlankQueryError } from './blankQueryError';
 import { searchLatency, searchResultCount, searchTotal } from '../../platform/metrics';
 import type { SearchCache } from '../cache/searchCache';
 import type { IndexName } from '../../models/corpusRecords';
@@ -43,11 +43,7 @@ export class SearchService {
 
   async search(request: SearchRequest): Promise<SearchResponse> {
     if (request.query.trim() === '') {
-      throw new ValidationError(
-        'query must not be blank',
-        [{ path: 'body.query', message: 'blank' }],
-        'BRAIN_QUERY_EMPTY',
-      );
+      throw new BlankQueryError();
     }
     const started = performance.now();
     const strategy = request.strategy ?? 'hybrid';

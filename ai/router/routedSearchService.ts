@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { IndexName } from '../../models/corpusRecords';
-import { ValidationError } from '../../platform/errors';
+import { BlankQueryError } from '../retrieval/blankQueryError';
 import { searchLatency, searchResultCount, searchTotal } from '../../platform/metrics';
 import { routedSearchDegraded, routedSearchTotal } from '../../platform/retrievalMetrics';
 import type { SearchCache } from '../cache/searchCache';
@@ -58,11 +58,7 @@ export class RoutedSearchService {
 
   async search(request: RoutedSearchRequest): Promise<RoutedSearchResponse> {
     if (request.query.trim() === '') {
-      throw new ValidationError(
-        'query must not be blank',
-        [{ path: 'body.query', message: 'blank' }],
-        'BRAIN_QUERY_EMPTY',
-      );
+      throw new BlankQueryError();
     }
     const started = performance.now();
     const strategy = request.strategy ?? 'auto';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AdminBrain } from './adminBrain';
 import type { AuditSearchInput } from './audit/auditSearch';
-import { AuditRangeInvalidError } from './errors';
+import { auditRangeInvalid } from './errors';
 import {
   presentAuditSearch,
   presentInsights,
@@ -45,7 +45,7 @@ export function adminService(brain: AdminBrain): AdminService {
   return {
     status: () => brain.status(),
     searchAudit: async (input) => {
-      if (input.from && input.to && input.from > input.to) throw new AuditRangeInvalidError();
+      if (input.from && input.to && input.from > input.to) throw auditRangeInvalid();
       return presentAuditSearch(await brain.searchAudit(input));
     },
     detectPatterns: async (input) => presentPatterns(await brain.detectPatterns(input)),

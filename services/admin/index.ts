@@ -3,7 +3,7 @@ import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import type { BrainService } from '../brain';
-import { embeddingProvidersFrom } from '../brain/embeddingProviders';
+import { embeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
 import type { WorldService } from '../mud';
 import { AdminBrain } from './adminBrain';
 import { adminService, type AdminService } from './adminService';
@@ -16,8 +16,21 @@ import { registerAdminRoutes } from './router';
 export type { AuditEvent, AuditRecorder } from '../../models/AuditEvent';
 export type { AuditLog } from './audit/auditLog';
 export type { BrainAreaStatus, BrainStatusSource } from './areaStatus';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export { auditedMoneyEvents } from './audit/moneyAudit';
 export type { AdminService } from './adminService';
+export {
+  AdminStatusSchema,
+  AuditSearchRequestSchema,
+  AuditSearchResponseSchema,
+  InsightsSummarySchema,
+  OperationsQueryRequestSchema,
+  OperationsQueryResponseSchema,
+  PatternRequestSchema,
+  PatternResponseSchema,
+  UserActivityQuerySchema,
+  UserActivitySchema,
+} from './schemas';
 
 /**
  * Opens the platform's audit log on the stores (every role records: api routes, game rooms, worker jobs): the

@@ -2,7 +2,7 @@ import type { Model } from 'mongoose';
 import type { AuditEventRecord } from '../../models/AuditEvent';
 import type { UserRecord } from '../../models/User';
 import type { Clock } from '../../platform/clock';
-import { OperationsQueryRefusedError } from './errors';
+import { operationsQueryRefused } from './errors';
 import { OPERATIONS_CATALOGUE, type CatalogueMetric } from './operationsCatalogue';
 
 /** A question read into the catalogue's terms. */
@@ -46,10 +46,7 @@ export function interpretQuestion(question: string, now: number): InterpretedQue
   const text = question.toLowerCase().replace(/[’']/g, "'").replace(/\s+/g, ' ');
   const names = OPERATIONS_CATALOGUE.map((metric) => metric.name);
   if (CHANGES.test(text))
-    throw new OperationsQueryRefusedError(
-      'Operations questions are read-only; this asks for a change',
-      names,
-    );
+    throw operationsQueryRefused('Operations questions are read-only; this asks for a change', names);
   let best: { metric: CatalogueMetric; length: number } | undefined;
   for (const metric of OPERATIONS_CATALOGUE) {
     for (const phrase of metric.phrases) {
@@ -58,7 +55,7 @@ export function interpretQuestion(question: string, now: number): InterpretedQue
     }
   }
   if (!best)
-    throw new OperationsQueryRefusedError(
+    throw operationsQueryRefused(
       'The question names no metric of the catalogue: ' +
         OPERATIONS_CATALOGUE.map((m) => `${m.name} (${m.description})`).join('; '),
       names,

@@ -1,6 +1,6 @@
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { AdminBrain } from './adminBrain';
-import { AuditRangeInvalidError } from './errors';
+import { auditRangeInvalid } from './errors';
 import {
   presentAuditSearch,
   presentInsights,
@@ -48,7 +48,7 @@ export function registerAdminRoutes(routes: ApiRoutes, brain: AdminBrain): void 
     responses: { 200: { description: 'Matching events, newest first', schema: AuditSearchResponseSchema } },
     handler: async ({ body }) => {
       const [from, to] = [date(body.from), date(body.to)];
-      if (from && to && from > to) throw new AuditRangeInvalidError();
+      if (from && to && from > to) throw auditRangeInvalid();
       const result = await brain.searchAudit({ ...body, from, to });
       return { status: 200, body: presentAuditSearch(result) };
     },

@@ -3,7 +3,7 @@ import type { AuditEvent, AuditEventRecord } from '../../models/AuditEvent';
 import type { CharacterRecord } from '../../models/Character';
 import type { IdentityRecord } from '../../models/Identity';
 import type { UserRecord } from '../../models/User';
-import { UserNotFoundError } from './errors';
+import { userNotFound } from './errors';
 import type { ActivityEntryBody } from './schemas';
 
 /** What a user's activity is read from: the audit log, users and identities, and the world's characters. */
@@ -59,7 +59,7 @@ export async function userActivity(
   options: { limit: number; before?: Date },
 ): Promise<UserActivity> {
   const user = await sources.users.findById(new Types.ObjectId(userId)).lean<UserRecord>();
-  if (!user) throw new UserNotFoundError(userId);
+  if (!user) throw userNotFound(userId);
   const identities = await sources.identities.find({ userId: user._id }, { kind: 1, subject: 1 }).lean();
   const targets = [
     `user:${userId}`,

@@ -4,7 +4,7 @@ import { userModel, type UserRecord, type UserRole } from '../../models/User';
 import type { Clock } from '../../platform/clock';
 import { authError } from './errors';
 import { findOneDocument } from './documentReads';
-import { tierOf } from './tiers';
+import { tierOf } from '../../access/tiers';
 
 /** Identities granted the admin role on sign-in (bootstrap, from ADMIN_ADDRESSES / ADMIN_EMAILS). */
 export interface BootstrapAdmins {

@@ -1,17 +1,12 @@
+import { ACCESS_ERRORS } from '../../access/errors';
 import { errorFactory } from '../../platform/errors';
 
-const BEARER = { 'WWW-Authenticate': 'Bearer' };
-
 /**
- * The identity service's error codes and how each answers, in one place: sessions and guards, accounts, email
- * sign-in and single sign-on. Wallet sign-in keeps its own catalogue (`wallet/errors.ts`, the SIWE codes).
+ * The identity service's error codes and how each answers, in one place: the guards' codes (`access/errors.ts`),
+ * accounts, email sign-in and single sign-on. Wallet sign-in keeps its own catalogue (`wallet/errors.ts`, the SIWE codes).
  */
 export const AUTH_ERRORS = {
-  UNAUTHENTICATED: { status: 401, title: 'Unauthorized', headers: BEARER },
-  INVALID_CREDENTIAL: { status: 401, title: 'Unauthorized', headers: BEARER },
-  ROLE_REQUIRED: { status: 403, title: 'Forbidden' },
-  USER_SESSION_REQUIRED: { status: 403, title: 'Forbidden' },
-  TIER_REQUIRED: { status: 403, title: 'Forbidden' },
+  ...ACCESS_ERRORS,
   USER_NOT_FOUND: { status: 404, title: 'Not Found' },
   IDENTITY_LINKED_ELSEWHERE: { status: 409, title: 'Conflict' },
   EMAIL_CODE_INVALID: { status: 400, title: 'Invalid request' },

@@ -1,8 +1,8 @@
 import { getAddress } from 'ethers';
 import type { Accounts } from './accounts';
 import type { EnsResolver } from './ensResolver';
-import type { Principal } from './principal';
-import { tierName } from './tiers';
+import type { Principal } from '../../access/principal';
+import { tierName } from '../../access/tiers';
 
 /** Headers a reverse proxy copies from `GET /auth/forward` onto the upstream request. */
 export interface ForwardHeaders {

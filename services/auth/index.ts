@@ -6,8 +6,8 @@ import { createLimiter } from '../../platform/http/rateLimit';
 import type { PlatformContext } from '../../platform/platform';
 import { MemoryEphemeralStore, RedisEphemeralStore } from '../../platform/stores/ephemeralStore';
 import { Accounts } from './accounts';
-import { AuthGuard } from './authGuard';
-import { corsPolicy } from './corsPolicy';
+import { AuthGuard } from '../../access/authGuard';
+import { corsPolicy } from '../../platform/http/corsPolicy';
 import { DevOutbox } from './email/devOutbox';
 import { EmailSignIn } from './email/emailSignIn';
 import { SmtpMailer, type Mailer } from './email/mailer';
@@ -28,6 +28,10 @@ import { SIGN_IN_PATHS, SignInAudit } from './signInAudit';
 import type { AuditRecorder } from '../../models/AuditEvent';
 import { registerWalletRoutes } from './wallet/router';
 import { WalletSignIn } from './wallet/walletSignIn';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
+export { presentMe, presentUser } from './presenters';
+export { MeSchema, UserSchema } from './schemas';
+export type { Sessions } from './sessions';
 
 /** Path prefixes of the REST areas browser pages call, which answer CORS by the one allowed-origin policy. */
 const BROWSER_AREAS = [
@@ -51,7 +55,7 @@ const BROWSER_AREAS = [
  * Sign-in for channels that are not HTTP (the world's telnet prompt): the same commands, limits and errors as
  * `POST /auth/guest` and `POST /auth/email/login`, so a terminal gets no looser rules than the web page.
  */
-export type { Principal } from './principal';
+export type { Principal } from '../../access/principal';
 
 export interface PromptSignIn {
   /** A new guest (tier 0) for a client at `address`; `displayName` as the route takes it. */

@@ -1,9 +1,9 @@
 import type { IdentityRecord } from '../../models/Identity';
 import type { UserRecord } from '../../models/User';
-import type { Principal } from './principal';
+import type { Principal } from '../../access/principal';
 import type { MeBody, SessionBody } from './schemas';
 import type { IssuedSession } from './sessions';
-import { tierName } from './tiers';
+import { tierName } from '../../access/tiers';
 
 /** Email and SSO sign-in result. */
 export function presentSession(session: IssuedSession): SessionBody {

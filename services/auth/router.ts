@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import type { ApiRoutes } from '../../platform/http/routes';
 import type { Accounts } from './accounts';
-import { userOf, type AuthGuard } from './authGuard';
+import { userOf, type AuthGuard } from '../../access/authGuard';
 import type { EnsResolver } from './ensResolver';
 import { forwardHeaders } from './forwardAuth';
 import { authError } from './errors';

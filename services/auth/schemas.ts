@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { USER_ROLES } from '../../models/User';
 import { IDENTITY_KINDS } from '../../models/Identity';
 import { SESSION_METHODS } from '../../models/Session';
-import { TIER_NAMES } from './tiers';
+import { TIER_NAMES } from '../../access/tiers';
 
 const timestamp = z.iso.datetime();
 

@@ -3,7 +3,7 @@ import { sessionModel, type SessionMethod, type SessionRecord } from '../../mode
 import { userModel, type UserRecord } from '../../models/User';
 import type { Clock } from '../../platform/clock';
 import { findOneDocument } from './documentReads';
-import type { Principal } from './principal';
+import type { Principal } from '../../access/principal';
 import { hashSecret, newSessionToken } from './tokens';
 
 /** A newly issued session and the only copy of its bearer token. */

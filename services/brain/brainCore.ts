@@ -11,7 +11,7 @@ import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import { realSleep, type Sleep } from '../../ai/embeddings/retry';
 import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { QdrantVectorIndex } from '../../ai/retrieval/qdrantVectorIndex';
-import { SearchService } from '../../ai/retrieval/searchService';
+import type { SearchService } from '../../ai/retrieval/searchService';
 import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
 import { CALIBRATED_CONFIDENCE } from '../../ai/answer/answerConfidence';
 import { ExtractiveGenerator } from '../../ai/llm/extractiveGenerator';
@@ -25,11 +25,12 @@ import { workerLouvain } from '../../ai/graph/louvainRunner';
 import { MongoGraphSink } from '../../ai/graph/mongoGraphSink';
 import { MongoRaptorSink } from '../../ai/raptor/mongoRaptorSink';
 import { RaptorIndex } from '../../ai/raptor/raptorIndex';
-import { RoutedSearchService } from '../../ai/router/routedSearchService';
+import type { RoutedSearchService } from '../../ai/router/routedSearchService';
+import { BrainRoutedSearchService, BrainSearchService } from './aiErrors';
 import type { Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
 import type { Stores } from '../../platform/stores';
-import { embeddingProvidersFrom } from './embeddingProviders';
+import { embeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
 import { generationProvidersFrom } from './generationProviders';
 
 /** What the brain is built from. `sleep` (retry backoff waits) defaults to real timers; tests pass their own. */
@@ -185,8 +186,9 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     router: { rrfK: config.BRAIN_RRF_K },
   });
   const { fulltext, semantic, hybrid } = suite.strategies as Required<typeof suite.strategies>;
-  const search = new SearchService({ fulltext, semantic, hybrid }, cache);
-  const routedSearch = new RoutedSearchService(suite.router, cache);
+  // The brain's edge: a blank query (ai/'s BlankQueryError) answers 400 BRAIN_QUERY_EMPTY at body.query.
+  const search = new BrainSearchService({ fulltext, semantic, hybrid }, cache);
+  const routedSearch = new BrainRoutedSearchService(suite.router, cache);
   const answerer = new QuestionAnswerer(
     { router: suite.router, generation, idf },
     { confidence: { ...CALIBRATED_CONFIDENCE, threshold: config.BRAIN_ASK_CONFIDENCE_THRESHOLD } },

@@ -3,7 +3,7 @@ import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import type { Sleep } from '../../ai/embeddings/retry';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
-import type { BrainStatusSource } from '../admin';
+import type { BrainStatusSource } from '../../platform/areaStatus';
 import type { AuthService } from '../auth';
 import { openBrainCore, type BrainCore } from './brainCore';
 import { IngestQueue } from './ingestQueue';
@@ -52,6 +52,29 @@ export type { DecisionService } from './decisions/decisionService';
 export type { GraphService } from './graph/graphService';
 export type { CorpusGraphReads } from './graph/corpusGraphReads';
 export type { SecurityService } from './security/securityService';
+export type { MemoryRecord, RecallHit, RememberInput } from './memory/memoryService';
+export {
+  CreateDecisionSchema,
+  DecisionCategorySchema,
+  DecisionListSchema,
+  DecisionStatusSchema,
+  DecisionWithVersionsSchema,
+} from './decisions/schemas';
+export { EntityDetailSchema, EntityListSchema } from './graph/schemas';
+export { userSubject } from './memory/subjectAccess';
+export { memoryError } from './memory/errors';
+export { presentMemory, presentRecall } from './memory/presenters';
+export {
+  ForgetResponseSchema,
+  MemoryListSchema,
+  MemoryRecordSchema,
+  MemoryTierSchema,
+  RecallRequestSchema,
+  RecallResponseSchema,
+  RememberRequestSchema,
+  RememberResponseSchema,
+  WorkingMemorySchema,
+} from './memory/schemas';
 
 /**
  * Test seams of the brain area. `sleep`: the embedding retry's backoff waits (default: real timers).

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
-import { actorOf } from '../auth/authGuard';
-import type { Principal } from '../auth/principal';
+import { actorOf } from '../../access/authGuard';
+import type { Principal } from '../../access/principal';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
 import { ingestAdmitted, screenIngestDocuments } from './security/ingestSecretGuard';

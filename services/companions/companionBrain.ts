@@ -2,7 +2,7 @@ import { Types, type Connection } from 'mongoose';
 import { characterModel, type CharacterRecord } from '../../models/Character';
 import type { CompanionPresence } from '../../rooms/content/schemas';
 import type { CompanionTemplate } from '../../rooms/content/world';
-import type { MemoryRecord, MemoryService } from '../brain/memory/memoryService';
+import type { MemoryRecord, MemoryService } from '../brain';
 import type { WorldService } from '../mud';
 import { companionSubject } from './companionMemoryRecorder';
 import type { CompanionAnswer, CompanionVoice } from './companionVoice';

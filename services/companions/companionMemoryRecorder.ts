@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { World } from '../../rooms/content/world';
 import type { WorldEvent, WorldEventBus } from '../../rooms/worldEvents';
-import type { MemoryService } from '../brain/memory/memoryService';
+import type { MemoryService } from '../brain';
 
 /** The memory subject of one player's companion: `companion:<user>:<companion ref>`. */
 export function companionSubject(userId: string, companionRef: string): string {

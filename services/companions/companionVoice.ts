@@ -1,6 +1,6 @@
 import type { CompanionTemplate, World } from '../../rooms/content/world';
 import type { MindReply, MindRequest } from '../../rooms/minds';
-import type { MemoryService, RecallHit } from '../brain/memory/memoryService';
+import type { MemoryService, RecallHit } from '../brain';
 import { agoPhrase } from '../npc';
 import { companionSubject } from './companionMemoryRecorder';
 

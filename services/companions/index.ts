@@ -3,7 +3,7 @@ import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { MindBoard } from '../../rooms/minds';
 import type { WorldEventBus } from '../../rooms/worldEvents';
 import type { AuthService } from '../auth';
-import type { MemoryService } from '../brain/memory/memoryService';
+import type { MemoryService } from '../brain';
 import type { WorldService } from '../mud';
 import { CompanionBrain } from './companionBrain';
 import { CompanionMemoryRecorder } from './companionMemoryRecorder';

@@ -1,5 +1,5 @@
 import type { CompanionTemplate } from '../../rooms/content/world';
-import type { MemoryRecord } from '../brain/memory/memoryService';
+import type { MemoryRecord } from '../brain';
 import type { CompanionState } from './companionBrain';
 import type { CompanionAnswer } from './companionVoice';
 import type { CompanionAnswerBody, CompanionMemoryView, CompanionView } from './schemas';

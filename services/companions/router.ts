@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
-import type { AuthGuard } from '../auth/authGuard';
-import { userOf } from '../auth/authGuard';
+import type { AuthGuard } from '../../access/authGuard';
+import { userOf } from '../../access/authGuard';
 import type { CompanionBrain } from './companionBrain';
 import { presentCompanion, presentCompanionAnswer } from './presenters';
 import {

@@ -4,7 +4,7 @@ import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
 import { SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
 import { GroupCommit } from '../../platform/stores/groupCommit';
-import { isDuplicateKey } from './nativeCollection';
+import { isDuplicateKey } from '../../platform/stores/nativeCollection';
 
 /** Accounts as read before an operation was created, by id (see `LegApplier.applyAll`). */
 export type AccountSnapshots = Map<string, EconomyAccountRecord>;

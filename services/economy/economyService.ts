@@ -6,8 +6,8 @@ import { type LedgerPage, type WalletView, readLedger, readWallet } from './acco
 import { userAccount, userIdOf } from './accountIds';
 import { AddressAccounts } from './addressAccounts';
 import type { EconomyCore } from './economyCore';
-import { findById, nativeCollection } from './nativeCollection';
-import { RecipientNotFoundError } from './errors';
+import { findById, nativeCollection } from '../../platform/stores/nativeCollection';
+import { recipientNotFound } from './errors';
 import { type GrantInput, grantCoins } from './grants';
 import { type HoldInput, placeHold, releaseHold } from './holds';
 import type { OperationOutcome, OperationRequest } from './operations';
@@ -77,7 +77,7 @@ export class EconomyService {
    */
   async grantee(target: { user_id?: string; address?: string }): Promise<string> {
     if (target.user_id === undefined) return this.addresses.resolve(target.address ?? '');
-    if (!(await this.userExists(target.user_id))) throw new RecipientNotFoundError(target.user_id);
+    if (!(await this.userExists(target.user_id))) throw recipientNotFound(target.user_id);
     return userAccount(target.user_id);
   }
 

@@ -10,6 +10,14 @@ import { registerEconomyRoutes } from './router';
 
 export { EconomyService } from './economyService';
 export { loggedMoneyEvents, type MoneyEvent, type MoneyEvents } from './moneyEvents';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
+export { idempotencyConflict, replayedError } from './errors';
+export { hashRequest, RECOVERY_AFTER_MS } from './operations';
+export { SYSTEM_ACCOUNTS, systemAccount, userAccount } from './accountIds';
+export { replayHeaders, presentLedger, presentTransfer, presentWallet } from './presenters';
+export { AmountSchema, CurrencySchema, LedgerPageSchema, TransferSchema, WalletSchema } from './schemas';
+export { type WorldPurse, economyWorldPurse } from './worldPurse';
+export { ForgeFunds } from './forgeFunds';
 
 /** Options of createEconomyArea: where money events go (default: structured log lines, until the audit log). */
 export interface EconomyAreaOptions {

@@ -4,9 +4,9 @@ import type { EconomyOperationRecord, OperationLeg } from '../../models/EconomyO
 import type { LedgerEntryRecord } from '../../models/LedgerEntry';
 import type { Clock } from '../../platform/clock';
 import { HARD_SUPPLY_CAP, SYSTEM_ACCOUNTS, ownerOf } from './accountIds';
-import { EconomyBusyError, InsufficientFundsError } from './errors';
+import { economyBusy, InsufficientFundsError } from './errors';
 import { AccountBatches, NOT_TRIED, type AccountSnapshots, type Swap } from './accountBatches';
-import { nativeCollection } from './nativeCollection';
+import { nativeCollection } from '../../platform/stores/nativeCollection';
 
 /** Compare-and-set rounds before an account that keeps changing answers ECONOMY_BUSY. */
 const MAX_ROUNDS = 200;
@@ -79,7 +79,7 @@ export class LegApplier {
       );
       if (swapped.modifiedCount === 1) return this.record(line);
     }
-    throw new EconomyBusyError(leg.account);
+    throw economyBusy(leg.account);
   }
 
   /**

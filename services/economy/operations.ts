@@ -5,9 +5,9 @@ import type { LedgerKind } from '../../models/EconomyAccount';
 import type { EconomyOperationRecord, OperationError, OperationLeg } from '../../models/EconomyOperation';
 import type { Clock } from '../../platform/clock';
 import { AppError } from '../../platform/errors';
-import { IdempotencyConflictError, replayedError } from './errors';
+import { idempotencyConflict, replayedError } from './errors';
 import type { AccountSnapshots, LegApplier } from './legApplier';
-import { insertOrFind, nativeCollection, setIfMatches } from './nativeCollection';
+import { insertOrFind, nativeCollection, setIfMatches } from '../../platform/stores/nativeCollection';
 
 /** What a caller asks for: the operation's id (scope + idempotency key), the request it hashes, and its legs. */
 export interface OperationRequest {
@@ -69,7 +69,7 @@ export class OperationRunner {
       updatedAt: now,
     });
     if (!created) {
-      if (operation.requestHash !== requestHash) throw new IdempotencyConflictError(request.id);
+      if (operation.requestHash !== requestHash) throw idempotencyConflict(request.id);
       const finished = operation.state === 'pending' ? await this.drive(operation) : operation;
       return { operation: throwIfFailed(finished, true), replayed: true };
     }

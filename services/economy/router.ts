@@ -1,10 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
-import { type AuthGuard, userOf } from '../auth/authGuard';
+import { type AuthGuard, userOf } from '../../access/authGuard';
 import { userAccount } from './accountIds';
 import type { EconomyService } from './economyService';
-import { idempotencyKeyOf } from './idempotencyKey';
+import { idempotencyKeyOf } from '../../platform/http/idempotencyKey';
 import {
   presentAudit,
   presentGrant,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES, LEDGER_KINDS } from '../../models/EconomyAccount';
+import { IdempotencyKeySchema } from '../../platform/http/idempotencyKey';
 
 /** Largest amount the economy handles (2^53 - 1 smallest units: exact in JSON numbers and in MongoDB doubles). */
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
@@ -22,18 +23,8 @@ export const AmountSchema = z
   })
   .meta({ description: 'Positive integer in the smallest unit, as a decimal string', examples: ['250'] });
 
-/** The idempotency key of a money-moving request (also accepted as the `Idempotency-Key` header). */
-export const IdempotencyKeySchema = z
-  .string()
-  .trim()
-  .min(8)
-  .max(128)
-  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only')
-  .meta({
-    description:
-      'Unique per intended change: a retry with the same key returns the first result. Required here or as the ' +
-      'Idempotency-Key header',
-  });
+/** The idempotency key of a money-moving request, shared by every area that moves money (`platform/http`). */
+export { IdempotencyKeySchema };
 
 export const WalletSchema = z
   .object({ soft: decimal, hard: decimal, held: decimal, updated_at: z.iso.datetime().nullable() })

@@ -1,7 +1,7 @@
 import type { Currency } from '../../models/EconomyAccount';
 import { userAccount } from './accountIds';
 import type { EconomyCore } from './economyCore';
-import { RecipientNotFoundError, TransferToSelfError } from './errors';
+import { recipientNotFound, transferToSelf } from './errors';
 import type { OperationOutcome } from './operations';
 
 /** A player-to-player payment. Both currencies move; the amount is capped only by the sender's spendable balance. */
@@ -27,8 +27,8 @@ export async function transferCoins(
   userExists: UserExists,
   input: TransferInput,
 ): Promise<OperationOutcome> {
-  if (input.fromUserId === input.toUserId) throw new TransferToSelfError();
-  if (!(await userExists(input.toUserId))) throw new RecipientNotFoundError(input.toUserId);
+  if (input.fromUserId === input.toUserId) throw transferToSelf();
+  if (!(await userExists(input.toUserId))) throw recipientNotFound(input.toUserId);
   const from = userAccount(input.fromUserId);
   const to = userAccount(input.toUserId);
   const outcome = await core.runner.run({

@@ -1,4 +1,4 @@
-import { NoSourcesError } from './errors';
+import { noSources } from './errors';
 import { chooseSentences, prose, type DraftSource } from './draftSources';
 
 /** Tones and lengths a draft can take. */
@@ -57,7 +57,7 @@ export function writeDraft(request: DraftRequest, sources: DraftSource[], bestTa
     : [];
   for (; count >= 1; count -= 1) {
     const chosen = chooseSentences(request.topic, sources, count);
-    if (chosen.length === 0) throw new NoSourcesError(request.topic);
+    if (chosen.length === 0) throw noSources(request.topic);
     const refs = new Map<string, number>();
     for (const sentence of chosen)
       if (!refs.has(sentence.source.id)) refs.set(sentence.source.id, refs.size + 1);
@@ -81,7 +81,7 @@ export function writeDraft(request: DraftRequest, sources: DraftSource[], bestTa
     });
     return { text, method: 'offline-extractive', sources: used, hashtags };
   }
-  throw new NoSourcesError(request.topic);
+  throw noSources(request.topic);
 }
 
 /** Throws when a quoted sentence is not in its source (markup and spacing aside): the no-invention check. */

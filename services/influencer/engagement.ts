@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { postEngagementModel, type PostEngagementRecord } from '../../models/InfluencerPost';
-import { EngagementConflictError } from './errors';
+import { engagementConflict } from './errors';
 
 /** One engagement reading as the route validated it. */
 export interface EngagementReading {
@@ -46,7 +46,7 @@ export class Engagements {
     const same =
       stored &&
       (['likes', 'shares', 'comments', 'views'] as const).every((key) => stored[key] === reading[key]);
-    if (!stored || !same || stored.creator !== creator) throw new EngagementConflictError();
+    if (!stored || !same || stored.creator !== creator) throw engagementConflict();
     return { record: stored, created: false };
   }
 

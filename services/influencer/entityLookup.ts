@@ -3,7 +3,7 @@ import { brainChunkModel } from '../../models/BrainChunk';
 import { entityKey, graphEntityModel, type GraphEntityRecord } from '../../models/GraphEntity';
 import { graphFactModel, type GraphFactRecord } from '../../models/GraphFact';
 import { graphMentionModel } from '../../models/GraphMention';
-import { EntityNotFoundError } from './errors';
+import { entityNotFound } from './errors';
 
 /** An entity of the shared knowledge graph with its current facts and where it is mentioned. */
 export interface EntityView {
@@ -29,7 +29,7 @@ export async function lookupEntity(connection: Connection, name: string): Promis
   const entity =
     (await entities.findById(`corpus|${key}`).lean<GraphEntityRecord>()) ??
     (await entities.findOne({ scope: 'corpus', aliases: name }).lean<GraphEntityRecord>());
-  if (!entity) throw new EntityNotFoundError(name);
+  if (!entity) throw entityNotFound(name);
   const [facts, mentions] = await Promise.all([
     graphFactModel(connection)
       .find({ $or: [{ subject: entity._id }, { object: entity._id }], valid_to: null, expired_at: null })

@@ -1,40 +1,38 @@
-import { ConflictError, NotFoundError } from '../../platform/errors';
-import { AppError } from '../../platform/errors';
+import { errorFactory, type AppError } from '../../platform/errors';
 
-/** Stable error codes of the influencer brain, with their statuses in one place. */
+/** Every code the influencer brain answers with beyond the platform's own, and how each answers, in one place. */
 export const INFLUENCER_ERRORS = {
-  POST_NOT_FOUND: 404,
-  ENTITY_NOT_FOUND: 404,
-  ENGAGEMENT_CONFLICT: 409,
-  NO_SOURCES: 422,
+  POST_NOT_FOUND: { status: 404, title: 'Not Found' },
+  ENTITY_NOT_FOUND: { status: 404, title: 'Not Found' },
+  ENGAGEMENT_CONFLICT: { status: 409, title: 'Conflict' },
+  NO_SOURCES: { status: 422, title: 'No sources' },
 } as const;
 
+/** `influencerError('CODE', detail)`: the AppError that code answers with. */
+export const influencerError = errorFactory(INFLUENCER_ERRORS);
+
 /** 404: no post of this creator with this id. */
-export class PostNotFoundError extends NotFoundError {
-  constructor(id: string) {
-    super(`No post ${id} of yours`, 'POST_NOT_FOUND');
-  }
+export function postNotFound(id: string): AppError {
+  return influencerError('POST_NOT_FOUND', `No post ${id} of yours`);
 }
 
 /** 404: the knowledge graph has no entity of this name. */
-export class EntityNotFoundError extends NotFoundError {
-  constructor(name: string) {
-    super(`No entity named ${name} in the knowledge graph`, 'ENTITY_NOT_FOUND');
-  }
+export function entityNotFound(name: string): AppError {
+  return influencerError('ENTITY_NOT_FOUND', `No entity named ${name} in the knowledge graph`);
 }
 
 /** 409: a reading for this post and time was recorded with other figures. */
-export class EngagementConflictError extends ConflictError {
-  constructor() {
-    super('Engagement for this post and time was already recorded with other figures', 'ENGAGEMENT_CONFLICT');
-  }
+export function engagementConflict(): AppError {
+  return influencerError(
+    'ENGAGEMENT_CONFLICT',
+    'Engagement for this post and time was already recorded with other figures',
+  );
 }
 
 /** 422: nothing to draw a draft from; the generator never writes without sources. */
-export class NoSourcesError extends AppError {
-  constructor(topic: string) {
-    super(422, 'NO_SOURCES', 'No sources', {
-      detail: `Nothing in the knowledge base or your posts is about "${topic}"; no draft is written without sources`,
-    });
-  }
+export function noSources(topic: string): AppError {
+  return influencerError(
+    'NO_SOURCES',
+    `Nothing in the knowledge base or your posts is about "${topic}"; no draft is written without sources`,
+  );
 }

@@ -1,10 +1,10 @@
 import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
-import type { BrainStatusSource } from '../admin';
+import type { BrainStatusSource } from '../../platform/areaStatus';
 import type { AuthService } from '../auth';
 import type { BrainService } from '../brain';
-import { embeddingProvidersFrom } from '../brain/embeddingProviders';
+import { embeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
 import { CreatorPosts } from './creatorPosts';
 import { Engagements } from './engagement';
 import { InfluencerBrain } from './influencerBrain';
@@ -12,6 +12,19 @@ import { influencerService, type InfluencerService } from './influencerService';
 import { registerInfluencerRoutes } from './router';
 
 export type { InfluencerService } from './influencerService';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
+export {
+  CreatePostSchema,
+  DraftSchema,
+  EngagementRequestSchema,
+  EngagementSchema,
+  EntitySchema,
+  GenerateRequestSchema,
+  InsightsSchema,
+  KnowledgeSearchSchema,
+  PostSchema,
+  PostsSchema,
+} from './schemas';
 
 /** The influencer area's parts, its status for the admin brain and its service interface (api role only). */
 export interface InfluencerArea extends ProductParts {

@@ -6,7 +6,7 @@ import { writeDraft, type DraftRequest } from './draftGenerator';
 import type { DraftSource } from './draftSources';
 import { engagementOf, type EngagementReading, type Engagements } from './engagement';
 import { lookupEntity } from './entityLookup';
-import { PostNotFoundError } from './errors';
+import { postNotFound } from './errors';
 import { influencerInsights } from './influencerInsights';
 
 /** What the influencer brain is built from. */
@@ -41,7 +41,7 @@ export class InfluencerBrain {
 
   async recordEngagement(creator: string, postId: string, reading: EngagementReading) {
     if (!Types.ObjectId.isValid(postId) || !(await this.deps.posts.find(creator, postId)))
-      throw new PostNotFoundError(postId);
+      throw postNotFound(postId);
     return this.deps.engagements.record(creator, postId, reading);
   }
 

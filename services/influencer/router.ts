@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
-import { userOf, type AuthGuard } from '../auth/authGuard';
+import { userOf, type AuthGuard } from '../../access/authGuard';
 import type { InfluencerBrain } from './influencerBrain';
 import { presentEngagement, presentEntity, presentPost } from './presenters';
 import {

@@ -2,7 +2,7 @@ import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
-import { embeddingProvidersFrom } from '../brain/embeddingProviders';
+import { embeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
 import type { EconomyService } from '../economy';
 import type { WorldService } from '../mud';
 import { ListingVectors } from './listingVectors';
@@ -14,6 +14,9 @@ import { type MarketplaceService, marketplaceService } from './marketplaceServic
 
 export type { MarketplaceService } from './marketplaceService';
 import type { WorldMarket } from '../../rooms/rules/marketTrades';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
+export { SORTS } from './listingSearch';
+export { ListingSchema, SaleSchema, SearchResultSchema } from './schemas';
 
 /** The marketplace's parts, its core (tests, bench) and its recovery pass. */
 export interface MarketplaceArea extends ProductParts {

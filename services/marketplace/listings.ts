@@ -1,16 +1,17 @@
 import { Types } from 'mongoose';
 import { UnavailableError } from '../../platform/errors';
-import { IdempotencyConflictError } from '../economy/errors';
-import { findById, nativeCollection } from '../economy/nativeCollection';
-import { hashRequest } from '../economy/operations';
+import { idempotencyConflict } from '../economy';
+import { findById, nativeCollection } from '../../platform/stores/nativeCollection';
+import { hashRequest } from '../economy';
 import type { Currency } from '../../models/EconomyAccount';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import {
-  CompanionNotPurchasableError,
-  ListingNotActiveError,
-  ListingNotFoundError,
-  NotListingSellerError,
-  UnknownItemError,
+  companionNotPurchasable,
+  listingBusy,
+  listingNotActive,
+  listingNotFound,
+  notListingSeller,
+  unknownItem,
 } from './errors';
 import type { MarketCore } from './marketCore';
 
@@ -75,7 +76,7 @@ export async function createListing(
   if (!created) {
     // A concurrent retry with the same key created it first.
     const first = await core.listings.findOne({ requestKey: request.requestKey }).lean<MarketListingRecord>();
-    if (!first) throw new UnavailableError('The listing request is being handled; retry', 'LISTING_BUSY');
+    if (!first) throw listingBusy();
     return { listing: await replayListing(core, first, request.requestHash), replayed: true };
   }
   const listing = created.toObject<MarketListingRecord>();
@@ -91,7 +92,7 @@ async function replayListing(
   earlier: MarketListingRecord,
   requestHash: string | undefined,
 ): Promise<MarketListingRecord> {
-  if (earlier.requestHash !== requestHash) throw new IdempotencyConflictError(earlier.requestKey ?? '');
+  if (earlier.requestHash !== requestHash) throw idempotencyConflict(earlier.requestKey ?? '');
   return earlier.state === 'escrowing' ? completeEscrow(core, earlier) : earlier;
 }
 
@@ -139,15 +140,14 @@ export async function cancelListing(
   seller: string,
 ): Promise<MarketListingRecord> {
   const listing = await findListing(core, id);
-  if (listing.seller !== seller) throw new NotListingSellerError();
+  if (listing.seller !== seller) throw notListingSeller();
   const cancelled = await core.listings.updateOne(
     { _id: listing._id, state: 'active' },
     { $set: { state: 'cancelled' } },
   );
   if (cancelled.modifiedCount === 0) {
     const now = await findListing(core, id);
-    if (now.state !== 'cancelled')
-      throw new ListingNotActiveError(id, now.state === 'sold' ? 'sold' : now.state);
+    if (now.state !== 'cancelled') throw listingNotActive(id, now.state === 'sold' ? 'sold' : now.state);
   }
   await core.vectors.remove([id]);
   await core.listings.updateOne({ _id: listing._id }, { $set: { indexed: false } });
@@ -172,14 +172,13 @@ export async function findListing(core: MarketCore, id: string): Promise<MarketL
   const listing = Types.ObjectId.isValid(id)
     ? await findById(nativeCollection(core.listings), new Types.ObjectId(id))
     : null;
-  if (!listing) throw new ListingNotFoundError(id);
+  if (!listing) throw listingNotFound(id);
   return listing;
 }
 
 function sourceOf(core: MarketCore, item: string): 'inventory' | 'content' {
-  if (core.world.companions.has(item) || item.startsWith('companion:'))
-    throw new CompanionNotPurchasableError(item);
+  if (core.world.companions.has(item) || item.startsWith('companion:')) throw companionNotPurchasable(item);
   if (core.world.items.has(item)) return 'inventory';
   if (CONTENT.test(item)) return 'content';
-  throw new UnknownItemError(item);
+  throw unknownItem(item);
 }

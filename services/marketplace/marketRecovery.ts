@@ -2,7 +2,7 @@ import type { Agenda } from 'agenda';
 import type { Logger } from 'pino';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import type { MarketSaleRecord } from '../../models/MarketSale';
-import { RECOVERY_AFTER_MS } from '../economy/operations';
+import { RECOVERY_AFTER_MS } from '../economy';
 import { completeEscrow, indexListing, returnItem } from './listings';
 import type { MarketCore } from './marketCore';
 import { driveSale } from './purchases';

@@ -2,10 +2,10 @@ import { Types } from 'mongoose';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import type { MarketSaleRecord } from '../../models/MarketSale';
 import { AppError } from '../../platform/errors';
-import { SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../economy/accountIds';
-import { IdempotencyConflictError, replayedError } from '../economy/errors';
-import { insertOrFind, nativeCollection, setIfMatches } from '../economy/nativeCollection';
-import { CannotBuyOwnListingError, ListingNotActiveError, ListingSoldError } from './errors';
+import { SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../economy';
+import { idempotencyConflict, replayedError } from '../economy';
+import { insertOrFind, nativeCollection, setIfMatches } from '../../platform/stores/nativeCollection';
+import { cannotBuyOwnListing, listingNotActive, listingSold } from './errors';
 import { findListing } from './listings';
 import type { MarketCore } from './marketCore';
 
@@ -46,7 +46,7 @@ export async function buyListing(
   } catch (error) {
     // No such listing: the key may still name an earlier purchase, of another listing (a conflict).
     const earlier = await core.sales.findById(id).lean<MarketSaleRecord>();
-    if (earlier) throw new IdempotencyConflictError(id);
+    if (earlier) throw idempotencyConflict(id);
     throw error;
   }
   // A refusal is this key's outcome too: it is stored (a failed sale) before it is answered, so a retry answers
@@ -58,9 +58,9 @@ export async function buyListing(
 /** Why `buyer` cannot buy `listing` as it is now (their own, sold, not active), or undefined. */
 function refusalOf(listing: MarketListingRecord, buyer: string): AppError | undefined {
   const id = listing._id.toHexString();
-  if (listing.seller === buyer) return new CannotBuyOwnListingError();
-  if (listing.state === 'sold') return new ListingSoldError(id);
-  if (listing.state !== 'active') return new ListingNotActiveError(id, listing.state);
+  if (listing.seller === buyer) return cannotBuyOwnListing();
+  if (listing.state === 'sold') return listingSold(id);
+  if (listing.state !== 'active') return listingNotActive(id, listing.state);
   return undefined;
 }
 
@@ -90,7 +90,7 @@ export async function openSale(
     createdAt: now,
     updatedAt: now,
   });
-  if (sale.listing !== listing._id.toHexString()) throw new IdempotencyConflictError(id);
+  if (sale.listing !== listing._id.toHexString()) throw idempotencyConflict(id);
   return { sale, created };
 }
 
@@ -131,8 +131,8 @@ export const saleSteps = {
     const listing = await findListing(core, sale.listing);
     if (listing.saleId === sale._id) return undefined;
     return listing.state === 'sold'
-      ? new ListingSoldError(sale.listing)
-      : new ListingNotActiveError(sale.listing, listing.state);
+      ? listingSold(sale.listing)
+      : listingNotActive(sale.listing, listing.state);
   },
 
   /** Moves the price: buyer → seller (95%) and fees (5%); answers INSUFFICIENT_FUNDS when nothing could move. */

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
-import { type AuthGuard, userOf } from '../auth/authGuard';
-import { idempotencyKeyOf, optionalIdempotencyKeyOf } from '../economy/idempotencyKey';
-import { replayHeaders } from '../economy/presenters';
+import { type AuthGuard, userOf } from '../../access/authGuard';
+import { idempotencyKeyOf, optionalIdempotencyKeyOf } from '../../platform/http/idempotencyKey';
+import { replayHeaders } from '../economy';
 import { cancelListing, createListing, findListing } from './listings';
 import { searchListings, similarListings } from './listingSearch';
 import type { MarketCore } from './marketCore';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AmountSchema, CurrencySchema, IdempotencyKeySchema } from '../economy/schemas';
+import { IdempotencyKeySchema } from '../../platform/http/idempotencyKey';
+import { AmountSchema, CurrencySchema } from '../economy';
 import { SORTS } from './listingSearch';
 
 const objectId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-hex-digit id');

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { AppError } from '../../platform/errors';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../access/principal';
 import { accessDenial } from './toolAccess';
 import type { PromptDefinition, ResourceDefinition, Worker } from './toolDefinition';
 

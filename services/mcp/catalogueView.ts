@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '../../platform/errors';
+import { mcpHttpError } from './errors';
 
 /**
  * Which part of the catalogue `tools/list` shows (chosen in the `/mcp` URL, so it holds for every request and
@@ -44,20 +44,19 @@ const ViewQuerySchema = z.object({
 export function catalogueViewOf(query: unknown, knownGroups: readonly string[]): CatalogueView {
   const parsed = ViewQuerySchema.safeParse(query ?? {});
   if (!parsed.success) {
-    throw new ValidationError(
-      'Invalid catalogue view in the /mcp URL',
-      parsed.error.issues.map((issue) => ({ path: `query.${issue.path.join('.')}`, message: issue.message })),
-      'MCP_CATALOGUE_INVALID',
-    );
+    throw mcpHttpError('MCP_CATALOGUE_INVALID', 'Invalid catalogue view in the /mcp URL', {
+      errors: parsed.error.issues.map((issue) => ({
+        path: `query.${issue.path.join('.')}`,
+        message: issue.message,
+      })),
+    });
   }
   const groups = parsed.data.groups?.split(',');
   const unknown = groups?.filter((group) => !knownGroups.includes(group)) ?? [];
   if (unknown.length > 0) {
-    throw new ValidationError(
-      `Unknown tool groups: ${unknown.join(', ')}`,
-      [{ path: 'query.groups', message: `known groups: ${knownGroups.join(', ')}` }],
-      'MCP_CATALOGUE_INVALID',
-    );
+    throw mcpHttpError('MCP_CATALOGUE_INVALID', `Unknown tool groups: ${unknown.join(', ')}`, {
+      errors: [{ path: 'query.groups', message: `known groups: ${knownGroups.join(', ')}` }],
+    });
   }
   return { starter: parsed.data.catalogue === 'starter', ...(groups ? { groups: new Set(groups) } : {}) };
 }

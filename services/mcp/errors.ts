@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/errors';
+import { AppError, errorFactory } from '../../platform/errors';
 
 /**
  * The gateway's error codes in one place: HTTP-level refusals of `/mcp` (answered as JSON-RPC errors carrying the
@@ -11,18 +11,21 @@ export const MCP_HTTP_ERRORS = {
   MCP_SESSION_REQUIRED: { status: 400, title: 'Bad Request', rpc: -32000 },
   MCP_CALLER_SESSION_LIMIT: { status: 429, title: 'Too Many Requests', rpc: -32000 },
   MCP_SESSION_LIMIT: { status: 503, title: 'Service Unavailable', rpc: -32000 },
+  MCP_SSE_NOT_OFFERED: { status: 405, title: 'Method Not Allowed', rpc: -32000 },
+  MCP_CATALOGUE_INVALID: { status: 400, title: 'Invalid request', rpc: -32000 },
+  ACCESS_REQUIRED: { status: 403, title: 'Forbidden', rpc: -32000 },
+  GRAPH_SCOPE_FORBIDDEN: { status: 403, title: 'Forbidden', rpc: -32000 },
 } as const;
 export type McpHttpErrorCode = keyof typeof MCP_HTTP_ERRORS;
 
-/** A refusal of an HTTP request to `/mcp`, rendered as a JSON-RPC error with the problem details in `data`. */
-export class McpHttpError extends AppError {
-  readonly rpcCode: number;
+/** `mcpHttpError('CODE', detail)`: a refusal of an HTTP request to `/mcp` (rendered as a JSON-RPC error). */
+export const mcpHttpError = errorFactory(MCP_HTTP_ERRORS);
 
-  constructor(code: McpHttpErrorCode, detail: string, headers?: Record<string, string>) {
-    const { status, title, rpc } = MCP_HTTP_ERRORS[code];
-    super(status, code, title, { detail, headers });
-    this.rpcCode = rpc;
-  }
+/** The JSON-RPC error code an error of `/mcp` is rendered with: its catalogue entry's, else -32000. */
+export function rpcCodeOf(error: AppError): number {
+  return Object.hasOwn(MCP_HTTP_ERRORS, error.code)
+    ? MCP_HTTP_ERRORS[error.code as McpHttpErrorCode].rpc
+    : -32000;
 }
 
 /** Codes of tool errors (results with `isError: true`), with the outcome the audit log and metrics record. */
@@ -33,6 +36,8 @@ export const TOOL_ERROR_OUTCOMES = {
   TOOL_QUOTA_EXCEEDED: 'quota_exceeded',
   TOOL_WORKER_DOWN: 'unavailable',
   TOOL_INTERNAL_ERROR: 'error',
+  /** The caller declined or cancelled a confirmation (`confirmations.ts`): nothing was done. */
+  TOOL_NOT_CONFIRMED: 'refused',
 } as const;
 export type ToolErrorCode = keyof typeof TOOL_ERROR_OUTCOMES;
 

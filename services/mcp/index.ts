@@ -1,6 +1,6 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
-import { originMatcher } from '../auth/corsPolicy';
+import { originMatcher } from '../../platform/http/corsPolicy';
 import { createLimiter, type Limiter } from '../../platform/http/rateLimit';
 import { hasRole, type Config } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';

@@ -10,9 +10,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { AppError } from '../../platform/errors';
 import { problemType } from '../../platform/http/problem';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../access/principal';
 import { catalogueViewOf } from './catalogueView';
-import { McpHttpError } from './errors';
+import { mcpHttpError, rpcCodeOf } from './errors';
 import type { RequestCall } from './gatewayServer';
 import type { SessionRegistry } from './sessionRegistry';
 import { callerKey } from './toolAccess';
@@ -60,17 +60,15 @@ export class McpEndpoint {
 
   async handle(req: Request, res: Response): Promise<void> {
     if (!this.deps.originAllowed(req)) {
-      throw new McpHttpError(
-        'MCP_ORIGIN_FORBIDDEN',
-        `Origin ${req.headers.origin} may not call this gateway`,
-      );
+      throw mcpHttpError('MCP_ORIGIN_FORBIDDEN', `Origin ${req.headers.origin} may not call this gateway`);
     }
     const caller = await this.authenticate(req);
     if (req.method === 'GET') {
-      throw new AppError(405, 'MCP_SSE_NOT_OFFERED', 'Method Not Allowed', {
-        detail: 'This gateway sends no server-initiated messages; POST requests and read the JSON answers',
-        headers: { Allow: 'POST, DELETE' },
-      });
+      throw mcpHttpError(
+        'MCP_SSE_NOT_OFFERED',
+        'This gateway sends no server-initiated messages; POST requests and read the JSON answers',
+        { headers: { Allow: 'POST, DELETE' } },
+      );
     }
     const owner = callerKey(caller);
     const call: RequestCall = {
@@ -90,7 +88,7 @@ export class McpEndpoint {
     if (typeof sessionId === 'string') {
       const session = this.deps.sessions.use(sessionId, owner);
       if (!session) {
-        throw new McpHttpError(
+        throw mcpHttpError(
           'MCP_SESSION_NOT_FOUND',
           'Session not found: it expired or was closed; initialize again',
         );
@@ -102,7 +100,7 @@ export class McpEndpoint {
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-      throw new McpHttpError(
+      throw mcpHttpError(
         'MCP_SESSION_REQUIRED',
         'No Mcp-Session-Id: send initialize first to open a session',
       );
@@ -129,10 +127,12 @@ export class McpEndpoint {
     return req.principal;
   }
 
-  private challenge(req: Request, detail: string | undefined, invalid: boolean): McpHttpError {
+  private challenge(req: Request, detail: string | undefined, invalid: boolean): AppError {
     const metadata = `resource_metadata="${this.deps.resourceMetadataUrl(req)}"`;
-    return new McpHttpError('MCP_UNAUTHENTICATED', detail ?? 'Authentication required', {
-      'WWW-Authenticate': invalid ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`,
+    return mcpHttpError('MCP_UNAUTHENTICATED', detail ?? 'Authentication required', {
+      headers: {
+        'WWW-Authenticate': invalid ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`,
+      },
     });
   }
 }
@@ -176,7 +176,7 @@ async function write(answer: globalThis.Response, res: Response): Promise<void> 
 /** Renders an error of `/mcp` as a JSON-RPC error response, the problem details in `error.data`. */
 export function renderMcpError(error: AppError, req: Request, res: Response): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-  const rpcCode = error instanceof McpHttpError ? error.rpcCode : -32000;
+  const rpcCode = rpcCodeOf(error);
   res.status(error.status).json({
     jsonrpc: '2.0',
     id: null,

@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
 import { ValidationError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
-import type { AuthGuard } from '../auth/authGuard';
+import type { AuthGuard } from '../../access/authGuard';
 import { renderMcpError, type McpEndpoint } from './mcpEndpoint';
 import { presentHealth, presentHealthDetail, presentProtectedResource, presentUsage } from './presenters';
 import {

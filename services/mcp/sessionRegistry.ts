@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock';
-import { McpHttpError } from './errors';
+import { mcpHttpError } from './errors';
 import { mcpSessionsClosed, mcpSessionsOpen } from './metrics';
 
 /** One open MCP session: its transport and server, whose credential opened it, and when it was last used. */
@@ -70,20 +70,16 @@ export class SessionRegistry {
   ): Promise<{ transport: WebStandardStreamableHTTPServerTransport; abandon: () => Promise<void> }> {
     this.sweep();
     if (this.sessions.size >= this.options.maxSessions) {
-      throw new McpHttpError(
-        'MCP_SESSION_LIMIT',
-        'Too many open MCP sessions on this server; try again later',
-        {
-          'Retry-After': '30',
-        },
-      );
+      throw mcpHttpError('MCP_SESSION_LIMIT', 'Too many open MCP sessions on this server; try again later', {
+        headers: { 'Retry-After': '30' },
+      });
     }
     const own = [...this.sessions.values()].filter((session) => session.owner === owner).length;
     if (own >= this.options.maxPerCaller) {
-      throw new McpHttpError(
+      throw mcpHttpError(
         'MCP_CALLER_SESSION_LIMIT',
         `You have ${own} open MCP sessions, the most allowed; end one with DELETE /mcp or let it expire`,
-        { 'Retry-After': String(Math.ceil(this.options.idleMs / 1000)) },
+        { headers: { 'Retry-After': String(Math.ceil(this.options.idleMs / 1000)) } },
       );
     }
     const server = this.options.createServer();

@@ -1,9 +1,10 @@
 import type { RequestHandler } from 'express';
 import { holdsRole } from '../../models/User';
-import { ForbiddenError, UnauthorizedError } from '../../platform/errors';
-import type { AuthGuard } from '../auth/authGuard';
-import type { Principal } from '../auth/principal';
-import { tierName } from '../auth/tiers';
+import { UnauthorizedError } from '../../platform/errors';
+import { mcpHttpError } from './errors';
+import type { AuthGuard } from '../../access/authGuard';
+import type { Principal } from '../../access/principal';
+import { tierName } from '../../access/tiers';
 import type { ToolAccess } from './toolDefinition';
 
 /**
@@ -50,7 +51,7 @@ export function requireAccess(guard: AuthGuard, access: ToolAccess): RequestHand
     (req, _res, next) => {
       if (!req.principal) return next(new UnauthorizedError('Authentication required'));
       const denial = accessDenial(access, req.principal);
-      next(denial ? new ForbiddenError(`Not allowed: ${denial}`, 'ACCESS_REQUIRED') : undefined);
+      next(denial ? mcpHttpError('ACCESS_REQUIRED', `Not allowed: ${denial}`) : undefined);
     },
   ];
 }

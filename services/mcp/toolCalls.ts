@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../../platform/errors';
 import type { Limiter } from '../../platform/http/rateLimit';
 import type { Clock } from '../../platform/clock';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../access/principal';
 import type { AuditRecorder } from '../../models/AuditEvent';
 import type { CallerQuotas } from './callerQuotas';
 import { confirmationNeeded, type ConfirmationRound } from './confirmations';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../access/principal';
 import { FULL_VIEW, viewShows, type CatalogueView } from './catalogueView';
 import { accessDenial } from './toolAccess';
 import type { AnyTool, ToolAnnotations, Worker } from './toolDefinition';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { UserRole } from '../../models/User';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../access/principal';
 
 /**
  * Who may call a tool. `user`: signed-in users at identity tier `tier` (default 0) or above holding `role` (or a

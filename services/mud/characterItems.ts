@@ -5,7 +5,8 @@ import {
   type CharacterPlatformFields,
   type ItemClaimRecord,
 } from '../../models/Character';
-import { ConflictError } from '../../platform/errors';
+import { AppError } from '../../platform/errors';
+import { MUD_ERRORS, mudError } from './errors';
 import type { CharacterRecord } from '../../rooms/persistence';
 
 type CharacterModel = Model<CharacterDocument & CharacterPlatformFields>;
@@ -17,9 +18,10 @@ const DUPLICATE_KEY = 11000;
 const MAX_ROUNDS = 50;
 
 /** 409: the character does not hold the items a listing would take. Nothing changes. */
-export class ItemNotInInventoryError extends ConflictError {
+export class ItemNotInInventoryError extends AppError {
   constructor(item: string, qty: number) {
-    super(`The character does not hold ${qty} × ${item}`, 'ITEM_NOT_IN_INVENTORY');
+    const { status, title } = MUD_ERRORS.ITEM_NOT_IN_INVENTORY;
+    super(status, 'ITEM_NOT_IN_INVENTORY', title, { detail: `The character does not hold ${qty} × ${item}` });
   }
 }
 
@@ -87,7 +89,7 @@ export class CharacterItems {
         });
       if (result.modifiedCount + result.upsertedCount === 1) return true;
     }
-    throw new ConflictError(`The inventory of ${userId} is changing too fast; retry`, 'INVENTORY_BUSY');
+    throw mudError('INVENTORY_BUSY', `The inventory of ${userId} is changing too fast; retry`);
   }
 }
 

@@ -2,7 +2,7 @@ import { Types, type Connection } from 'mongoose';
 import { characterModel } from '../../models/Character';
 import { userModel } from '../../models/User';
 import type { CharacterRecord, CharacterSync, PlayerStore } from '../../rooms/persistence';
-import type { WorldPurse } from '../economy/worldPurse';
+import type { WorldPurse } from '../economy';
 import { CharacterItems, applyClaims, unseenClaims } from './characterItems';
 import { CharacterCoins, SAVED_COINS, type SavedCoins } from './coinSync';
 import { recordFromStored } from './storedCharacter';

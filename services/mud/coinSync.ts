@@ -1,7 +1,7 @@
 import type { Model } from 'mongoose';
 import type { CharacterDocument, CharacterPlatformFields, CoinSyncRecord } from '../../models/Character';
 import type { CharacterRecord } from '../../rooms/persistence';
-import type { WorldPurse } from '../economy/worldPurse';
+import type { WorldPurse } from '../economy';
 
 type CharacterModel = Model<CharacterDocument & CharacterPlatformFields>;
 

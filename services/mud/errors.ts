@@ -1,4 +1,4 @@
-import { AppError, type AppErrorOptions } from '../../platform/errors';
+import { errorFactory } from '../../platform/errors';
 import { WorldUnavailableError } from '../../rooms/actionGateway';
 
 /**
@@ -11,22 +11,15 @@ export const MUD_ERRORS = {
   MALFORMED_FRAME: { status: 400, title: 'Invalid request' },
   CHANNEL_FORBIDDEN: { status: 403, title: 'Forbidden' },
   UPGRADE_REQUIRED: { status: 426, title: 'Upgrade Required' },
+  INVENTORY_BUSY: { status: 409, title: 'Conflict' },
+  ITEM_NOT_IN_INVENTORY: { status: 409, title: 'Conflict' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 /** One of the world's own codes. */
 export type MudErrorCode = keyof typeof MUD_ERRORS;
 
-/** An error of the world's catalogue: status and title from MUD_ERRORS. */
-export class MudError extends AppError {
-  constructor(
-    code: Exclude<MudErrorCode, 'WORLD_UNAVAILABLE'>,
-    detail: string,
-    options: AppErrorOptions = {},
-  ) {
-    const { status, title } = MUD_ERRORS[code];
-    super(status, code, title, { ...options, detail });
-  }
-}
+/** `mudError('CODE', detail)`: an error of the world's catalogue (WORLD_UNAVAILABLE comes from the gateway, below). */
+export const mudError = errorFactory(MUD_ERRORS);
 
 /** 503 WORLD_UNAVAILABLE, raised by the action gateway (rooms) and by a process that cannot reach the world. */
 export { WorldUnavailableError };

@@ -16,7 +16,7 @@ import type { MudAction } from '../../rooms/commands/actions';
 import type { WorldMarket } from '../../rooms/rules/marketTrades';
 import type { PlayerStandings } from '../../rooms/standings';
 import type { EconomyService } from '../economy';
-import { economyWorldPurse } from '../economy/worldPurse';
+import { economyWorldPurse } from '../economy';
 import { CharacterItems } from './characterItems';
 import { MongoPlayerStore } from './characterStore';
 import { PlayerIdentities } from './playerIdentities';

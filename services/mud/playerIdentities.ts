@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Connection, Types } from 'mongoose';
 import { userModel } from '../../models/User';
 import type { Authenticate, PlayerIdentity } from '../../rooms/persistence';
-import type { Sessions } from '../auth/sessions';
+import type { Sessions } from '../auth';
 
 /** How long a user's character name is remembered before it is read again, ms. */
 const NAME_TTL_MS = 60_000;

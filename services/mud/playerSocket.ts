@@ -3,7 +3,7 @@ import type { RawData, WebSocket } from 'ws';
 import { AppError } from '../../platform/errors';
 import type { PlayerIdentity } from '../../rooms/persistence';
 import { toErrorBody } from '../../rooms/rules/errors';
-import { MudError } from './errors';
+import { mudError } from './errors';
 import { presentOutcome } from './presenters';
 import { type ActionResult, FrameIdSchema, type MudEventBody } from './schemas';
 import type { WorldAccess } from './worldAccess';
@@ -131,5 +131,5 @@ function parseJson(text: string): unknown {
 }
 
 function malformed(detail: string): AppError {
-  return new MudError('MALFORMED_FRAME', detail);
+  return mudError('MALFORMED_FRAME', detail);
 }

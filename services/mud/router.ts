@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ApiRoutes } from '../../platform/http/routes';
-import { type AuthGuard, userOf } from '../auth/authGuard';
-import { MudError } from './errors';
+import { type AuthGuard, userOf } from '../../access/authGuard';
+import { mudError } from './errors';
 import { presentLinkCode, presentOutcome } from './presenters';
 import { LINK_CODE_TTL_SECONDS, type LinkCodes } from './telnet/linkCodes';
 import {
@@ -119,13 +119,9 @@ export function registerMudRoutes(
       426: { description: 'Not a WebSocket upgrade request' },
     },
     handler: () => {
-      throw new MudError(
-        'UPGRADE_REQUIRED',
-        'This is a WebSocket channel: connect with a WebSocket client.',
-        {
-          headers: { Upgrade: 'websocket' },
-        },
-      );
+      throw mudError('UPGRADE_REQUIRED', 'This is a WebSocket channel: connect with a WebSocket client.', {
+        headers: { Upgrade: 'websocket' },
+      });
     },
   });
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../../platform/clock';
 import { AppError, UnauthorizedError, decodePathSegment } from '../../platform/errors';
 import type { UpgradeRoute } from '../../platform/platform';
 import type { PlayerIdentity } from '../../rooms/persistence';
-import { MudError } from './errors';
+import { mudError } from './errors';
 import { ChannelHolds } from './channelHolds';
 import { PlayerSocket } from './playerSocket';
 import type { WorldAccess } from './worldAccess';
@@ -87,7 +87,7 @@ export class SocketChannel implements UpgradeRoute {
     if (!identity)
       throw new UnauthorizedError('The credential is invalid, expired or revoked', 'INVALID_CREDENTIAL');
     if (userId !== identity.userId) {
-      throw new MudError('CHANNEL_FORBIDDEN', 'You can only open your own channel');
+      throw mudError('CHANNEL_FORBIDDEN', 'You can only open your own channel');
     }
     this.options.access.requireReachable();
     return identity;

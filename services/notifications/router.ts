@@ -1,6 +1,6 @@
 import type { ApiRoutes } from '../../platform/http/routes';
-import type { AuthGuard } from '../auth/authGuard';
-import { userOf } from '../auth/authGuard';
+import type { AuthGuard } from '../../access/authGuard';
+import { userOf } from '../../access/authGuard';
 import { notificationError } from './errors';
 import type { NotificationService } from './notificationService';
 import {

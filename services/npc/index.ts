@@ -4,7 +4,7 @@ import type { World } from '../../rooms/content/world';
 import type { MindBoard } from '../../rooms/minds';
 import type { WorldEventBus } from '../../rooms/worldEvents';
 import type { AuthService } from '../auth';
-import type { MemoryService } from '../brain/memory/memoryService';
+import type { MemoryService } from '../brain';
 import { NpcBrain } from './npcBrain';
 import { NpcMemoryRecorder } from './npcMemoryRecorder';
 import { NpcVoice } from './npcVoice';

@@ -3,7 +3,7 @@ import { characterModel, type CharacterRecord } from '../../models/Character';
 import type { Disposition } from '../../rooms/content/schemas';
 import type { NpcTemplate, World } from '../../rooms/content/world';
 import { START_SCORE, dispositionFor } from '../../rooms/rules/disposition';
-import type { MemoryRecord, MemoryService } from '../brain/memory/memoryService';
+import type { MemoryRecord, MemoryService } from '../brain';
 import { npcError } from './errors';
 import { DISPOSITION_TAG, npcSubject, playerTag, resolveNpc } from './npcSubjects';
 import type { NpcAnswer, NpcVoice } from './npcVoice';

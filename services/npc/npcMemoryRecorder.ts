@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { NpcTemplate, World } from '../../rooms/content/world';
 import type { WorldEvent, WorldEventBus } from '../../rooms/worldEvents';
-import type { MemoryService, RememberInput } from '../brain/memory/memoryService';
+import type { MemoryService, RememberInput } from '../brain';
 import { DISPOSITION_TAG, npcSubject, playerTag } from './npcSubjects';
 
 /** What a disposition cause becomes in the NPC's memory: its kind, importance and how it says it. */

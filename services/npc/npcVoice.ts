@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock';
 import type { Disposition } from '../../rooms/content/schemas';
 import type { NpcTemplate, World } from '../../rooms/content/world';
 import type { MindReply, MindRequest } from '../../rooms/minds';
-import type { MemoryRecord, MemoryService } from '../brain/memory/memoryService';
+import type { MemoryRecord, MemoryService } from '../brain';
 import { agoPhrase, npcSubject, playerTag } from './npcSubjects';
 import type { WorldLore } from './worldLore';
 

@@ -1,5 +1,5 @@
 import type { NpcTemplate } from '../../rooms/content/world';
-import type { MemoryRecord } from '../brain/memory/memoryService';
+import type { MemoryRecord } from '../brain';
 import type { NpcRelationship } from './npcBrain';
 import type { NpcAnswer } from './npcVoice';
 import type { Disposition } from '../../rooms/content/schemas';

@@ -2,9 +2,9 @@ import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { WorldEventBus } from '../../rooms/worldEvents';
-import type { BrainStatusSource } from '../admin';
+import type { BrainStatusSource } from '../../platform/areaStatus';
 import type { AuthService } from '../auth';
-import { embeddingProvidersFrom } from '../brain/embeddingProviders';
+import { embeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
 import type { WorldService } from '../mud';
 import { QuestBrain, type Notify } from './questBrain';
 import { QuestCatalogue } from './questCatalogue';
@@ -13,8 +13,18 @@ import { QuestTexts } from './questTexts';
 import { questsService, type QuestsService } from './questsService';
 import { registerQuestRoutes } from './router';
 
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
 export { QUEST_NOTIFICATION_KINDS, type Notify, type QuestNotificationKind } from './questBrain';
 export type { QuestsService } from './questsService';
+export {
+  DismissalSchema,
+  QuestBrainStatusSchema,
+  QuestInsightsSchema,
+  QuestParamsSchema,
+  RecommendationsSchema,
+  SuggestQuerySchema,
+  SuggestionsSchema,
+} from './schemas';
 
 /** What the quests brain is built from: the world's service, and optionally its event bus and notifications. */
 export interface QuestsAreaSources {

@@ -1,7 +1,7 @@
 import type { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import type { CharacterRecord } from '../../models/Character';
 import type { Clock } from '../../platform/clock';
-import { QuestNotFoundError } from './errors';
+import { questNotFound } from './errors';
 import type { QuestCatalogue } from './questCatalogue';
 import { playerInsights, worldInsights } from './questInsights';
 import type { QuestSignals } from './questSignals';
@@ -56,7 +56,7 @@ export class QuestBrain {
   }
 
   async dismiss(userId: string, quest: string) {
-    if (!this.deps.catalogue.quests.has(quest)) throw new QuestNotFoundError(quest);
+    if (!this.deps.catalogue.quests.has(quest)) throw questNotFound(quest);
     return { quest, dismissed_at: await this.deps.signals.dismiss(userId, quest) };
   }
 

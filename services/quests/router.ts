@@ -1,6 +1,6 @@
 import { holdsRole } from '../../models/User';
 import type { ApiRoutes } from '../../platform/http/routes';
-import { userOf, type AuthGuard } from '../auth/authGuard';
+import { userOf, type AuthGuard } from '../../access/authGuard';
 import { presentInsights, presentQuest, presentRecommendations } from './presenters';
 import type { QuestBrain } from './questBrain';
 import {

@@ -2,7 +2,7 @@ import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { AuthService } from '../auth';
 import type { AuditRecorder } from '../../models/AuditEvent';
-import { ForgeFunds } from '../economy/forgeFunds';
+import { ForgeFunds } from '../economy';
 import { createKeyProvider, directorySecretSource } from './keys/keySources';
 import { RedisForgeCooldownStore, RedisRequestWindowStore } from './policy/redisPolicyStores';
 import { SignatureRequestPolicy } from './policy/requestPolicy';

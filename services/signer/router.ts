@@ -1,8 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
-import type { AuthGuard } from '../auth/authGuard';
-import { SignerDisabledError } from './errors';
+import type { AuthGuard } from '../../access/authGuard';
+import { signerDisabled, signerError } from './errors';
 import type { ReuseReports } from './usage/reuseReports';
 import {
   ForgeClaimRequestSchema,
@@ -33,9 +32,7 @@ const requireJson: RequestHandler = (req, _res, next) => {
   next(
     req.is('application/json')
       ? undefined
-      : new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type', {
-          detail: 'Send the request body as application/json',
-        }),
+      : signerError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json'),
   );
 };
 
@@ -57,7 +54,7 @@ export function registerSignerRoutes(
   reports: ReuseReports | undefined,
 ): void {
   const whileEnabled: RequestHandler = (_req, _res, next) => {
-    next(signatures.enabled ? undefined : new SignerDisabledError());
+    next(signatures.enabled ? undefined : signerDisabled());
   };
   const middleware = [...guard.requireBrainAuth, whileEnabled, requireJson];
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Principal } from '../auth';
-import { SignerDisabledError } from './errors';
+import { signerDisabled } from './errors';
 import type { SignatureCaller, SignatureCommands } from './issuing/signatureCommands';
 import type { SignatureRequester } from './issuing/signatureStore';
 import type { SignerAvailability } from './keys/signerAvailability';
@@ -64,7 +64,7 @@ export interface SignatureServiceParts {
 /** The signature service of a configured signer (`parts`), or of one that is off (every command: 501). */
 export function createSignatureService(parts: SignatureServiceParts | undefined): SignatureService {
   const configured = (): SignatureServiceParts => {
-    if (!parts) throw new SignerDisabledError();
+    if (!parts) throw signerDisabled();
     return parts;
   };
   const requireMayRequestFor = (principal: Principal | undefined, address: string) =>

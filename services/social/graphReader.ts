@@ -4,7 +4,7 @@ import { edgeId } from './identities';
 import type { SocialStore } from './socialStore';
 import { edgeRelationship, type Relationship } from './trust/relationships';
 import { trustScore, type MarkKind } from './trust/trustRules';
-import { stateOf } from './trustLedger';
+import { stateOf } from './trust/trustLedger';
 
 /** One person seen from another: the edge's trust, relationship and marks. */
 export interface PersonView {

@@ -1,7 +1,7 @@
 import { hasRole } from '../../platform/config';
 import { createLimiter } from '../../platform/http/rateLimit';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
-import type { BrainStatusSource } from '../admin';
+import type { BrainStatusSource } from '../../platform/areaStatus';
 import type { AuthService } from '../auth';
 import { registerLinkRoutes } from './links/router';
 import { registerMarkRoutes } from './marks/router';
@@ -24,6 +24,25 @@ export type {
   SocialNotify,
   SocialPorts,
 } from './ports';
+// What other areas use (the MCP tools publish these routes' own schemas, so a tool and its route cannot drift).
+export { webIdentity, type IdentityRef } from './identities';
+export { MarkSchema } from './marks/schemas';
+export { presentInteraction, presentMark, presentPerson, presentProfile, presentSearch } from './presenters';
+export {
+  FriendsSchema,
+  InteractionKindSchema,
+  InteractionSchema,
+  PlatformSchema,
+  ProfileSchema,
+  RelationshipSchema,
+  RelationshipsSchema,
+  SearchSchema,
+  SentimentSchema,
+  SocialUserIdSchema,
+  StatsSchema,
+  TextSchema,
+} from './schemas';
+export type { SocialCaller } from './socialGuards';
 
 /**
  * Options of createSocialArea: the optional ports to memory (issue 18), notifications (24) and the audit log (21),

@@ -6,7 +6,7 @@ import type { SocialPorts } from './ports';
 import type { SocialStore } from './socialStore';
 import { ignoreDuplicateKeys } from './storeQueries';
 import { topicTerms } from './topics';
-import { applyEdgeInteractions, type EdgeInteraction } from './trustLedger';
+import { applyEdgeInteractions, type EdgeInteraction } from './trust/trustLedger';
 import { KIND_RULES, TRUST, type InteractionKind } from './trust/trustRules';
 
 /** Longest content kept with an interaction (characters); the rest is cut. */

@@ -2,7 +2,7 @@ import type { SocialEdgeRecord } from '../../models/SocialEdge';
 import { edgeId } from './identities';
 import type { SocialStore } from './socialStore';
 import { decayedBase, type EdgeState } from './trust/trustRules';
-import { stateOf, updateEdge } from './trustLedger';
+import { stateOf, updateEdge } from './trust/trustLedger';
 
 /**
  * Folds person `old` (an identity that was its own person until it was linked) into person `into`: its edges are

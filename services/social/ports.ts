@@ -1,4 +1,4 @@
-import type { MemoryService } from '../brain/memory/memoryService';
+import type { MemoryService } from '../brain';
 
 /** One audited action, in the shape of the platform's `audit_events` (`models/AuditEvent.ts`). */
 export interface SocialAuditEvent {

@@ -4,7 +4,7 @@ import type { SocialInteractionRecord } from '../../models/SocialInteraction';
 import type { SocialTrustChangeRecord } from '../../models/SocialTrustChange';
 import type { GraphNode, PersonView } from './graphReader';
 import { identityOfKey } from './identities';
-import type { MarkResult } from './markSetter';
+import type { MarkResult } from './marks/markSetter';
 import type { PersonHit } from './peopleSearch';
 import type { ProfileData } from './profileReader';
 import type {

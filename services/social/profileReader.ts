@@ -4,11 +4,11 @@ import type { SocialInteractionRecord } from '../../models/SocialInteraction';
 import { socialError } from './errors';
 import { edgeId, identityKey, type IdentityRef } from './identities';
 import type { SocialStore } from './socialStore';
-import { standingOf, type Standing } from './threatAssessor';
+import { standingOf, type Standing } from './trust/threatAssessor';
 import { TOPIC_WINDOW, topicsOf } from './topics';
 import { edgeRelationship, type Relationship } from './trust/relationships';
 import { trustScore, TRUST } from './trust/trustRules';
-import { loadEdges, stateOf } from './trustLedger';
+import { loadEdges, stateOf } from './trust/trustLedger';
 
 /** Days the profile's recent-interactions summary covers. */
 export const RECENT_DAYS = 7;

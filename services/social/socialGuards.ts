@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { RateLimitedError } from '../../platform/errors';
 import type { Limiter } from '../../platform/http/rateLimit';
-import type { AuthGuard } from '../auth/authGuard';
-import { userOf } from '../auth/authGuard';
+import type { AuthGuard } from '../../access/authGuard';
+import { userOf } from '../../access/authGuard';
 import { socialError } from './errors';
 import type { RequestOrigin } from './ports';
 

@@ -1,4 +1,4 @@
-import { changeMark, type MarkInput } from './markSetter';
+import { changeMark, type MarkInput } from './marks/markSetter';
 import { socialError } from './errors';
 import { graphOf, friendsOf, relationshipsOf, trustHistory } from './graphReader';
 import { identityKey, webIdentity, type IdentityRef } from './identities';
@@ -8,16 +8,16 @@ import {
   redeemLinkCode,
   unlinkIdentity,
   type LinkCaller,
-} from './identityLinker';
+} from './links/identityLinker';
 import { recordInteraction, type InteractionInput, type SocialContext } from './interactionRecorder';
 import { searchPeople } from './peopleSearch';
 import { readProfile, requirePerson } from './profileReader';
 import type { RequestOrigin } from './ports';
 import type { SocialCaller } from './socialGuards';
 import { socialStats } from './socialStats';
-import { ingestBatch, type SyncPlatform } from './syncIngestor';
+import { ingestBatch, type SyncPlatform } from './sync/syncIngestor';
 import type { SyncBatch } from './sync/schemas';
-import { rankThreats, standingOf } from './threatAssessor';
+import { rankThreats, standingOf } from './trust/threatAssessor';
 import { dispositionOf, type Disposition } from './trust/relationships';
 import type { ThreatLevel } from './trust/threat';
 import type { SocialPlatform } from '../../models/SocialIdentity';

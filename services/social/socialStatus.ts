@@ -1,4 +1,4 @@
-import type { BrainStatusSource } from '../admin';
+import type { BrainStatusSource } from '../../platform/areaStatus';
 import type { SocialStore } from './socialStore';
 import { socialStats } from './socialStats';
 import type { SocialPorts } from './ports';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler } from 'express';
-import { AppError } from '../../platform/errors';
+import { webError } from './errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 
 /** Files of the built client that may change on every build: browsers revalidate them (ETag) before use. */
@@ -12,9 +12,10 @@ const notBuilt: RequestHandler = (req, _res, next) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') return next();
   if (req.path !== '/' && req.path !== '/index.html') return next();
   next(
-    new AppError(503, 'WEB_CLIENT_NOT_BUILT', 'Service Unavailable', {
-      detail: 'The web client has not been built: run `npm run build` (npm start does it).',
-    }),
+    webError(
+      'WEB_CLIENT_NOT_BUILT',
+      'The web client has not been built: run `npm run build` (npm start does it).',
+    ),
   );
 };
 

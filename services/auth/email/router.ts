@@ -1,5 +1,5 @@
 import type { ApiRoutes } from '../../../platform/http/routes';
-import { userOf, type AuthGuard } from '../authGuard';
+import { userOf, type AuthGuard } from '../../../access/authGuard';
 import { presentSession } from '../presenters';
 import { SessionSchema } from '../schemas';
 import type { EmailSignIn } from './emailSignIn';

@@ -3,7 +3,7 @@ import type { JobRegistrar } from '../../../platform/jobs/scheduler';
 import { createLimiter } from '../../../platform/http/rateLimit';
 import type { ApiRoutes } from '../../../platform/http/routes';
 import type { PlatformContext } from '../../../platform/platform';
-import type { AuthGuard } from '../authGuard';
+import type { AuthGuard } from '../../../access/authGuard';
 import type { Sessions } from '../sessions';
 import { DisplayNames } from './displayNames';
 import { GuestRetention } from './guestRetention';

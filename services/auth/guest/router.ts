@@ -1,6 +1,6 @@
 import type { ApiRoutes } from '../../../platform/http/routes';
 import { UnauthorizedError } from '../../../platform/errors';
-import { userOf, type AuthGuard } from '../authGuard';
+import { userOf, type AuthGuard } from '../../../access/authGuard';
 import type { DisplayNames } from './displayNames';
 import type { GuestSignIn } from './guestSignIn';
 import { presentDisplayName, presentGuestSession } from './presenters';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../platform/errors';
+import { errorFactory, type AppError } from '../../../platform/errors';
 
 /**
  * Every code wallet sign-in (SIWE) answers with, mapped to its status in one place. A rejected proof is always 401
@@ -28,17 +28,10 @@ export type SiweRejectionCode = {
   [Code in SiweErrorCode]: (typeof SIWE_ERRORS)[Code]['status'] extends 401 ? Code : never;
 }[SiweErrorCode];
 
-/** A wallet sign-in error: its status and title come from SIWE_ERRORS. */
-export class SiweError extends AppError {
-  constructor(code: SiweErrorCode, detail: string) {
-    const { status, title } = SIWE_ERRORS[code];
-    super(status, code, title, { detail });
-  }
-}
+/** `siweError('CODE', detail)`: a wallet sign-in error, its status and title from SIWE_ERRORS. */
+export const siweError = errorFactory(SIWE_ERRORS);
 
 /** A rejected wallet sign-in: always 401, with the code naming the failed check. */
-export class WalletSignInError extends SiweError {
-  constructor(code: SiweRejectionCode, detail: string) {
-    super(code, detail);
-  }
+export function walletSignInError(code: SiweRejectionCode, detail: string): AppError {
+  return siweError(code, detail);
 }

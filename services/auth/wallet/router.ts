@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ApiRoutes } from '../../../platform/http/routes';
-import type { AuthGuard } from '../authGuard';
-import { userOf } from '../authGuard';
+import type { AuthGuard } from '../../../access/authGuard';
+import { userOf } from '../../../access/authGuard';
 import { presentWalletSession } from './presenters';
 import { NonceResponseSchema, WalletSessionSchema, WalletVerifyRequestSchema } from './schemas';
 import type { WalletSignIn } from './walletSignIn';

@@ -7,7 +7,7 @@ import type { NonceStore } from './nonceStore';
 import type { ReplayMonitor } from './replayMonitor';
 import type { IssuedSession, Sessions } from '../sessions';
 import { newNonce } from '../tokens';
-import { SiweError, WalletSignInError } from './errors';
+import { siweError, walletSignInError } from './errors';
 import { verifyWalletProof, type WalletProof } from './walletVerifier';
 
 export interface WalletSignInOptions {
@@ -64,10 +64,10 @@ export class WalletSignIn {
     const consumption = await this.deps.nonces.consume(proof.nonce);
     if (consumption === 'replayed') {
       await this.deps.replays.record({ address, nonce: proof.nonce });
-      throw new WalletSignInError('SIWE_NONCE_REPLAYED', 'This nonce was already used: request a new one');
+      throw walletSignInError('SIWE_NONCE_REPLAYED', 'This nonce was already used: request a new one');
     }
     if (consumption === 'unknown') {
-      throw new WalletSignInError('SIWE_NONCE_UNKNOWN', 'Unknown or expired nonce: request a new one');
+      throw walletSignInError('SIWE_NONCE_UNKNOWN', 'Unknown or expired nonce: request a new one');
     }
     // null (the wallet has no name now) clears a recorded name; undefined (lookup failed) leaves it.
     const ensName = await this.deps.ens.nameOf(address);
@@ -84,7 +84,7 @@ export class WalletSignIn {
   /** Throws 501 SIWE_DISABLED while wallet sign-in is off (routes check it before validating the body). */
   ensureEnabled(): void {
     if (!this.options.enabled) {
-      throw new SiweError('SIWE_DISABLED', 'Wallet sign-in is disabled on this server (SIWE_ENABLED=0)');
+      throw siweError('SIWE_DISABLED', 'Wallet sign-in is disabled on this server (SIWE_ENABLED=0)');
     }
   }
 }

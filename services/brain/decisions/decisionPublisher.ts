@@ -9,15 +9,19 @@ import { decisionMarkdown } from './decisionText';
 export function decisionPublisherFor(ingestor: Pick<Ingestor, 'ingest'>): DecisionPublisher {
   return {
     publish: async (decision) => {
-      await ingestor.ingest([
-        {
-          source: `decisions/${decision._id}.md`,
-          index: 'docs',
-          title: decision.title,
-          text: decisionMarkdown(decision),
-          tags: ['decision', decision.category],
-        },
-      ]);
+      await ingestor.ingest(
+        [
+          {
+            source: `decisions/${decision._id}.md`,
+            index: 'docs',
+            title: decision.title,
+            text: decisionMarkdown(decision),
+            tags: ['decision', decision.category],
+          },
+        ],
+        // Refusals name the document as the brain's ingest route does (what the decision log records, unchanged).
+        'body.documents',
+      );
     },
   };
 }

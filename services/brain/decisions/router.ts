@@ -1,5 +1,5 @@
 import type { ApiRoutes } from '../../../platform/http/routes';
-import type { AuthGuard } from '../../auth/authGuard';
+import type { AuthGuard } from '../../../access/authGuard';
 import { actorOf } from '../memory/subjectAccess';
 import { operatorOrService } from '../security/operatorOrService';
 import type { DecisionLog } from './decisionLog';

@@ -4,7 +4,7 @@ import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
 import { SentenceEncoder } from '../../../ai/embeddings/sentenceEncoder';
 import type { PlatformContext } from '../../../platform/platform';
 import type { ServiceRegistrar } from '../../../platform/app';
-import type { BrainStatusSource } from '../../admin';
+import type { BrainStatusSource } from '../../../platform/areaStatus';
 import type { AuthService } from '../../auth';
 import { SubjectGraph } from '../graph/subjectGraph';
 import { registerGraphRoutes } from '../graph/router';

@@ -1,4 +1,4 @@
-import type { BrainStatusSource } from '../../admin';
+import type { BrainStatusSource } from '../../../platform/areaStatus';
 import type { Consolidation } from '../consolidation/consolidation';
 import type { MemoryKeeper } from './memoryKeeper';
 

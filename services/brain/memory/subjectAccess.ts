@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { userOf } from '../../auth/authGuard';
+import { userOf } from '../../../access/authGuard';
 import { memoryError } from './errors';
 
 /** The memory subject of a signed-in user. */

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { AuthGuard } from '../../auth/authGuard';
+import type { AuthGuard } from '../../../access/authGuard';
 
 /**
  * Operators, admins, or the service token: the memory area's write and security routes. Users below operator get

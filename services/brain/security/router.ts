@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Connection } from 'mongoose';
 import type { ApiRoutes } from '../../../platform/http/routes';
-import { userOf, type AuthGuard } from '../../auth/authGuard';
+import { userOf, type AuthGuard } from '../../../access/authGuard';
 import type { MemoryAuditLog } from '../memory/memoryAuditLog';
 import type { MemoryKeeper } from '../memory/memoryKeeper';
 import { auditContext, subjectOf } from '../memory/subjectAccess';

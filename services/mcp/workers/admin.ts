@@ -11,7 +11,7 @@ import {
   PatternResponseSchema,
   UserActivityQuerySchema,
   UserActivitySchema,
-} from '../../admin/schemas';
+} from '../../admin';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { hexId, pageLimit } from './caller';
 

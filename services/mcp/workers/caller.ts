@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UnauthorizedError } from '../../../platform/errors';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../../access/principal';
 
 /**
  * The caller's user id, for tools acting as a signed-in user. Their access (`ACCESS.player`, `registeredPlayer`,

@@ -6,7 +6,7 @@ import {
   DecisionListSchema,
   DecisionStatusSchema,
   DecisionWithVersionsSchema,
-} from '../../brain/decisions/schemas';
+} from '../../brain';
 import { callerKey } from '../toolAccess';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { pageLimit } from './caller';

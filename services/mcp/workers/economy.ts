@@ -1,16 +1,10 @@
 import { z } from 'zod';
+import { IdempotencyKeySchema } from '../../../platform/http/idempotencyKey';
 import { UnauthorizedError } from '../../../platform/errors';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../../access/principal';
 import type { EconomyService } from '../../economy';
-import { presentLedger, presentTransfer, presentWallet } from '../../economy/presenters';
-import {
-  AmountSchema,
-  CurrencySchema,
-  IdempotencyKeySchema,
-  LedgerPageSchema,
-  TransferSchema,
-  WalletSchema,
-} from '../../economy/schemas';
+import { presentLedger, presentTransfer, presentWallet } from '../../economy';
+import { AmountSchema, CurrencySchema, LedgerPageSchema, TransferSchema, WalletSchema } from '../../economy';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 
 const userId = z.string().regex(/^[0-9a-f]{24}$/, { error: 'expected a user id (24 hex digits)' });

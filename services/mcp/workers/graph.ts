@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { GraphScope } from '../../../models/GraphEntity';
-import { ForbiddenError } from '../../../platform/errors';
-import type { Principal } from '../../auth/principal';
+import { mcpHttpError } from '../errors';
+import type { Principal } from '../../../access/principal';
 import type { CorpusGraphReads, GraphService } from '../../brain';
-import { EntityDetailSchema, EntityListSchema } from '../../brain/graph/schemas';
-import { userSubject } from '../../brain/memory/subjectAccess';
+import { EntityDetailSchema, EntityListSchema } from '../../brain';
+import { userSubject } from '../../brain';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { pageLimit } from './caller';
 import { corpusGraphTools } from './corpusGraph';
@@ -18,9 +18,9 @@ const ScopeSchema = z.enum(['corpus', 'mine']).default('corpus').meta({
 function scopeOf(scope: 'corpus' | 'mine', caller: Principal): GraphScope {
   if (scope === 'corpus') return 'corpus';
   if (caller.kind !== 'user') {
-    throw new ForbiddenError(
-      'The service token has no memories of its own: use scope corpus',
+    throw mcpHttpError(
       'GRAPH_SCOPE_FORBIDDEN',
+      'The service token has no memories of its own: use scope corpus',
     );
   }
   return userSubject(caller.userId.toHexString()) as GraphScope;

@@ -4,9 +4,9 @@ import { USER_ROLES } from '../../../models/User';
 import type { IdentityRecord } from '../../../models/Identity';
 import { NotFoundError, UnauthorizedError } from '../../../platform/errors';
 import type { AuthService } from '../../auth';
-import { presentMe, presentUser } from '../../auth/presenters';
-import { MeSchema, UserSchema } from '../../auth/schemas';
-import { TIER_NAMES, tierName } from '../../auth/tiers';
+import { presentMe, presentUser } from '../../auth';
+import { MeSchema, UserSchema } from '../../auth';
+import { TIER_NAMES, tierName } from '../../../access/tiers';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 
 const NoInput = z.strictObject({});

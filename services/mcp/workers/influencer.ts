@@ -11,7 +11,7 @@ import {
   KnowledgeSearchSchema,
   PostSchema,
   PostsSchema,
-} from '../../influencer/schemas';
+} from '../../influencer';
 import { ACCESS, ACTS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { callerUserId, hexId, pageLimit } from './caller';
 

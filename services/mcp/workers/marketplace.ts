@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { IdempotencyKeySchema } from '../../../platform/http/idempotencyKey';
 import { UnauthorizedError } from '../../../platform/errors';
-import type { Principal } from '../../auth/principal';
-import { AmountSchema, CurrencySchema, IdempotencyKeySchema } from '../../economy/schemas';
-import { SORTS } from '../../marketplace/listingSearch';
-import { ListingSchema, SaleSchema, SearchResultSchema } from '../../marketplace/schemas';
+import type { Principal } from '../../../access/principal';
+import { AmountSchema, CurrencySchema } from '../../economy';
+import { SORTS } from '../../marketplace';
+import { ListingSchema, SaleSchema, SearchResultSchema } from '../../marketplace';
 import { ACCESS, ACTS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import type { MarketplaceService } from '../../marketplace';
 

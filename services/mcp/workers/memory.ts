@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MemoryService } from '../../brain';
-import { memoryError } from '../../brain/memory/errors';
-import { presentMemory, presentRecall } from '../../brain/memory/presenters';
+import { memoryError } from '../../brain';
+import { presentMemory, presentRecall } from '../../brain';
 import {
   ForgetResponseSchema,
   MemoryListSchema,
@@ -12,9 +12,9 @@ import {
   RememberRequestSchema,
   RememberResponseSchema,
   WorkingMemorySchema,
-} from '../../brain/memory/schemas';
-import { userSubject } from '../../brain/memory/subjectAccess';
-import type { Principal } from '../../auth/principal';
+} from '../../brain';
+import { userSubject } from '../../brain';
+import type { Principal } from '../../../access/principal';
 import { ACCESS, ACTS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { callerUserId, pageLimit } from './caller';
 

@@ -9,7 +9,7 @@ import {
   RecommendationsSchema,
   SuggestQuerySchema,
   SuggestionsSchema,
-} from '../../quests/schemas';
+} from '../../quests';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { callerUserId, pageLimit } from './caller';
 

@@ -1,16 +1,11 @@
 import { z } from 'zod';
+import { IdempotencyKeySchema } from '../../../platform/http/idempotencyKey';
 import { ValidationError } from '../../../platform/errors';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../../access/principal';
 import type { SocialService } from '../../social';
-import { webIdentity, type IdentityRef } from '../../social/identities';
-import { MarkSchema } from '../../social/marks/schemas';
-import {
-  presentInteraction,
-  presentMark,
-  presentPerson,
-  presentProfile,
-  presentSearch,
-} from '../../social/presenters';
+import { webIdentity, type IdentityRef } from '../../social';
+import { MarkSchema } from '../../social';
+import { presentInteraction, presentMark, presentPerson, presentProfile, presentSearch } from '../../social';
 import {
   FriendsSchema,
   InteractionKindSchema,
@@ -24,9 +19,8 @@ import {
   SocialUserIdSchema,
   StatsSchema,
   TextSchema,
-} from '../../social/schemas';
-import type { SocialCaller } from '../../social/socialGuards';
-import { IdempotencyKeySchema } from '../../economy/schemas';
+} from '../../social';
+import type { SocialCaller } from '../../social';
 import { callerKey } from '../toolAccess';
 import { ACCESS, READ_ONLY, defineTool, type Worker } from '../toolDefinition';
 import { callerUserId, pageLimit } from './caller';

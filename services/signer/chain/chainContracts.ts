@@ -2,11 +2,11 @@ import { Contract, type ContractRunner, type InterfaceAbi } from 'ethers';
 import punkSeedAbi from '../../../contracts/abi/PunkSeed.json';
 import theForgeAbi from '../../../contracts/abi/TheForge.json';
 import type { ForgePath } from '../../../contracts/typedData';
-import { ChainUnavailableError } from '../errors';
+import { chainUnavailable } from '../errors';
 
 /**
  * Read access to the deployed contracts through ethers and the committed ABIs. Every call goes through the
- * chain's JSON-RPC endpoint; failures become ChainUnavailableError (503).
+ * chain's JSON-RPC endpoint; failures become `chainUnavailable` (503).
  */
 
 /** The committed ABI of TheForge. */
@@ -59,7 +59,7 @@ async function read<T>(operation: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw new ChainUnavailableError(operation, error);
+    throw chainUnavailable(operation, error);
   }
 }
 

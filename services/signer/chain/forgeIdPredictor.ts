@@ -1,6 +1,6 @@
 import { computeForgeId, FORGE_START_WINDOW_SECONDS, type ForgePath } from '../../../contracts/typedData';
 import { systemClock, type Clock } from '../../../platform/clock';
-import { ChainUnavailableError, SignerConfigError } from '../errors';
+import { chainUnavailable, SignerConfigError } from '../errors';
 
 /** Where the latest block comes from (an ethers Provider fits). */
 export interface BlockSource {
@@ -73,10 +73,9 @@ export class ForgeIdPredictor {
     try {
       block = await this.options.blocks.getBlock('latest');
     } catch (error) {
-      throw new ChainUnavailableError('getBlock(latest)', error);
+      throw chainUnavailable('getBlock(latest)', error);
     }
-    if (!block)
-      throw new ChainUnavailableError('getBlock(latest)', new Error('node returned no latest block'));
+    if (!block) throw chainUnavailable('getBlock(latest)', new Error('node returned no latest block'));
     this.cached = { timestamp: block.timestamp, readAt };
     return block.timestamp;
   }

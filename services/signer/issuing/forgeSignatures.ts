@@ -9,7 +9,7 @@ import {
   type ForgeStartMessage,
 } from '../../../contracts/typedData';
 import type { ForgeContractReader } from '../chain/chainContracts';
-import { ForgeAlreadyClaimedError, ForgeNotFoundError, ForgeNotOwnedError } from '../errors';
+import { forgeAlreadyClaimed, forgeNotFound, forgeNotOwned } from '../errors';
 import type { ForgeIdPredictor } from '../chain/forgeIdPredictor';
 import {
   completeIssue,
@@ -101,15 +101,14 @@ export class ForgeSignatureIssuer {
 
   /**
    * Signs a ForgeClaim for a forge that is on chain, belongs to `forger` and is unclaimed; otherwise throws
-   * ForgeNotFoundError, ForgeNotOwnedError or ForgeAlreadyClaimedError without signing.
+   * `forgeNotFound`, `forgeNotOwned` or `forgeAlreadyClaimed` without signing.
    */
   async issueClaim(request: ForgeClaimRequest): Promise<IssuedForgeClaim> {
     const startedAt = process.hrtime.bigint();
     const forge = await this.deps.forge.getForge(request.forgeId);
-    if (!forge) throw new ForgeNotFoundError(request.forgeId);
-    if (forge.forger.toLowerCase() !== request.forger.toLowerCase())
-      throw new ForgeNotOwnedError(request.forgeId);
-    if (forge.claimed) throw new ForgeAlreadyClaimedError(request.forgeId);
+    if (!forge) throw forgeNotFound(request.forgeId);
+    if (forge.forger.toLowerCase() !== request.forger.toLowerCase()) throw forgeNotOwned(request.forgeId);
+    if (forge.claimed) throw forgeAlreadyClaimed(request.forgeId);
     const signer = await this.ctx.keys.getSigner(this.ctx.chainId);
     const nonce = await usableNonce(this.ctx, 'forge-claim', this.deps.forge.address, request.forger);
     const message: ForgeClaimMessage = { forgeId: request.forgeId, forger: request.forger, nonce };

@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { isSupportedChainId } from '../../../contracts/typedData';
 import { systemClock, type Clock } from '../../../platform/clock';
-import { NonceStaleError, SignerConfigError } from '../errors';
+import { nonceStale, SignerConfigError } from '../errors';
 import { signatureIssueLatency, signaturesIssued } from '../metrics';
 import type { NonceReader } from '../chain/nonceReader';
 import { reportReuseAttempt, type ConsumedNonceLookup } from '../usage/reuseAlerts';
@@ -59,7 +59,7 @@ export async function usableNonce(
   ctx.nonces.invalidate(user);
   const fresh = await ctx.nonces.read(user);
   if (await lookup.isConsumed({ chainId: ctx.chainId, contract, user, nonce: fresh })) {
-    throw new NonceStaleError(user, fresh);
+    throw nonceStale(user, fresh);
   }
   return fresh;
 }

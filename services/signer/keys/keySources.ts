@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../platform/clock';
-import { SignerKeyUnavailableError } from '../errors';
+import { signerKeyUnavailable } from '../errors';
 import { KeystoreFileKeyProvider } from './keystoreKeys';
 import type { SignerKeySettings } from '../settings';
 import { SecretKeyProvider, type SecretSource, type SignerKeyProvider } from './signerKeys';
@@ -49,9 +49,9 @@ export function createKeyProvider(options: {
     password: async (id) => {
       const name = keystorePasswordSecret(id);
       const password = await secrets.getSecret(name).catch((error: unknown) => {
-        throw new SignerKeyUnavailableError(id, `secret ${name} could not be read`, error);
+        throw signerKeyUnavailable(id, `secret ${name} could not be read`, error);
       });
-      if (!password) throw new SignerKeyUnavailableError(id, `secret ${name} is not set`);
+      if (!password) throw signerKeyUnavailable(id, `secret ${name} is not set`);
       return password;
     },
     clock,

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { Wallet } from 'ethers';
 import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from '../../../platform/clock';
-import { SignerKeyUnavailableError } from '../errors';
+import { signerKeyUnavailable } from '../errors';
 import { RefreshingKeys } from './refreshingKeys';
 import { WalletChainSigner, type ChainSigner, type SignerKeyProvider } from './signerKeys';
 
@@ -51,7 +51,7 @@ export class KeystoreFileKeyProvider implements SignerKeyProvider {
 
   private fileOf(chainId: number): string {
     const file = this.options.files[chainId];
-    if (!file) throw new SignerKeyUnavailableError(chainId, 'no keystore file configured');
+    if (!file) throw signerKeyUnavailable(chainId, 'no keystore file configured');
     return file;
   }
 
@@ -60,22 +60,22 @@ export class KeystoreFileKeyProvider implements SignerKeyProvider {
       const stat = await fs.stat(file);
       return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
     } catch (error) {
-      throw new SignerKeyUnavailableError(chainId, `keystore file ${file} is not readable`, error);
+      throw signerKeyUnavailable(chainId, `keystore file ${file} is not readable`, error);
     }
   }
 
   private async decrypt(chainId: number, file: string): Promise<ChainSigner> {
     const json = await fs.readFile(file, 'utf8').catch((error: unknown) => {
-      throw new SignerKeyUnavailableError(chainId, `keystore file ${file} is not readable`, error);
+      throw signerKeyUnavailable(chainId, `keystore file ${file} is not readable`, error);
     });
-    // A password that cannot be had fails with its own reason (SignerKeyUnavailableError from the source).
+    // A password that cannot be had fails with its own reason (`signerKeyUnavailable` from the source).
     const password = await this.options.password(chainId);
     try {
       const wallet = await Wallet.fromEncryptedJson(json, password);
       return new WalletChainSigner(wallet);
     } catch {
       // Not chained: decryption errors may carry password-derived material.
-      throw new SignerKeyUnavailableError(chainId, `keystore file ${file} could not be decrypted`);
+      throw signerKeyUnavailable(chainId, `keystore file ${file} could not be decrypted`);
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../../platform/clock';
-import type { SignerKeyUnavailableError } from '../errors';
+import type { AppError } from '../../../platform/errors';
 import type { ChainSigner } from './signerKeys';
 
 /** Where a key provider reads one chain's key from. */
@@ -10,7 +10,7 @@ export interface KeyMaterial {
    * one is not decoded again; undefined when only reading the key tells (a secret).
    */
   version(chainId: number): Promise<string | undefined>;
-  /** Reads and decodes the key; throws SignerKeyUnavailableError with the reason. */
+  /** Reads and decodes the key; throws `signerKeyUnavailable` with the reason. */
   load(chainId: number): Promise<ChainSigner>;
 }
 
@@ -81,7 +81,7 @@ export class RefreshingKeys {
       return signer;
     } catch (error) {
       if (!entry) throw error;
-      logger.warn({ chainId, code: (error as SignerKeyUnavailableError).code }, 'signer key refresh failed');
+      logger.warn({ chainId, code: (error as AppError).code }, 'signer key refresh failed');
       entry.checkedAt = clock.now();
       return entry.signer;
     }

@@ -1,5 +1,5 @@
 import type { SignerSource } from '../chain/chainContracts';
-import { ChainUnavailableError, SignerConfigError, SignerMismatchError } from '../errors';
+import { chainUnavailable, SignerConfigError, SignerMismatchError } from '../errors';
 import type { SignerKeyProvider } from './signerKeys';
 
 /** One deployed contract whose expected signer is checked. */
@@ -79,7 +79,7 @@ export function rpcChainId(rpc: {
       try {
         return { chainId: BigInt(String(await rpc.send('eth_chainId', []))) };
       } catch (error) {
-        throw new ChainUnavailableError('eth_chainId', error);
+        throw chainUnavailable('eth_chainId', error);
       }
     },
   };

@@ -9,7 +9,7 @@ import {
 } from 'ethers';
 import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from '../../../platform/clock';
-import { SignerKeyUnavailableError } from '../errors';
+import { signerKeyUnavailable } from '../errors';
 import { RefreshingKeys } from './refreshingKeys';
 
 /**
@@ -33,7 +33,7 @@ export interface ChainSigner {
 
 /** Source of the signing key for each chain id. */
 export interface SignerKeyProvider {
-  /** The current key for `chainId`; throws SignerKeyUnavailableError when there is none. */
+  /** The current key for `chainId`; throws `signerKeyUnavailable` when there is none. */
   getSigner(chainId: number): Promise<ChainSigner>;
   /** Forgets loaded keys (of `chainId`, or all) so the next `getSigner` reads them again. */
   rotate(chainId?: number): Promise<void>;
@@ -157,18 +157,18 @@ export class SecretKeyProvider implements SignerKeyProvider {
     try {
       secret = await this.options.source.getSecret(name);
     } catch (error) {
-      throw new SignerKeyUnavailableError(chainId, `secret ${name} could not be read`, error);
+      throw signerKeyUnavailable(chainId, `secret ${name} could not be read`, error);
     }
     const key = secret?.trim().replace(/^(?!0x)/, '0x') ?? '';
     if (!PRIVATE_KEY.test(key)) {
       const reason = secret ? 'is not a 32-byte hex private key' : 'is not set';
-      throw new SignerKeyUnavailableError(chainId, `secret ${name} ${reason}`);
+      throw signerKeyUnavailable(chainId, `secret ${name} ${reason}`);
     }
     try {
       return new WalletChainSigner(new Wallet(key));
     } catch {
       // The library's error could echo the key material, so it is dropped rather than chained.
-      throw new SignerKeyUnavailableError(chainId, `secret ${name} is not a valid secp256k1 private key`);
+      throw signerKeyUnavailable(chainId, `secret ${name} is not a valid secp256k1 private key`);
     }
   }
 

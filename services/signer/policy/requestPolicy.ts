@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../../../platform/clock';
-import { ForgeCooldownError, InsufficientBalanceError, SignatureRateLimitedError } from '../errors';
+import { forgeCooldown, insufficientBalance, signatureRateLimited } from '../errors';
 
 /** SPEC 5 / 8: signature requests per address per window. */
 export const SIGNATURE_REQUEST_LIMIT = { limit: 10, windowMs: 60_000 } as const;
@@ -106,27 +106,26 @@ export class SignatureRequestPolicy {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Counts one signature request of `address`; throws SignatureRateLimitedError past the limit. */
+  /** Counts one signature request of `address`; throws `signatureRateLimited` past the limit. */
   async admitRequest(address: string): Promise<void> {
     const { limit, windowMs } = this.requestLimit;
     const now = this.clock.now();
     const verdict = await this.requestWindows.tryAcquire(address.toLowerCase(), now, windowMs, limit);
     if (!verdict.allowed) {
-      throw new SignatureRateLimitedError(verdict.retryAfterMs / 1000, limit, windowMs / 1000);
+      throw signatureRateLimited(verdict.retryAfterMs / 1000, limit, windowMs / 1000);
     }
   }
 
-  /** Throws InsufficientBalanceError unless the forger's soft-currency balance covers `zenCommitted`. */
+  /** Throws `insufficientBalance` unless the forger's soft-currency balance covers `zenCommitted`. */
   async requireBalance(forger: string, zenCommitted: bigint): Promise<void> {
     const balance = await this.options.balances.getBalance(forger);
-    if (balance < zenCommitted) throw new InsufficientBalanceError(balance, zenCommitted);
+    if (balance < zenCommitted) throw insufficientBalance(balance, zenCommitted);
   }
 
-  /** Holds `zenCommitted` for the start signature `holdId` (SPEC 4.10 rule 3); InsufficientBalanceError if short. */
+  /** Holds `zenCommitted` for the start signature `holdId` (SPEC 4.10 rule 3); `insufficientBalance` if short. */
   async holdBalance(forger: string, zenCommitted: bigint, holdId: string, expiresAt: Date): Promise<void> {
     const held = await this.options.balances.hold(forger, zenCommitted, holdId, expiresAt);
-    if (!held)
-      throw new InsufficientBalanceError(await this.options.balances.getBalance(forger), zenCommitted);
+    if (!held) throw insufficientBalance(await this.options.balances.getBalance(forger), zenCommitted);
   }
 
   /** Gives back the hold of a signature that was not handed out. */
@@ -135,7 +134,7 @@ export class SignatureRequestPolicy {
   }
 
   /**
-   * Runs `sign` inside the forger's cooldown: throws ForgeCooldownError while the previous start's cooldown
+   * Runs `sign` inside the forger's cooldown: throws `forgeCooldown` while the previous start's cooldown
    * runs, otherwise starts a new one, and takes it back if `sign` fails (no signature, no cooldown).
    */
   async withForgeCooldown<T>(forger: string, sign: () => Promise<T>): Promise<T> {
@@ -143,7 +142,7 @@ export class SignatureRequestPolicy {
     const key = forger.toLowerCase();
     const startedAt = this.clock.now();
     const verdict = await this.cooldowns.tryBegin(key, startedAt, this.forgeCooldownMs);
-    if (!verdict.allowed) throw new ForgeCooldownError(verdict.retryAfterMs / 1000);
+    if (!verdict.allowed) throw forgeCooldown(verdict.retryAfterMs / 1000);
     try {
       return await sign();
     } catch (error) {

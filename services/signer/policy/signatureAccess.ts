@@ -1,8 +1,8 @@
 import type { Types } from 'mongoose';
 import type { IdentityRecord } from '../../../models/Identity';
 import { UnauthorizedError } from '../../../platform/errors';
-import type { Principal } from '../../auth/principal';
-import { AddressNotOwnedError } from '../errors';
+import type { Principal } from '../../../access/principal';
+import { addressNotOwned } from '../errors';
 import type { SignatureRequester } from '../issuing/signatureStore';
 
 /** The identities of a user (services/auth Accounts fits). */
@@ -35,6 +35,6 @@ export class SignatureAccess {
       (identity) => identity.kind === 'wallet' && identity.verifiedAt !== null && identity.subject === wanted,
     );
     if (owned) return { requestedBy };
-    throw new AddressNotOwnedError(address);
+    throw addressNotOwned(address);
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../../../models/AuditEvent';
-import { SignatureNotUsedError, SignatureUnknownError } from '../errors';
+import { signatureNotUsed, signatureUnknown } from '../errors';
 import { presentReuseReport } from '../presenters';
 import type { SignatureRequestPolicy } from '../policy/requestPolicy';
 import { reportReuseAttempt } from './reuseAlerts';
@@ -47,12 +47,12 @@ export function createReuseReports(deps: ReuseReportDependencies) {
         (candidate) => candidate.address.toLowerCase() === record?.contract.toLowerCase(),
       );
       if (!record || !contract || record.chainId !== core.chainId) {
-        throw new SignatureUnknownError();
+        throw signatureUnknown();
       }
       await authorize(record.requester);
       await policy.admitRequest(record.requester);
       if (!(await contract.isSignatureUsed(signatureHash))) {
-        throw new SignatureNotUsedError();
+        throw signatureNotUsed();
       }
       reportReuseAttempt(
         {

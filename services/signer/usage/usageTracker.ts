@@ -1,7 +1,7 @@
 import { id, Interface, type Log } from 'ethers';
 import pino, { type Logger } from 'pino';
 import { THE_FORGE_ABI } from '../chain/chainContracts';
-import { ChainUnavailableError } from '../errors';
+import { chainUnavailable } from '../errors';
 import type { ConsumedNonceLookup, ContractNonce } from './reuseAlerts';
 
 /** A signature the chain accepted, from a SignatureConsumed event (emitted by both contracts). */
@@ -119,7 +119,7 @@ export class SignatureUsageTracker {
     try {
       return await call();
     } catch (error) {
-      throw new ChainUnavailableError(operation, error);
+      throw chainUnavailable(operation, error);
     }
   }
 }

@@ -2,7 +2,7 @@ import type { Agenda } from 'agenda';
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { chainCursorModel, type ChainCursorRecord } from '../../../models/ChainCursor';
-import { ChainUnavailableError } from '../errors';
+import { chainUnavailable } from '../errors';
 import { unknownSignaturesConsumed } from '../metrics';
 import type { MongoSignatureStore } from '../issuing/signatureStore';
 import type { SignerCore } from '../issuing/signerCore';
@@ -102,8 +102,7 @@ export class SignatureUsageTracking {
     let usedAt = timestamps.get(event.blockNumber);
     if (!usedAt) {
       const block = await this.read('getBlock', () => this.options.blocks.getBlock(event.blockNumber));
-      if (!block)
-        throw new ChainUnavailableError('getBlock', new Error(`block ${event.blockNumber} not found`));
+      if (!block) throw chainUnavailable('getBlock', new Error(`block ${event.blockNumber} not found`));
       usedAt = new Date(block.timestamp * 1000);
       timestamps.set(event.blockNumber, usedAt);
     }
@@ -128,7 +127,7 @@ export class SignatureUsageTracking {
     try {
       return await call();
     } catch (error) {
-      throw new ChainUnavailableError(operation, error);
+      throw chainUnavailable(operation, error);
     }
   }
 }

@@ -122,7 +122,10 @@ describe('Ingestor', () => {
     const { ingestor, store, vectors } = buildIngestor();
 
     const error = await ingestor
-      .ingest([guide(), buildSourceDocument({ source: 'x.md', index: 'wiki' }), guide({ text: '' }), guide()])
+      .ingest(
+        [guide(), buildSourceDocument({ source: 'x.md', index: 'wiki' }), guide({ text: '' }), guide()],
+        'body.documents',
+      )
       .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ValidationError);

@@ -1,7 +1,7 @@
 import { SearchCache } from '../../../ai/cache/searchCache';
 import type { SearchStrategy } from '../../../ai/retrieval/hit';
 import { SearchService } from '../../../ai/retrieval/searchService';
-import { ValidationError } from '../../../platform/errors';
+import { BlankQueryError } from '../../../ai/retrieval/blankQueryError';
 import { searchTotal } from '../../../platform/metrics';
 import { metricValue } from '../embeddings/metricValue';
 import { buildHit } from '../factories';
@@ -68,12 +68,12 @@ describe('SearchService', () => {
     expect(second.hits).toEqual([buildHit()]);
   });
 
-  it('rejects a blank query with BRAIN_QUERY_EMPTY', async () => {
+  it('rejects a blank query with its own error naming the field (the brain maps it to BRAIN_QUERY_EMPTY)', async () => {
     const error = await buildService()
       .service.search({ query: '   ' })
       .catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).code).toBe('BRAIN_QUERY_EMPTY');
+    expect(error).toBeInstanceOf(BlankQueryError);
+    expect([(error as BlankQueryError).field, (error as BlankQueryError).reason]).toEqual(['query', 'blank']);
   });
 });

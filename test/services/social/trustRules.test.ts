@@ -1,5 +1,5 @@
 import { seededRandom } from '../../../platform/seededRandom';
-import { advanceCursor } from '../../../services/social/botCursor';
+import { advanceCursor } from '../../../services/social/sync/botCursor';
 import { dispositionOf, relationshipOf } from '../../../services/social/trust/relationships';
 import { assessThreat } from '../../../services/social/trust/threat';
 import {

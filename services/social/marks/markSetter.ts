@@ -1,10 +1,10 @@
-import { identityKey, identityOfKey, type IdentityRef } from './identities';
-import type { SocialContext } from './interactionRecorder';
-import type { RequestOrigin } from './ports';
-import { socialError } from './errors';
-import { relationshipOf, type Relationship } from './trust/relationships';
-import { withMark, type EdgeState, type MarkKind } from './trust/trustRules';
-import { updateEdge } from './trustLedger';
+import { identityKey, identityOfKey, type IdentityRef } from '../identities';
+import type { SocialContext } from '../interactionRecorder';
+import type { RequestOrigin } from '../ports';
+import { socialError } from '../errors';
+import { relationshipOf, type Relationship } from '../trust/relationships';
+import { withMark, type EdgeState, type MarkKind } from '../trust/trustRules';
+import { updateEdge } from '../trust/trustLedger';
 
 /** Set or clear one mark of `actor` on `target`. */
 export interface MarkInput {

@@ -1,4 +1,4 @@
-import type { IdentityRecord } from '../../models/Identity';
+import type { IdentityRecord } from '../models/Identity';
 
 /**
  * Identity tiers, from Anonymous (0) to Sovereign (4). Each tier adds an independent proof of who the user is:

@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
-import type { UserRole } from '../../models/User';
-import type { SessionMethod } from '../../models/Session';
+import type { UserRole } from '../models/User';
+import type { SessionMethod } from '../models/Session';
 
 /** Who is calling: a signed-in user (through a session) or a trusted service holding BRAIN_SERVICE_TOKEN. */
 export type Principal =

@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { Model } from 'mongoose';
-import { GroupCommit } from '../../platform/stores/groupCommit';
+import { GroupCommit } from './groupCommit';
 
 /**
  * The driver's collection under a mongoose model, typed by its record, for the hot paths that skip mongoose's

@@ -1,6 +1,6 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { ConfigError } from '../../platform/config';
+import { ConfigError } from '../config';
 
 type OriginRule = (origin: URL) => boolean;
 

@@ -1,4 +1,4 @@
-import { tierName, tierOf } from '../../../services/auth/tiers';
+import { tierName, tierOf } from '../../access/tiers';
 
 const at = new Date('2026-01-01T00:00:00Z');
 const wallet = { kind: 'wallet' as const, verifiedAt: at };

@@ -1,6 +1,19 @@
 import type { Request } from 'express';
-import { ValidationError } from '../../platform/errors';
-import { IdempotencyKeySchema } from './schemas';
+import { ValidationError } from '../errors';
+import { z } from 'zod';
+
+/** The idempotency key of a money-moving request (also accepted as the `Idempotency-Key` header). */
+export const IdempotencyKeySchema = z
+  .string()
+  .trim()
+  .min(8)
+  .max(128)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only')
+  .meta({
+    description:
+      'Unique per intended change: a retry with the same key returns the first result. Required here or as the ' +
+      'Idempotency-Key header',
+  });
 
 /**
  * The idempotency key of a money-moving request: the body's `idempotency_key`, or the `Idempotency-Key` header

@@ -1,8 +1,8 @@
-import { HttpEmbeddingProvider } from '../../ai/embeddings/httpEmbeddingProvider';
-import { LocalHashEmbedder } from '../../ai/embeddings/localHashEmbedder';
-import { LocalSemanticEmbedder } from '../../ai/embeddings/localSemanticEmbedder';
-import type { EmbeddingProvider } from '../../ai/embeddings/provider';
-import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
+import { HttpEmbeddingProvider } from './httpEmbeddingProvider';
+import { LocalHashEmbedder } from './localHashEmbedder';
+import { LocalSemanticEmbedder } from './localSemanticEmbedder';
+import type { EmbeddingProvider } from './provider';
+import { SentenceEncoder } from './sentenceEncoder';
 import type { Config } from '../../platform/config';
 
 type ProviderSlot = 'PRIMARY' | 'SECONDARY';

@@ -1,6 +1,6 @@
-import type { SocialBotCursorRecord } from '../../models/SocialBotCursor';
-import { socialError } from './errors';
-import type { SocialStore } from './socialStore';
+import type { SocialBotCursorRecord } from '../../../models/SocialBotCursor';
+import { socialError } from '../errors';
+import type { SocialStore } from '../socialStore';
 
 /** Missing ranges kept per bot (the oldest are forgotten past this). */
 export const MAX_MISSING_RANGES = 100;

@@ -1,7 +1,7 @@
-import type { SocialEdgeRecord } from '../../models/SocialEdge';
-import type { SocialStore } from './socialStore';
-import { assessThreat, type ThreatAssessment, THREAT_LEVELS, type ThreatLevel } from './trust/threat';
-import { trustScore } from './trust/trustRules';
+import type { SocialEdgeRecord } from '../../../models/SocialEdge';
+import type { SocialStore } from '../socialStore';
+import { assessThreat, type ThreatAssessment, THREAT_LEVELS, type ThreatLevel } from './threat';
+import { trustScore } from './trustRules';
 import { stateOf } from './trustLedger';
 
 const DAY_MS = 86_400_000;

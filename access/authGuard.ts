@@ -1,10 +1,9 @@
 import type { Request, RequestHandler } from 'express';
-import { holdsRole, type UserRole } from '../../models/User';
-import type { AppError } from '../../platform/errors';
-import { authError } from './errors';
-import { secretsEqual } from '../../platform/secrets';
+import { holdsRole, type UserRole } from '../models/User';
+import type { AppError } from '../platform/errors';
+import { accessError } from './errors';
+import { secretsEqual } from '../platform/secrets';
 import type { Principal } from './principal';
-import type { Sessions } from './sessions';
 import { tierName } from './tiers';
 
 /** The credential in `Authorization: Bearer <token>`, or (for browser pages such as the monitor) a Basic password. */
@@ -26,6 +25,12 @@ export function presentedToken(req: Request, allowBasic = false): string | undef
 
 type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
+/** The port the guard resolves a session token through (`services/auth/sessions.ts` implements it). */
+export interface SessionAuthenticator {
+  /** The user behind a live session token, or null when it is unknown, expired or revoked. */
+  authenticate(token: string): Promise<UserPrincipal | null>;
+}
+
 /**
  * Authentication and authorisation middleware. A request may carry a session token or the service token
  * (BRAIN_SERVICE_TOKEN, compared in constant time) as a bearer credential. A presented but invalid credential is
@@ -33,7 +38,7 @@ type UserPrincipal = Extract<Principal, { kind: 'user' }>;
  */
 export class AuthGuard {
   constructor(
-    private readonly sessions: Sessions,
+    private readonly sessions: SessionAuthenticator,
     private readonly serviceToken: string | undefined,
   ) {}
 
@@ -47,7 +52,7 @@ export class AuthGuard {
       }
       this.resolve(token).then((principal) => {
         if (!principal) {
-          next(authError('INVALID_CREDENTIAL', 'The credential is invalid, expired or revoked'));
+          next(accessError('INVALID_CREDENTIAL', 'The credential is invalid, expired or revoked'));
           return;
         }
         req.principal = principal;
@@ -65,7 +70,7 @@ export class AuthGuard {
           ? undefined
           : req.principal
             ? userSessionRequired()
-            : authError('UNAUTHENTICATED', 'Sign in first'),
+            : accessError('UNAUTHENTICATED', 'Sign in first'),
       ),
   ];
 
@@ -76,7 +81,7 @@ export class AuthGuard {
   readonly requireBrainAuth: RequestHandler[] = [
     this.authenticate(),
     (req, _res, next) => {
-      if (!req.principal) return next(authError('UNAUTHENTICATED', 'Authentication required'));
+      if (!req.principal) return next(accessError('UNAUTHENTICATED', 'Authentication required'));
       const user = userOf(req);
       next(user && user.tier < 1 ? tierRequired(1) : undefined);
     },
@@ -93,13 +98,15 @@ export class AuthGuard {
       (req, _res, next) => {
         if (!req.principal) {
           return next(
-            options.allowBasic ? browserChallenge() : authError('UNAUTHENTICATED', 'Authentication required'),
+            options.allowBasic
+              ? browserChallenge()
+              : accessError('UNAUTHENTICATED', 'Authentication required'),
           );
         }
         const user = userOf(req);
         if (!user) return next(userSessionRequired());
         next(
-          holdsRole(user.roles, role) ? undefined : authError('ROLE_REQUIRED', `Requires the ${role} role`),
+          holdsRole(user.roles, role) ? undefined : accessError('ROLE_REQUIRED', `Requires the ${role} role`),
         );
       },
     ];
@@ -113,12 +120,12 @@ export class AuthGuard {
     return [
       this.authenticate(),
       (req, _res, next) => {
-        if (!req.principal) return next(authError('UNAUTHENTICATED', 'Authentication required'));
+        if (!req.principal) return next(accessError('UNAUTHENTICATED', 'Authentication required'));
         const user = userOf(req);
         next(
           !user || holdsRole(user.roles, role)
             ? undefined
-            : authError('ROLE_REQUIRED', `Requires the service token or the ${role} role`),
+            : accessError('ROLE_REQUIRED', `Requires the service token or the ${role} role`),
         );
       },
     ];
@@ -143,7 +150,7 @@ export class AuthGuard {
 
 /** 403 for the service token on a route that acts for a signed-in user. */
 function userSessionRequired(): AppError {
-  return authError(
+  return accessError(
     'USER_SESSION_REQUIRED',
     'This route acts for a signed-in user; the service token is not a user session',
   );
@@ -151,12 +158,12 @@ function userSessionRequired(): AppError {
 
 /** 403 TIER_REQUIRED for a user below `tier`. */
 function tierRequired(tier: number): AppError {
-  return authError('TIER_REQUIRED', `Requires identity tier ${tier} (${tierName(tier)}) or above`);
+  return accessError('TIER_REQUIRED', `Requires identity tier ${tier} (${tierName(tier)}) or above`);
 }
 
 /** 401 asking a browser for credentials (HTTP Basic; the password is a session token). */
 function browserChallenge(): AppError {
-  return authError(
+  return accessError(
     'UNAUTHENTICATED',
     'Sign in as an admin: HTTP Basic with any user name and a session token as the password',
     { headers: { 'WWW-Authenticate': 'Basic realm="forge-admin", charset="UTF-8"' } },

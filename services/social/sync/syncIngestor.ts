@@ -1,11 +1,11 @@
-import type { SocialSyncBatchRecord } from '../../models/SocialSyncBatch';
+import type { SocialSyncBatchRecord } from '../../../models/SocialSyncBatch';
 import { receiveSeq } from './botCursor';
-import { socialError } from './errors';
-import { identityKey, requestHash, type IdentityRef } from './identities';
-import { recordInteractions, type InteractionInput, type SocialContext } from './interactionRecorder';
-import { ignoreDuplicateKeys } from './storeQueries';
-import type { SyncBatch, SyncEvent, SyncResult } from './sync/schemas';
-import type { InteractionKind } from './trust/trustRules';
+import { socialError } from '../errors';
+import { identityKey, requestHash, type IdentityRef } from '../identities';
+import { recordInteractions, type InteractionInput, type SocialContext } from '../interactionRecorder';
+import { ignoreDuplicateKeys } from '../storeQueries';
+import type { SyncBatch, SyncEvent, SyncResult } from './schemas';
+import type { InteractionKind } from '../trust/trustRules';
 
 /** The platforms whose bots sync. */
 export type SyncPlatform = 'discord' | 'minecraft';

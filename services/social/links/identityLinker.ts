@@ -1,10 +1,10 @@
 import { createHash, randomInt } from 'node:crypto';
-import type { SocialIdentityRecord } from '../../models/SocialIdentity';
-import { socialError } from './errors';
-import { identityKey, webIdentity, type IdentityRef } from './identities';
-import type { SocialContext } from './interactionRecorder';
-import { mergePerson } from './personMerger';
-import type { RequestOrigin } from './ports';
+import type { SocialIdentityRecord } from '../../../models/SocialIdentity';
+import { socialError } from '../errors';
+import { identityKey, webIdentity, type IdentityRef } from '../identities';
+import type { SocialContext } from '../interactionRecorder';
+import { mergePerson } from '../personMerger';
+import type { RequestOrigin } from '../ports';
 
 /** How long a link code can be redeemed. */
 export const LINK_CODE_TTL_MS = 10 * 60_000;

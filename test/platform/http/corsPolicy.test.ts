@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { originMatcher } from '../../../services/auth/corsPolicy';
+import { originMatcher } from '../../../platform/http/corsPolicy';
 import { productParts } from '../../../productParts';
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform';
 

@@ -1,17 +1,17 @@
-import type { SocialEdgeRecord } from '../../models/SocialEdge';
-import type { InteractionEffect } from '../../models/SocialInteraction';
-import type { SocialTrustChangeRecord } from '../../models/SocialTrustChange';
-import { edgeId } from './identities';
-import { socialError } from './errors';
-import { chunksOf, ignoreDuplicateKeys, isDuplicateKeyError } from './storeQueries';
-import type { SocialStore } from './socialStore';
+import type { SocialEdgeRecord } from '../../../models/SocialEdge';
+import type { InteractionEffect } from '../../../models/SocialInteraction';
+import type { SocialTrustChangeRecord } from '../../../models/SocialTrustChange';
+import { edgeId } from '../identities';
+import { socialError } from '../errors';
+import { chunksOf, ignoreDuplicateKeys, isDuplicateKeyError } from '../storeQueries';
+import type { SocialStore } from '../socialStore';
 import {
   applyInteraction,
   newEdgeState,
   trustScore,
   type EdgeState,
   type InteractionKind,
-} from './trust/trustRules';
+} from './trustRules';
 
 /** One interaction's effect on one edge: `observer`'s trust in `subject`. */
 export interface EdgeInteraction {
