@@ -60,12 +60,14 @@ export const WORLD_RULE_CODES = [
 ] as const;
 export type WorldRuleCode = (typeof WORLD_RULE_CODES)[number];
 
+/** Codes for an action the room cannot take at all: malformed (400), not a known action, or sent to another area. */
+export const WORLD_PROTOCOL_CODES = ['INVALID_ACTION', 'UNKNOWN_ACTION', 'WRONG_AREA'] as const;
+export type WorldProtocolCode = (typeof WORLD_PROTOCOL_CODES)[number];
+
 /** Every code an action can fail with: the rule codes plus the protocol-level ones. */
 export type WorldActionErrorCode =
   | WorldRuleCode
-  | 'INVALID_ACTION'
-  | 'UNKNOWN_ACTION'
-  | 'WRONG_AREA'
+  | WorldProtocolCode
   | 'COMPANION_NOT_PURCHASABLE'
   | 'WORLD_UNAVAILABLE'
   | 'INTERNAL_ERROR';
