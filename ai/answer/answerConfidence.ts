@@ -11,6 +11,8 @@ export interface EvidenceFeatures {
   sentence: number;
   top: number;
   names: number;
+  /** How far the router's strategies agreed on the documents (`RoutedHits.agreement`, 0-1; 1 when unmeasured). */
+  agreement: number;
 }
 
 /**
@@ -21,6 +23,8 @@ export interface ConfidenceModel {
   bias: number;
   sentence: number;
   top: number;
+  /** Weight of the strategies' agreement (0: not used). */
+  agreement?: number;
   /** Answer at or above this confidence; abstain below. */
   threshold: number;
 }
@@ -37,17 +41,24 @@ export function evidenceFeatures(
   question: string,
   passages: readonly ContextPassage[],
   bestSentence: number,
+  agreement = 1,
 ): EvidenceFeatures {
   return {
     sentence: bestSentence,
     top: passages[0]?.hit.score ?? 0,
     names: unmentionedNames(question, passages).length,
+    agreement,
   };
 }
 
 /** The model's confidence that the passages answer the question, in (0, 1). */
 export function answerConfidence(features: EvidenceFeatures, model: ConfidenceModel): number {
-  return 1 / (1 + Math.exp(-(model.bias + model.sentence * features.sentence + model.top * features.top)));
+  const z =
+    model.bias +
+    model.sentence * features.sentence +
+    model.top * features.top +
+    (model.agreement ?? 0) * features.agreement;
+  return 1 / (1 + Math.exp(-z));
 }
 
 /** Whether to answer: no unmentioned name and a confidence at or above the model's threshold. */
