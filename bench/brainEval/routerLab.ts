@@ -6,7 +6,12 @@
  * figures that count come from bench/brainEvalCorpora.ts --split=heldout.
  * Run: npx tsx bench/brainEval/routerLab.ts [--corpora=fastify,flame] [--variants=current,anchored]
  */
+import fs from 'node:fs';
+import { CALIBRATED_CONFIDENCE } from '../../ai/answer/answerConfidence';
+import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
+import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { AdaptiveRouter } from '../../ai/router/adaptiveRouter';
+import { RouterCalibrator } from '../../ai/router/routerCalibration';
 import type { Reranker } from '../../ai/rerank/offlineReranker';
 import type { Hit, SearchStrategy, StrategyName } from '../../ai/retrieval/hit';
 import { loadCorpora, PassageJudge } from './corpusSet';
@@ -19,6 +24,19 @@ const search = AdaptiveRouter.prototype.search;
 AdaptiveRouter.prototype.search = function (this: AdaptiveRouter, ...args) {
   caught = this;
   return search.apply(this, args);
+};
+
+let fullText: FullTextIndex | undefined;
+const ftSearch = FullTextIndex.prototype.search;
+FullTextIndex.prototype.search = function (this: FullTextIndex, ...args) {
+  fullText = this;
+  return ftSearch.apply(this, args);
+};
+let answerer: QuestionAnswerer | undefined;
+const ask = QuestionAnswerer.prototype.ask;
+QuestionAnswerer.prototype.ask = function (this: QuestionAnswerer, ...args) {
+  answerer = this;
+  return ask.apply(this, args);
 };
 
 /** Strategies whose answers are kept per query and options, so every variant reads the same lists. */
@@ -50,6 +68,8 @@ function listFlag(name: string): string[] | undefined {
 async function main(): Promise<void> {
   const only = listFlag('corpora');
   const variantNames = listFlag('variants') ?? Object.keys(ROUTER_VARIANTS);
+  const traceAsk = listFlag('trace-ask');
+  const trace: unknown[] = [];
   const totals = new Map<string, { r5: number; mrr: number; corpora: number }>();
   for (const corpus of loadCorpora().filter((c) => !only || only.includes(c.name))) {
     const platform = await startEvalPlatform();
@@ -61,10 +81,25 @@ async function main(): Promise<void> {
         reranker: Reranker;
         options: ConstructorParameters<typeof AdaptiveRouter>[2];
       };
+      await platform.post('/brain/ask', { question: 'warm up?' });
+      const strategies = memoised(router.strategies);
+      const index = fullText!;
+      const calibrator = new RouterCalibrator({
+        chunks: () => index.allChunks(),
+        idf: (t) => index.idf(t),
+        strategies,
+        names: ['fulltext', 'semantic', 'hyde', 'hybrid', 'graph'],
+      });
+      const started = performance.now();
+      await calibrator.calibrate();
+      console.log(
+        `calibration ${((performance.now() - started) / 1000).toFixed(1)} s: MRR ${JSON.stringify(calibrator.mrr())}`,
+      );
       const suite: LabSuite = {
-        strategies: memoised(router.strategies),
+        strategies,
         reranker: router.reranker,
         options: router.options ?? {},
+        calibration: calibrator.weights(),
       };
       const judge = new PassageJudge(corpus.root);
       const tuning = corpus.questions.filter((q) => q.split === 'tuning' && q.kind !== 'unanswerable');
@@ -89,6 +124,20 @@ async function main(): Promise<void> {
         console.log(
           `${name.padEnd(28)} R@5 ${(r5 / n).toFixed(3)}  MRR@10 ${(mrr / n).toFixed(3)}  fell back ${fellBack.n}`,
         );
+        if (traceAsk?.includes(name)) {
+          const deps = (answerer as unknown as { deps: ConstructorParameters<typeof QuestionAnswerer>[0] }).deps;
+          const tracer = new QuestionAnswerer(
+            { ...deps, router: routed as AdaptiveRouter },
+            { confidence: { ...CALIBRATED_CONFIDENCE, threshold: 0 } },
+          );
+          for (const q of corpus.questions.filter((x) => x.split === 'tuning')) {
+            const result = await tracer.ask({ question: q.question });
+            const correct = result.grounded && result.citations.some((c) =>
+              judge.relevant({ source: c.source, start_line: c.startLine, end_line: c.endLine }, q),
+            );
+            trace.push({ corpus: corpus.name, variant: name, id: q.id, kind: q.kind, correct, evidence: result.evidence });
+          }
+        }
         const total = totals.get(name) ?? { r5: 0, mrr: 0, corpora: 0 };
         totals.set(name, { r5: total.r5 + r5 / n, mrr: total.mrr + mrr / n, corpora: total.corpora + 1 });
       }
@@ -96,6 +145,7 @@ async function main(): Promise<void> {
       await platform.stop();
     }
   }
+  if (traceAsk) fs.writeFileSync(listFlag('trace-file')?.[0] ?? 'ask-trace.json', JSON.stringify(trace));
   console.log('\n=== tuning mean ===');
   for (const [name, t] of totals)
     console.log(

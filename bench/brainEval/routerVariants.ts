@@ -19,6 +19,8 @@ export interface LabSuite {
   strategies: Partial<Record<StrategyName, SearchStrategy>>;
   reranker: Reranker;
   options: Partial<AdaptiveRouterOptions>;
+  /** Weights the index's calibration measured (ai/router/routerCalibration). */
+  calibration?: Partial<Record<StrategyName, number>>;
 }
 
 type Routed = { search(query: string, options: RoutedSearchOptions): Promise<RoutedHits> };
@@ -35,10 +37,11 @@ const named =
   };
 
 const anchored =
-  (anchor: Partial<RouteAnchor>, options: Partial<AdaptiveRouterOptions> = {}): Variant =>
+  (anchor: Partial<RouteAnchor>, options: Partial<AdaptiveRouterOptions> = {}, calibrated = false): Variant =>
   (suite) =>
     router(suite, {
       anchor: { strategy: 'hybrid', weight: 1, agreeK: 10, minShared: 0, ...anchor },
+      ...(calibrated ? { calibration: () => suite.calibration } : {}),
       ...options,
     });
 
@@ -46,14 +49,9 @@ export const ROUTER_VARIANTS: Record<string, Variant> = {
   current: (suite) => router(suite),
   hybrid: named('hybrid'),
   hyde: named('hyde'),
-  fulltext: named('fulltext'),
   'anchor w1': anchored({ weight: 1 }),
-  'anchor w2': anchored({ weight: 2 }),
-  'anchor w1 fallback<2': anchored({ weight: 1, minShared: 2 }),
-  'anchor w1 fallback<3': anchored({ weight: 1, minShared: 3 }),
-  'anchor w2 fallback<2': anchored({ weight: 2, minShared: 2 }),
-  'anchor w1 factual+semantic': anchored(
-    { weight: 1 },
-    { plans: { ...CLASS_PLANS, FACTUAL: { ...CLASS_PLANS.FACTUAL, strategies: ['hyde', 'semantic'] } } },
-  ),
+  'anchor w0.5': anchored({ weight: 0.5 }),
+  'anchor w1 calibrated': anchored({ weight: 1 }, {}, true),
+  'anchor w1 fb<2 calibrated': anchored({ weight: 1, minShared: 2 }, {}, true),
+  'calibrated only': (suite) => router(suite, { calibration: () => suite.calibration }),
 };

@@ -19,6 +19,7 @@ const buildFeatures = (overrides: Partial<EvidenceFeatures> = {}): EvidenceFeatu
   sentence: 0.5,
   top: 0.7,
   names: 0,
+  agreement: 1,
   ...overrides,
 });
 
@@ -48,8 +49,10 @@ describe('answer confidence (abstention calibrated on the multi-corpus tuning ha
       sentence: 0.6,
       top: 0.9,
       names: 0,
+      agreement: 1,
     });
     expect(evidenceFeatures('What share does Zorbon keep?', passages, 0.6).names).toBe(1);
-    expect(evidenceFeatures('Anything?', [], 0)).toEqual({ sentence: 0, top: 0, names: 0 });
+    expect(evidenceFeatures('Anything?', [], 0)).toEqual({ sentence: 0, top: 0, names: 0, agreement: 1 });
+    expect(evidenceFeatures('Anything?', [], 0, 0.3).agreement).toBe(0.3);
   });
 });
