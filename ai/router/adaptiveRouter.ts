@@ -96,10 +96,13 @@ export interface AdaptiveRouterOptions {
    * The strategy every auto route also fuses, at `weight` (ai/router/routeFusion): a corpus-independent list the
    * class's own strategies are fused with, and fallen back to when they disagree with it; none by default.
    */
-  anchor?: RouteAnchor;
+  anchor?: AnchorOption;
   /** Per-strategy RRF weight multipliers learned from the index itself (ai/router/routerCalibration). */
   calibration?: () => Partial<Record<StrategyName, number>> | undefined;
 }
+
+/** The anchor of auto routes and the classes it joins (SIMPLE keyword lookups stay on their fast path). */
+export type AnchorOption = RouteAnchor & { classes: readonly QueryClass[] };
 
 /** A routed search request. Defaults: auto, all indexes, 10 hits, rerank on. */
 export interface RoutedSearchOptions {
@@ -162,13 +165,14 @@ export class AdaptiveRouter {
     const missing = plan.strategies.filter((name) => this.strategies[name] === undefined);
     const strategies = available.length > 0 ? available : (['fulltext'] as StrategyName[]);
     let note = missing.length > 0 ? `; not available: ${missing.join(', ')}` : '';
-    const anchor = this.options.anchor;
+    const anchor = this.anchorOf(classification.class);
     if (anchor && this.strategies[anchor.strategy] !== undefined && !strategies.includes(anchor.strategy)) {
       strategies.push(anchor.strategy);
       note += `; fused with ${anchor.strategy}`;
     }
     const calibrated = this.options.calibration?.();
     if (calibrated) note += '; weights calibrated on the index';
+    else if (this.options.calibration) note += '; weights not yet calibrated';
     const weights = calibrated || plan.weights ? routeWeights(strategies, plan.weights, calibrated) : undefined;
     return {
       class: classification.class,
@@ -218,7 +222,7 @@ export class AdaptiveRouter {
       lists.push({ strategy: 'fulltext', hits: await this.run('fulltext', searched, inner), weight: 1 });
       route.reason += `; ${route.strategies.join(', ')} failed, fulltext answered`;
     }
-    const anchor = route.class === null ? undefined : this.options.anchor;
+    const anchor = route.class === null ? undefined : this.anchorOf(route.class);
     const fused = fuseRoute(lists, this.options.rrfK, depth, anchor);
     if (fused.fellBack) route.reason += `; its strategies disagreed with ${anchor!.strategy}, which answered`;
     let hits = fused.hits;
@@ -232,6 +236,11 @@ export class AdaptiveRouter {
       hits: hits.map((hit) => ({ ...hit, snippet: buildSnippet(hit.text, terms) })),
       ...(fused.shared !== undefined ? { agreement: fused.shared / anchor!.agreeK } : {}),
     };
+  }
+
+  private anchorOf(queryClass: QueryClass): RouteAnchor | undefined {
+    const anchor = this.options.anchor;
+    return anchor?.classes.includes(queryClass) ? anchor : undefined;
   }
 
   private async run(name: StrategyName, query: string, options: SearchOptions): Promise<Hit[]> {

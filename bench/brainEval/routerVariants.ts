@@ -13,6 +13,7 @@ import {
 import type { Reranker } from '../../ai/rerank/offlineReranker';
 import type { SearchStrategy, StrategyName } from '../../ai/retrieval/hit';
 import type { RouteAnchor } from '../../ai/router/routeFusion';
+import { DEFAULT_ANCHOR } from '../../ai/router/retrievalSuite';
 
 /** What a variant is built from: the platform's strategies (memoised), reranker and router options. */
 export interface LabSuite {
@@ -40,18 +41,21 @@ const anchored =
   (anchor: Partial<RouteAnchor>, options: Partial<AdaptiveRouterOptions> = {}, calibrated = false): Variant =>
   (suite) =>
     router(suite, {
-      anchor: { strategy: 'hybrid', weight: 1, agreeK: 10, minShared: 0, ...anchor },
+      anchor: { ...DEFAULT_ANCHOR, ...anchor },
       ...(calibrated ? { calibration: () => suite.calibration } : {}),
       ...options,
     });
 
 export const ROUTER_VARIANTS: Record<string, Variant> = {
+  'no anchor (before)': (suite) => router(suite, { anchor: undefined, calibration: undefined }),
   current: (suite) => router(suite),
   hybrid: named('hybrid'),
   hyde: named('hyde'),
   'anchor w1': anchored({ weight: 1 }),
   'anchor w0.5': anchored({ weight: 0.5 }),
+  'anchor w2': anchored({ weight: 2 }),
   'anchor w1 calibrated': anchored({ weight: 1 }, {}, true),
   'anchor w1 fb<2 calibrated': anchored({ weight: 1, minShared: 2 }, {}, true),
-  'calibrated only': (suite) => router(suite, { calibration: () => suite.calibration }),
+  'anchor w2 calibrated': anchored({ weight: 2 }, {}, true),
+  'calibrated only': (suite) => router(suite, { anchor: undefined, calibration: () => suite.calibration }),
 };

@@ -73,7 +73,7 @@ describe('adaptive router with an anchor', () => {
 
   it('adds the anchor to an auto route, reports the agreement, and leaves named strategies alone', async () => {
     const router = new AdaptiveRouter(strategies({ hyde: ['a', 'b', 'c'], hybrid: ['b', 'c', 'd'] }), keepOrder, {
-      anchor: anchor({ minShared: 1 }),
+      anchor: { ...anchor({ minShared: 1 }), classes: ['FACTUAL'] },
     });
 
     const auto = await router.search(question, { limit: 5 });
@@ -90,7 +90,7 @@ describe('adaptive router with an anchor', () => {
 
   it("answers with the anchor's list when the class's strategies disagree with it, and says so", async () => {
     const router = new AdaptiveRouter(strategies({ hyde: ['a', 'b', 'c'], hybrid: ['x', 'y', 'z'] }), keepOrder, {
-      anchor: anchor({ minShared: 1 }),
+      anchor: { ...anchor({ minShared: 1 }), classes: ['FACTUAL'] },
     });
 
     const { hits, route, agreement } = await router.search(question, { limit: 5 });
@@ -100,9 +100,20 @@ describe('adaptive router with an anchor', () => {
     expect(agreement).toBe(0);
   });
 
+  it('leaves the classes it is not configured for on their own plan (a keyword lookup stays fulltext)', async () => {
+    const router = new AdaptiveRouter(strategies({ fulltext: ['a'], hybrid: ['x'] }), keepOrder, {
+      anchor: { ...anchor(), classes: ['FACTUAL'] },
+    });
+
+    const { route, hits } = await router.search('lanternOil', { limit: 5 });
+
+    expect(route).toMatchObject({ class: 'SIMPLE', strategies: ['fulltext'] });
+    expect(ids(hits)).toEqual(['a']);
+  });
+
   it('multiplies the plan weights by the calibrated ones', () => {
     const router = new AdaptiveRouter(strategies({ hyde: [], hybrid: [] }), keepOrder, {
-      anchor: anchor(),
+      anchor: { ...anchor(), classes: ['FACTUAL'] },
       calibration: () => ({ hyde: 0.5, hybrid: 1 }),
     });
 
