@@ -30,11 +30,20 @@ export interface ConfidenceModel {
 }
 
 /**
- * Fitted on the tuning half of bench/brainEvalCorpora (fastify, flame, nushell): the most answerable questions
- * answered with a correct citation while abstaining on at least 90% of the unanswerable ones (ai/README.md,
- * "/brain/ask"). Answering means 4 × sentence + 2 × top ≥ 3.25.
+ * Fitted on the tuning half of bench/brainEvalCorpora (fastify, flame, nushell; 87 answerable, 16 unanswerable
+ * questions) with the anchored router (hybrid fused into every auto route but SIMPLE): the most answerable questions
+ * answered with a correct citation while abstaining on at least 90% of the unanswerable ones
+ * (bench/brainEval/fitConfidence.ts over a routerLab.ts --trace-ask trace; ai/README.md, "/brain/ask"). Every tie
+ * weighs the two features equally; the cut-off is midway between the two traced scores around it. Answering means
+ * best-sentence coverage + first passage score ≥ 1.2125. The strategies' agreement measured no gain (weight 0).
  */
-export const CALIBRATED_CONFIDENCE: ConfidenceModel = { bias: -3.25, sentence: 4, top: 2, threshold: 0.5 };
+export const CALIBRATED_CONFIDENCE: ConfidenceModel = {
+  bias: -2.425,
+  sentence: 2,
+  top: 2,
+  agreement: 0,
+  threshold: 0.5,
+};
 
 /** Measures the evidence `passages` (in rank order) hold for `question`. */
 export function evidenceFeatures(
