@@ -173,7 +173,8 @@ export class AdaptiveRouter {
     const calibrated = this.options.calibration?.();
     if (calibrated) note += '; weights calibrated on the index';
     else if (this.options.calibration) note += '; weights not yet calibrated';
-    const weights = calibrated || plan.weights ? routeWeights(strategies, plan.weights, calibrated) : undefined;
+    const weights =
+      calibrated || plan.weights ? routeWeights(strategies, plan.weights, calibrated) : undefined;
     return {
       class: classification.class,
       strategies,

@@ -58,10 +58,15 @@ export function fuseRoute(
         );
   const anchored = anchor ? lists.find((l) => l.strategy === anchor.strategy) : undefined;
   const plan = lists.filter((l) => l !== anchored);
-  if (!anchor || !anchored || plan.length === 0) return { hits: lists.length ? fuse(lists) : [], fellBack: false };
+  if (!anchor || !anchored || plan.length === 0)
+    return { hits: lists.length ? fuse(lists) : [], fellBack: false };
   const planHits = fuse(plan);
   const anchorDocuments = documentsOf(anchored.hits, anchor.agreeK);
   const shared = [...documentsOf(planHits, anchor.agreeK)].filter((d) => anchorDocuments.has(d)).length;
   if (shared < anchor.minShared) return { hits: anchored.hits.slice(0, depth), fellBack: true, shared };
-  return { hits: fuse([...plan, { ...anchored, weight: anchored.weight * anchor.weight }]), fellBack: false, shared };
+  return {
+    hits: fuse([...plan, { ...anchored, weight: anchored.weight * anchor.weight }]),
+    fellBack: false,
+    shared,
+  };
 }

@@ -29,7 +29,14 @@ const answerable = trace.filter((t) => t.kind !== 'unanswerable');
 const unanswerable = trace.filter((t) => t.kind === 'unanswerable');
 const steps = (to: number, by: number) => Array.from({ length: Math.round(to / by) + 1 }, (_, i) => i * by);
 
-type Model = { sentence: number; top: number; agreement: number; bias: number; correct: number; abstained: number };
+type Model = {
+  sentence: number;
+  top: number;
+  agreement: number;
+  bias: number;
+  correct: number;
+  abstained: number;
+};
 const models: Model[] = [];
 for (const ws of steps(8, 0.5))
   for (const wt of steps(4, 0.5))
@@ -52,7 +59,9 @@ for (const ws of steps(8, 0.5))
 const used = (m: Model) => [m.sentence, m.top, m.agreement].filter((w) => w > 0).length;
 models.sort(
   (a, b) =>
-    b.correct - a.correct || used(a) - used(b) || a.sentence + a.top + a.agreement - (b.sentence + b.top + b.agreement),
+    b.correct - a.correct ||
+    used(a) - used(b) ||
+    a.sentence + a.top + a.agreement - (b.sentence + b.top + b.agreement),
 );
 const ceiling = answerable.filter((t) => t.correct).length;
 console.log(
@@ -65,7 +74,8 @@ for (const m of models.slice(0, 12))
       `${m.correct}/${answerable.length} correct (${(m.correct / (answerable.length || 1)).toFixed(3)}), ` +
       `abstained ${m.abstained}/${unanswerable.length}`,
   );
-const current = (t: Traced) => t.evidence!.names === 0 && 4 * t.evidence!.sentence + 2 * t.evidence!.top >= 3.25;
+const current = (t: Traced) =>
+  t.evidence!.names === 0 && 4 * t.evidence!.sentence + 2 * t.evidence!.top >= 3.25;
 console.log(
   `current model (4 × sentence + 2 × top ≥ 3.25): ${answerable.filter((t) => t.correct && current(t)).length}/` +
     `${answerable.length} correct, abstained ${unanswerable.filter((t) => !current(t)).length}/${unanswerable.length}`,

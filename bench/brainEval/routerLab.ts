@@ -20,22 +20,25 @@ import { ROUTER_VARIANTS, type LabSuite } from './routerVariants';
 
 /** The router the platform builds, caught on its first search (the lab reads its strategies and reranker). */
 let caught: AdaptiveRouter | undefined;
+const catchRouter = (router: AdaptiveRouter) => (caught = router);
 const search = AdaptiveRouter.prototype.search;
 AdaptiveRouter.prototype.search = function (this: AdaptiveRouter, ...args) {
-  caught = this;
+  catchRouter(this);
   return search.apply(this, args);
 };
 
 let fullText: FullTextIndex | undefined;
+const catchIndex = (index: FullTextIndex) => (fullText = index);
 const ftSearch = FullTextIndex.prototype.search;
 FullTextIndex.prototype.search = function (this: FullTextIndex, ...args) {
-  fullText = this;
+  catchIndex(this);
   return ftSearch.apply(this, args);
 };
 let answerer: QuestionAnswerer | undefined;
+const catchAnswerer = (instance: QuestionAnswerer) => (answerer = instance);
 const ask = QuestionAnswerer.prototype.ask;
 QuestionAnswerer.prototype.ask = function (this: QuestionAnswerer, ...args) {
-  answerer = this;
+  catchAnswerer(this);
   return ask.apply(this, args);
 };
 
@@ -125,17 +128,27 @@ async function main(): Promise<void> {
           `${name.padEnd(28)} R@5 ${(r5 / n).toFixed(3)}  MRR@10 ${(mrr / n).toFixed(3)}  fell back ${fellBack.n}`,
         );
         if (traceAsk?.includes(name)) {
-          const deps = (answerer as unknown as { deps: ConstructorParameters<typeof QuestionAnswerer>[0] }).deps;
+          const deps = (answerer as unknown as { deps: ConstructorParameters<typeof QuestionAnswerer>[0] })
+            .deps;
           const tracer = new QuestionAnswerer(
             { ...deps, router: routed as AdaptiveRouter },
             { confidence: { ...CALIBRATED_CONFIDENCE, threshold: 0 } },
           );
           for (const q of corpus.questions.filter((x) => x.split === 'tuning')) {
             const result = await tracer.ask({ question: q.question });
-            const correct = result.grounded && result.citations.some((c) =>
-              judge.relevant({ source: c.source, start_line: c.startLine, end_line: c.endLine }, q),
-            );
-            trace.push({ corpus: corpus.name, variant: name, id: q.id, kind: q.kind, correct, evidence: result.evidence });
+            const correct =
+              result.grounded &&
+              result.citations.some((c) =>
+                judge.relevant({ source: c.source, start_line: c.startLine, end_line: c.endLine }, q),
+              );
+            trace.push({
+              corpus: corpus.name,
+              variant: name,
+              id: q.id,
+              kind: q.kind,
+              correct,
+              evidence: result.evidence,
+            });
           }
         }
         const total = totals.get(name) ?? { r5: 0, mrr: 0, corpora: 0 };

@@ -5,7 +5,6 @@
  */
 import {
   AdaptiveRouter,
-  CLASS_PLANS,
   type AdaptiveRouterOptions,
   type RoutedSearchOptions,
   type RoutedHits,

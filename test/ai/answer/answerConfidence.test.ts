@@ -28,9 +28,9 @@ describe('answer confidence (abstention calibrated on the multi-corpus tuning ha
     expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.72 }), CALIBRATED_CONFIDENCE)).toBe(true);
     expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.7 }), CALIBRATED_CONFIDENCE)).toBe(false);
     expect(shouldAnswer(buildFeatures({ sentence: 0.2, top: 1.1 }), CALIBRATED_CONFIDENCE)).toBe(true);
-    expect(answerConfidence(buildFeatures({ sentence: 0.5, top: 0.7125 }), CALIBRATED_CONFIDENCE)).toBeCloseTo(
-      0.5,
-    );
+    expect(
+      answerConfidence(buildFeatures({ sentence: 0.5, top: 0.7125 }), CALIBRATED_CONFIDENCE),
+    ).toBeCloseTo(0.5);
   });
 
   it('ignores the agreement in the calibrated model, and weighs it when a model does', () => {

@@ -36,7 +36,11 @@ const routerWith = (agreement: number | undefined, hits: Hit[] = passages) =>
 
 const answererWith = (router: AdaptiveRouter, confidence: ConfidenceModel) =>
   new QuestionAnswerer(
-    { router, generation: new GenerationChain({ providers: [], offline: new ExtractiveGenerator() }), idf: () => 1 },
+    {
+      router,
+      generation: new GenerationChain({ providers: [], offline: new ExtractiveGenerator() }),
+      idf: () => 1,
+    },
     { confidence },
   );
 

@@ -72,9 +72,13 @@ describe('adaptive router with an anchor', () => {
   const question = 'How long is a lantern kept lit before it is refilled?';
 
   it('adds the anchor to an auto route, reports the agreement, and leaves named strategies alone', async () => {
-    const router = new AdaptiveRouter(strategies({ hyde: ['a', 'b', 'c'], hybrid: ['b', 'c', 'd'] }), keepOrder, {
-      anchor: { ...anchor({ minShared: 1 }), classes: ['FACTUAL'] },
-    });
+    const router = new AdaptiveRouter(
+      strategies({ hyde: ['a', 'b', 'c'], hybrid: ['b', 'c', 'd'] }),
+      keepOrder,
+      {
+        anchor: { ...anchor({ minShared: 1 }), classes: ['FACTUAL'] },
+      },
+    );
 
     const auto = await router.search(question, { limit: 5 });
     const named = await router.search(question, { strategy: 'hyde', limit: 5 });
@@ -89,9 +93,13 @@ describe('adaptive router with an anchor', () => {
   });
 
   it("answers with the anchor's list when the class's strategies disagree with it, and says so", async () => {
-    const router = new AdaptiveRouter(strategies({ hyde: ['a', 'b', 'c'], hybrid: ['x', 'y', 'z'] }), keepOrder, {
-      anchor: { ...anchor({ minShared: 1 }), classes: ['FACTUAL'] },
-    });
+    const router = new AdaptiveRouter(
+      strategies({ hyde: ['a', 'b', 'c'], hybrid: ['x', 'y', 'z'] }),
+      keepOrder,
+      {
+        anchor: { ...anchor({ minShared: 1 }), classes: ['FACTUAL'] },
+      },
+    );
 
     const { hits, route, agreement } = await router.search(question, { limit: 5 });
 

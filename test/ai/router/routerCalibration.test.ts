@@ -20,7 +20,8 @@ const chunks = [
   buildChunk({ source: 'docs/short.md', text: 'Too short.' }),
 ];
 /** Rare words: the ones a paraphrase would not repeat. */
-const idf = (term: string) => (['whale', 'harbour', 'drawbridge', 'barg'].some((r) => term.startsWith(r)) ? 5 : 1);
+const idf = (term: string) =>
+  ['whale', 'harbour', 'drawbridge', 'barg'].some((r) => term.startsWith(r)) ? 5 : 1;
 
 describe('pseudo-queries made from the index', () => {
   it("makes one query a document from a prose sentence, leaving out its rarest words, answered by the chunk's document", () => {
@@ -77,8 +78,10 @@ describe('strategy weights measured on pseudo-queries', () => {
 
   it('calibrator: no weights before the first calibration, then the measured ones; again after a change', async () => {
     let good: StrategyName = 'fulltext';
-    const byName = (name: StrategyName): SearchStrategy => async (query, options) =>
-      rankingAt(name === good ? 1 : undefined)(query, options);
+    const byName =
+      (name: StrategyName): SearchStrategy =>
+      async (query, options) =>
+        rankingAt(name === good ? 1 : undefined)(query, options);
     const calibrator = new RouterCalibrator({
       chunks: () => chunks,
       idf,
