@@ -15,6 +15,7 @@ import {
   evidenceFeatures,
   shouldAnswer,
   type ConfidenceModel,
+  type EvidenceFeatures,
 } from './answerConfidence';
 
 /** The answer when the evidence is too weak: the service abstains instead of guessing. */
@@ -47,6 +48,8 @@ export interface AskResult {
   model: string;
   grounded: boolean;
   degraded: boolean;
+  /** What the decision to answer or abstain rested on (not part of the HTTP answer). */
+  evidence?: EvidenceFeatures;
 }
 
 /** Answerer settings. Defaults: 8 hits searched, the confidence model calibrated on the multi-corpus eval. */
@@ -83,7 +86,7 @@ export class QuestionAnswerer {
 
   async ask(request: AskRequest): Promise<AskResult> {
     const started = performance.now();
-    const { route, hits, degraded } = await this.deps.router.search(request.question, {
+    const { route, hits, degraded, agreement } = await this.deps.router.search(request.question, {
       strategy: request.strategy ?? 'auto',
       indexes: request.indexes,
       limit: this.options.searchLimit,
@@ -91,7 +94,7 @@ export class QuestionAnswerer {
     const passages = buildContext(hits, request.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS);
     const best = this.extractive.rank(request.question, passages, 1)[0];
     let result: Omit<AskResult, 'route' | 'degraded'>;
-    const features = evidenceFeatures(request.question, passages, best?.relevance ?? 0);
+    const features = evidenceFeatures(request.question, passages, best?.relevance ?? 0, agreement);
     if (!best || !shouldAnswer(features, this.options.confidence)) {
       result = { answer: ABSTENTION, citations: [], model: 'none', grounded: false };
     } else {
@@ -99,7 +102,7 @@ export class QuestionAnswerer {
     }
     askTotal.inc({ outcome: result.grounded ? 'answered' : 'abstained', model: result.model });
     askLatency.observe((performance.now() - started) / 1000);
-    return { ...result, route, degraded };
+    return { ...result, route, degraded, evidence: features };
   }
 
   private async answer(

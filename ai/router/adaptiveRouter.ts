@@ -2,7 +2,6 @@ import pino, { type Logger } from 'pino';
 import { UnavailableError } from '../../platform/errors';
 import { withoutTypeWord } from '../rerank/answerType';
 import type { Reranker } from '../rerank/offlineReranker';
-import { reciprocalRankFusion } from '../retrieval/fusion';
 import {
   DEFAULT_SEARCH_LIMIT,
   type Hit,
@@ -13,6 +12,7 @@ import {
 import { buildSnippet } from '../retrieval/snippet';
 import { queryTerms } from '../text/terms';
 import { classifyQuery, type QueryClass } from './queryClassifier';
+import { fuseRoute, type RouteAnchor, type RouteList } from './routeFusion';
 
 /** What POST /brain/search/v2 accepts as `strategy`: a strategy by name, or `auto` for the router's choice. */
 export const V2_STRATEGIES = ['auto', 'fulltext', 'semantic', 'graph', 'raptor', 'hyde', 'hybrid'] as const;
@@ -72,6 +72,11 @@ export interface RoutedHits {
   route: Route;
   hits: Hit[];
   degraded: boolean;
+  /**
+   * Share (0-1) of the anchor's first `agreeK` documents the class's strategies found among theirs too, when an
+   * auto route fused an anchor: low when the strategies disagree about what the question is about.
+   */
+  agreement?: number;
 }
 
 /** Router settings. Defaults: RRF k = 60, candidate depth 3 × limit (at least 30). */
@@ -87,7 +92,17 @@ export interface AdaptiveRouterOptions {
    * `followCitations`), only chunks of the request's indexes (all when none are named); none by default.
    */
   followCitations?: (hits: readonly Hit[], indexes?: SearchOptions['indexes']) => Hit[];
+  /**
+   * The strategy every auto route also fuses, at `weight` (ai/router/routeFusion): a corpus-independent list the
+   * class's own strategies are fused with, and fallen back to when they disagree with it; none by default.
+   */
+  anchor?: AnchorOption;
+  /** Per-strategy RRF weight multipliers learned from the index itself (ai/router/routerCalibration). */
+  calibration?: () => Partial<Record<StrategyName, number>> | undefined;
 }
+
+/** The anchor of auto routes and the classes it joins (SIMPLE keyword lookups stay on their fast path). */
+export type AnchorOption = RouteAnchor & { classes: readonly QueryClass[] };
 
 /** A routed search request. Defaults: auto, all indexes, 10 hits, rerank on. */
 export interface RoutedSearchOptions {
@@ -149,13 +164,23 @@ export class AdaptiveRouter {
     const available = plan.strategies.filter((name) => this.strategies[name] !== undefined);
     const missing = plan.strategies.filter((name) => this.strategies[name] === undefined);
     const strategies = available.length > 0 ? available : (['fulltext'] as StrategyName[]);
-    const note = missing.length > 0 ? `; not available: ${missing.join(', ')}` : '';
+    let note = missing.length > 0 ? `; not available: ${missing.join(', ')}` : '';
+    const anchor = this.anchorOf(classification.class);
+    if (anchor && this.strategies[anchor.strategy] !== undefined && !strategies.includes(anchor.strategy)) {
+      strategies.push(anchor.strategy);
+      note += `; fused with ${anchor.strategy}`;
+    }
+    const calibrated = this.options.calibration?.();
+    if (calibrated) note += '; weights calibrated on the index';
+    else if (this.options.calibration) note += '; weights not yet calibrated';
+    const weights =
+      calibrated || plan.weights ? routeWeights(strategies, plan.weights, calibrated) : undefined;
     return {
       class: classification.class,
       strategies,
       reason: `${classification.reason}${note}`,
       reranked: plan.rerank && rerank && this.reranker !== undefined,
-      ...(plan.weights ? { weights: plan.weights } : {}),
+      ...(weights ? { weights } : {}),
       ...(plan.depth ? { depth: plan.depth } : {}),
     };
   }
@@ -180,12 +205,11 @@ export class AdaptiveRouter {
     // to the reranker's answer-type match.
     const searched = route.class === null ? query : withoutTypeWord(query);
     const settled = await Promise.allSettled(route.strategies.map((name) => this.run(name, searched, inner)));
-    const lists: Hit[][] = [];
-    const weights: number[] = [];
+    const lists: RouteList[] = [];
     settled.forEach((outcome, i) => {
+      const strategy = route.strategies[i];
       if (outcome.status === 'fulfilled') {
-        lists.push(outcome.value);
-        weights.push(route.weights?.[route.strategies[i]] ?? 1);
+        lists.push({ strategy, hits: outcome.value, weight: route.weights?.[strategy] ?? 1 });
       } else
         this.options.logger.warn(
           { err: outcome.reason, strategy: route.strategies[i] },
@@ -196,19 +220,28 @@ export class AdaptiveRouter {
     if (lists.length === 0) {
       if (route.class === null || route.strategies.includes('fulltext'))
         throw (settled[0] as PromiseRejectedResult).reason;
-      lists.push(await this.run('fulltext', searched, inner));
-      weights.push(1);
+      lists.push({ strategy: 'fulltext', hits: await this.run('fulltext', searched, inner), weight: 1 });
       route.reason += `; ${route.strategies.join(', ')} failed, fulltext answered`;
     }
-    let hits =
-      lists.length === 1
-        ? lists[0]
-        : reciprocalRankFusion(lists, this.options.rrfK, depth, 'hybrid', weights);
+    const anchor = route.class === null ? undefined : this.anchorOf(route.class);
+    const fused = fuseRoute(lists, this.options.rrfK, depth, anchor);
+    if (fused.fellBack) route.reason += `; its strategies disagreed with ${anchor!.strategy}, which answered`;
+    let hits = fused.hits;
     if (route.class !== null && route.reranked && this.options.followCitations)
       hits = this.options.followCitations(hits, options.indexes);
     hits = route.reranked && this.reranker ? await this.reranker(query, hits, limit) : hits.slice(0, limit);
     const terms = queryTerms(query);
-    return { route, degraded, hits: hits.map((hit) => ({ ...hit, snippet: buildSnippet(hit.text, terms) })) };
+    return {
+      route,
+      degraded,
+      hits: hits.map((hit) => ({ ...hit, snippet: buildSnippet(hit.text, terms) })),
+      ...(fused.shared !== undefined ? { agreement: fused.shared / anchor!.agreeK } : {}),
+    };
+  }
+
+  private anchorOf(queryClass: QueryClass): RouteAnchor | undefined {
+    const anchor = this.options.anchor;
+    return anchor?.classes.includes(queryClass) ? anchor : undefined;
   }
 
   private async run(name: StrategyName, query: string, options: SearchOptions): Promise<Hit[]> {
@@ -218,4 +251,15 @@ export class AdaptiveRouter {
     }
     return strategy(query, options);
   }
+}
+
+/** A route's RRF weights: the plan's (default 1) times the index's calibration (default 1). */
+function routeWeights(
+  strategies: readonly StrategyName[],
+  planned: Partial<Record<StrategyName, number>> = {},
+  calibrated: Partial<Record<StrategyName, number>> = {},
+): Partial<Record<StrategyName, number>> {
+  return Object.fromEntries(
+    strategies.map((name) => [name, (planned[name] ?? 1) * (calibrated[name] ?? 1)]),
+  ) as Partial<Record<StrategyName, number>>;
 }

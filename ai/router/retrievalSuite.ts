@@ -16,7 +16,26 @@ import {
   createSemanticStrategy,
 } from '../retrieval/strategies';
 import type { VectorIndex } from '../retrieval/vectorIndex';
-import { AdaptiveRouter, type AdaptiveRouterOptions } from './adaptiveRouter';
+import { AdaptiveRouter, type AdaptiveRouterOptions, type AnchorOption } from './adaptiveRouter';
+import { RouterCalibrator } from './routerCalibration';
+
+/**
+ * The anchor of auto routes by default: hybrid (BM25 + the offline vectors, fused), the strategy that depends least
+ * on this repository's vocabulary, fused at weight 2 beside the lists of every class but SIMPLE, without a fallback
+ * (`minShared` 0: falling back to it on disagreement measured worse on the tuning half). Chosen on the tuning half of
+ * the multi-corpus eval as the variant with the smallest shortfall against the best single strategy of each corpus
+ * (ai/README.md, "The router on the multi-corpus eval").
+ */
+export const DEFAULT_ANCHOR: AnchorOption = {
+  strategy: 'hybrid',
+  weight: 2,
+  agreeK: 10,
+  minShared: 0,
+  classes: ['FACTUAL', 'EXPLORATORY', 'COMPLEX'],
+};
+
+/** Strategies the calibrator measures on the index's pseudo-queries. */
+const CALIBRATED: StrategyName[] = ['fulltext', 'semantic', 'graph', 'hyde', 'hybrid'];
 
 /** What the retrieval suite is built from; `graph` and `raptor` join when their indexes exist. */
 export interface RetrievalSuiteDeps {
@@ -43,6 +62,11 @@ export interface RetrievalSuiteDeps {
   /** The RAPTOR trees; with them the RAPTOR strategy (collapsed-tree search) joins. */
   raptor?: RaptorIndex;
   router?: Partial<AdaptiveRouterOptions>;
+  /**
+   * Calibrate the router's fusion weights on pseudo-queries made from the corpus, after each change once the
+   * corpus is quiet (ai/router/routerCalibration); default false.
+   */
+  calibrate?: boolean;
 }
 
 /** Every strategy by name, the reranker and the router over them. */
@@ -50,6 +74,8 @@ export interface RetrievalSuite {
   strategies: Partial<Record<StrategyName, SearchStrategy>>;
   reranker: Reranker;
   router: AdaptiveRouter;
+  /** The index's calibration, when `calibrate` was asked for. */
+  calibrator?: RouterCalibrator;
 }
 
 /**
@@ -96,10 +122,22 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
           },
         })
     : undefined;
+  const calibrator = deps.calibrate
+    ? new RouterCalibrator({
+        chunks: () => fullText.allChunks(),
+        idf: (term) => fullText.idf(term),
+        strategies,
+        names: CALIBRATED.filter((name) => strategies[name] !== undefined),
+        onError: (error) => logger?.warn({ err: error }, 'router calibration failed'),
+      })
+    : undefined;
+  if (calibrator) fullText.onDocumentChange(() => calibrator.changed());
   const router = new AdaptiveRouter(strategies, reranker, {
+    anchor: DEFAULT_ANCHOR,
     ...(follow ? { followCitations: follow } : {}),
+    ...(calibrator ? { calibration: () => calibrator.weights() } : {}),
     ...deps.router,
     ...(logger ? { logger } : {}),
   });
-  return { strategies, reranker, router };
+  return { strategies, reranker, router, ...(calibrator ? { calibrator } : {}) };
 }

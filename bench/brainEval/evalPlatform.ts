@@ -136,6 +136,14 @@ async function ingestCorpus(corpus: EvalCorpus, send: Send): Promise<CorpusInges
     await sleep(250);
     upkeep = await stats();
   }
+  // The router calibrates its fusion weights on the corpus once it is quiet: measure after that, as a user would.
+  const calibrating = async () => {
+    const response = await send('POST', '/brain/search/v2', { query: 'How is this set up?', limit: 1 });
+    return (JSON.parse(response.body) as { route?: { reason?: string } }).route?.reason?.includes(
+      'not yet calibrated',
+    );
+  };
+  while ((await calibrating()) && performance.now() - upkeepStarted < 900_000) await sleep(500);
   return {
     documents: documents.length - refused.length,
     chunks: upkeep.total_chunks,

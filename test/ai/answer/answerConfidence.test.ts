@@ -19,17 +19,26 @@ const buildFeatures = (overrides: Partial<EvidenceFeatures> = {}): EvidenceFeatu
   sentence: 0.5,
   top: 0.7,
   names: 0,
+  agreement: 1,
   ...overrides,
 });
 
 describe('answer confidence (abstention calibrated on the multi-corpus tuning half)', () => {
-  it('answers exactly when 4 × sentence coverage + 2 × the first passage score reaches 3.25', () => {
-    expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.63 }), CALIBRATED_CONFIDENCE)).toBe(true);
-    expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.62 }), CALIBRATED_CONFIDENCE)).toBe(false);
-    expect(shouldAnswer(buildFeatures({ sentence: 0.25, top: 1.2 }), CALIBRATED_CONFIDENCE)).toBe(true);
-    expect(answerConfidence(buildFeatures({ sentence: 0.5, top: 0.625 }), CALIBRATED_CONFIDENCE)).toBeCloseTo(
-      0.5,
-    );
+  it('answers exactly when sentence coverage + the first passage score reaches 1.2125', () => {
+    expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.72 }), CALIBRATED_CONFIDENCE)).toBe(true);
+    expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.7 }), CALIBRATED_CONFIDENCE)).toBe(false);
+    expect(shouldAnswer(buildFeatures({ sentence: 0.2, top: 1.1 }), CALIBRATED_CONFIDENCE)).toBe(true);
+    expect(
+      answerConfidence(buildFeatures({ sentence: 0.5, top: 0.7125 }), CALIBRATED_CONFIDENCE),
+    ).toBeCloseTo(0.5);
+  });
+
+  it('ignores the agreement in the calibrated model, and weighs it when a model does', () => {
+    const low = buildFeatures({ agreement: 0 });
+    const high = buildFeatures({ agreement: 1 });
+    expect(answerConfidence(low, CALIBRATED_CONFIDENCE)).toBe(answerConfidence(high, CALIBRATED_CONFIDENCE));
+    const model = { ...CALIBRATED_CONFIDENCE, agreement: 1 };
+    expect(answerConfidence(high, model)).toBeGreaterThan(answerConfidence(low, model));
   });
 
   it('grows with either feature', () => {
@@ -48,8 +57,10 @@ describe('answer confidence (abstention calibrated on the multi-corpus tuning ha
       sentence: 0.6,
       top: 0.9,
       names: 0,
+      agreement: 1,
     });
     expect(evidenceFeatures('What share does Zorbon keep?', passages, 0.6).names).toBe(1);
-    expect(evidenceFeatures('Anything?', [], 0)).toEqual({ sentence: 0, top: 0, names: 0 });
+    expect(evidenceFeatures('Anything?', [], 0)).toEqual({ sentence: 0, top: 0, names: 0, agreement: 1 });
+    expect(evidenceFeatures('Anything?', [], 0, 0.3).agreement).toBe(0.3);
   });
 });

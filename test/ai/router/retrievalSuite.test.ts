@@ -110,3 +110,41 @@ describe('retrieval suite: section citations and the requested indexes', () => {
     expect(codeOnly.hits.map((h) => h.source)).toEqual(['src/oil.ts']);
   });
 });
+
+describe('retrieval suite: the anchor and the calibration', () => {
+  const question = 'How much lantern oil is rationed to the keep each week?';
+
+  it('fuses hybrid into an auto FACTUAL route by default, and keeps a keyword lookup on fulltext', async () => {
+    const { fullText } = corpus();
+    const suite = suiteOver(fullText);
+
+    expect(suite.router.plan(question).strategies).toEqual(['hyde', 'hybrid']);
+    expect(suite.router.plan('lantern').strategies).toEqual(['fulltext']);
+    expect(suite.calibrator).toBeUndefined();
+  });
+
+  it('with calibrate, measures the strategies on pseudo-queries of the index and weighs the routes by them', async () => {
+    const { fullText } = corpus();
+    const suite = buildRetrievalSuite({
+      fullText,
+      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+      vectors: new InMemoryVectorIndex(),
+      calibrate: true,
+    });
+    fullText.replaceDocument('docs/bridges.md', [
+      buildChunk({
+        documentId: 'docs/bridges.md',
+        source: 'docs/bridges.md',
+        text: 'The northern drawbridge opens twice every day so that merchant barges can reach the grain market.',
+      }),
+    ]);
+
+    expect(suite.router.plan(question).reason).toContain('weights not yet calibrated');
+    await suite.calibrator!.calibrate();
+    suite.calibrator!.dispose();
+
+    expect(suite.calibrator!.mrr()).toHaveProperty('fulltext');
+    expect(suite.router.plan(question).reason).toContain('weights calibrated on the index');
+    expect(Object.keys(suite.router.plan(question).weights ?? {})).toEqual(['hyde', 'hybrid']);
+  });
+});

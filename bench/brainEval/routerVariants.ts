@@ -1,0 +1,60 @@
+/**
+ * The router variants bench/brainEval/routerLab.ts compares on the tuning half: each builds a router over the
+ * platform's strategies and reranker. `current` is the router as configured; the named strategies are there to
+ * show what `auto` has to match.
+ */
+import {
+  AdaptiveRouter,
+  type AdaptiveRouterOptions,
+  type RoutedSearchOptions,
+  type RoutedHits,
+} from '../../ai/router/adaptiveRouter';
+import type { Reranker } from '../../ai/rerank/offlineReranker';
+import type { SearchStrategy, StrategyName } from '../../ai/retrieval/hit';
+import type { RouteAnchor } from '../../ai/router/routeFusion';
+import { DEFAULT_ANCHOR } from '../../ai/router/retrievalSuite';
+
+/** What a variant is built from: the platform's strategies (memoised), reranker and router options. */
+export interface LabSuite {
+  strategies: Partial<Record<StrategyName, SearchStrategy>>;
+  reranker: Reranker;
+  options: Partial<AdaptiveRouterOptions>;
+  /** Weights the index's calibration measured (ai/router/routerCalibration). */
+  calibration?: Partial<Record<StrategyName, number>>;
+}
+
+type Routed = { search(query: string, options: RoutedSearchOptions): Promise<RoutedHits> };
+type Variant = (suite: LabSuite) => Routed;
+
+const router = (suite: LabSuite, options: Partial<AdaptiveRouterOptions> = {}) =>
+  new AdaptiveRouter(suite.strategies, suite.reranker, { ...suite.options, ...options });
+
+const named =
+  (strategy: 'hybrid' | 'hyde' | 'fulltext' | 'semantic'): Variant =>
+  (suite) => {
+    const r = router(suite);
+    return { search: (query, options) => r.search(query, { ...options, strategy }) };
+  };
+
+const anchored =
+  (anchor: Partial<RouteAnchor>, options: Partial<AdaptiveRouterOptions> = {}, calibrated = false): Variant =>
+  (suite) =>
+    router(suite, {
+      anchor: { ...DEFAULT_ANCHOR, ...anchor },
+      ...(calibrated ? { calibration: () => suite.calibration } : {}),
+      ...options,
+    });
+
+export const ROUTER_VARIANTS: Record<string, Variant> = {
+  'no anchor (before)': (suite) => router(suite, { anchor: undefined, calibration: undefined }),
+  current: (suite) => router(suite),
+  hybrid: named('hybrid'),
+  hyde: named('hyde'),
+  'anchor w1': anchored({ weight: 1 }),
+  'anchor w0.5': anchored({ weight: 0.5 }),
+  'anchor w2': anchored({ weight: 2 }),
+  'anchor w1 calibrated': anchored({ weight: 1 }, {}, true),
+  'anchor w1 fb<2 calibrated': anchored({ weight: 1, minShared: 2 }, {}, true),
+  'anchor w2 calibrated': anchored({ weight: 2 }, {}, true),
+  'calibrated only': (suite) => router(suite, { anchor: undefined, calibration: () => suite.calibration }),
+};
