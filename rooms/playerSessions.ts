@@ -5,13 +5,7 @@ import { PLAYER_ROOMS_KEY } from './areaRoomOptions';
 import { type AreaDef, type World, areaOf } from './content/world';
 import type { EventDelivery, PlayerSession } from './eventDelivery';
 import { type LiveTake, afterSaves, applyOutsideChanges, takeFromLivePlayer } from './outsideChanges';
-import {
-  type Authenticate,
-  type CharacterRecord,
-  type PlayerIdentity,
-  type PlayerStore,
-  newCharacter,
-} from './persistence';
+import { type Authenticate, type PlayerIdentity, type PlayerStore, newCharacter } from './persistence';
 import { playerFromRecord, recordFromPlayer, recordKey as withoutTime } from './playerRecords';
 import { SaveBatch } from './saveBatch';
 import { firstImpression, type PlayerStandings } from './standings';

@@ -111,10 +111,11 @@ export class MongoPlayerStore implements PlayerStore {
    * by one (a replace is idempotent; `save` re-reads the claims).
    */
   async saveMany(records: CharacterRecord[]): Promise<Array<Error | undefined>> {
-    const one = (record: CharacterRecord) => this.save(record).then(
-      () => undefined,
-      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-    );
+    const one = (record: CharacterRecord) =>
+      this.save(record).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      );
     if (records.length < 2) return Promise.all(records.map(one));
     const docs = await this.characters
       .find(
@@ -135,7 +136,10 @@ export class MongoPlayerStore implements PlayerStore {
       }
       bulk.push(index);
       const seen = this.loadedClaims.get(record.userId) ?? doc.claimSeq ?? 0;
-      const toWrite = applyClaims(record, unseenClaims(doc, seen, this.liveClaims.get(record.userId) ?? NONE));
+      const toWrite = applyClaims(
+        record,
+        unseenClaims(doc, seen, this.liveClaims.get(record.userId) ?? NONE),
+      );
       const keep = doc.claimSeq ? { claimSeq: doc.claimSeq, itemClaims: doc.itemClaims ?? [] } : {};
       const replacement = { ...toWrite, ...keep, ...(this.coins ? { coinSync: sync } : {}) };
       const filter = { claimSeq: doc.claimSeq ?? { $exists: false }, userId: record.userId };

@@ -36,7 +36,9 @@ describe('a client that resets its connection during a refused upgrade', () => {
     const req = { url: '/anything' } as IncomingMessage;
     refuseUpgrade(socket, req, new UnauthorizedError('no'));
     // Without a listener, emitting 'error' throws: that is what crashed a server on a client's ECONNRESET.
-    expect(() => socket.emit('error', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).not.toThrow();
+    expect(() =>
+      socket.emit('error', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })),
+    ).not.toThrow();
     expect(socket.destroyed).toBe(true);
   });
 
