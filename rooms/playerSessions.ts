@@ -119,7 +119,7 @@ export class PlayerSessions {
       this.host.log.error({ err, userId: identity.userId }, 'applying outside changes on join failed'),
     );
     enterRoom(sim, state, state.roomRef);
-    // Only the newcomer's view changes now (players are not view-tagged); the others' follow with the tick.
+    // Only the newcomer's view is reconciled now; the views of those in the room follow with the tick.
     visibility.sync([session]);
     delivery.flush(session);
     return session;
