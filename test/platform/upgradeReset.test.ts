@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { matchMaker } from '@colyseus/core';
 import { refuseUpgrade } from '../../platform/http/upgradeRefusal';
 import { UnauthorizedError } from '../../platform/errors';
+import { freePort } from '../helpers/nginx';
 import type { TestPlatform } from '../helpers/platform';
 import { joinWithSdk, signIn, startWorldPlatform } from '../services/mud/worldPlatform';
 
@@ -44,11 +45,13 @@ describe('a client that resets its connection during a refused upgrade', () => {
 
   describe('against a running platform', () => {
     let server: TestPlatform;
+    let telnetPort: number;
     let crashes: unknown[];
     const onCrash = (error: unknown) => crashes.push(error);
 
     beforeAll(async () => {
-      server = await startWorldPlatform();
+      telnetPort = await freePort();
+      server = await startWorldPlatform({ TELNET_PORT: String(telnetPort) });
     });
     afterAll(() => server.stop());
     beforeEach(() => {
@@ -71,6 +74,15 @@ describe('a client that resets its connection during a refused upgrade', () => {
       ];
       for (let round = 0; round < 25; round += 1) {
         await Promise.all(paths.map((path) => upgradeThenReset(port, path)));
+      }
+      // Telnet terminals that reset mid-negotiation and mid-sign-in.
+      for (let round = 0; round < 25; round += 1) {
+        await new Promise<void>((resolve) => {
+          const socket = net.connect(telnetPort, '127.0.0.1');
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve());
+          socket.once('data', () => socket.write('guest Resetter\r\n', () => socket.resetAndDestroy()));
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(crashes).toEqual([]);
