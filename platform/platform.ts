@@ -9,7 +9,7 @@ import { systemClock, type Clock } from './clock';
 import { openStores, type EmbeddedEngines, type Stores } from './stores';
 import { GameServer, type RoomDefinition } from './game/gameServer';
 import { colyseusUpgradeRefusal, noChannelAt } from './game/upgradeRouting';
-import { refuseUpgrade } from './http/upgradeRefusal';
+import { guardUpgradeSocket, refuseUpgrade } from './http/upgradeRefusal';
 import { answerClientErrors } from './http/clientErrors';
 import { Scheduler, type JobRegistrar } from './jobs/scheduler';
 import { listen } from './listen';
@@ -134,6 +134,8 @@ export class Platform {
       const isColyseusUpgrade = (req: http.IncomingMessage) =>
         !routeOf(req) && colyseusUpgradeRefusal(req) === undefined;
       httpServer.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+        // Before anything else: a client may reset while its channel checks a token or while it is refused.
+        guardUpgradeSocket(socket);
         const route = routeOf(req);
         if (route) return route.handle(req, socket, head);
         const refusal = game ? colyseusUpgradeRefusal(req) : noChannelAt(req);

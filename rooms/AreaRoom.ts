@@ -48,6 +48,7 @@ import { NO_WORLD_EVENTS } from './worldEvents';
 import { RoomVisibility } from './visibility';
 import { measuredTick } from './tickMetrics';
 import { holdWrites, holdWritesThisTurn } from './socketWrites';
+import { sendOnlyNonEmptyPatches } from './viewPatches';
 import { logHookFailure } from './hookFailures';
 import { askMinds } from './mindAnswers';
 import type { MindRequest, Minds } from './minds';
@@ -107,6 +108,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     this.maxMessagesPerSecond = this.settings.maxMessagesPerSecond;
     this.patchRate = this.settings.tickMs;
     this.state = new AreaState({ areaId: area.id, name: area.name, tick: 0 });
+    sendOnlyNonEmptyPatches(this);
     this.visibility = new RoomVisibility(this.state, (id) => this.sim.minds.get(id)?.hidden === true);
     this.delivery = new EventDelivery(new Map(), (userId, event) =>
       this.presence.publish(playerEventsChannel(userId), event),

@@ -16,6 +16,12 @@ export type { CharacterRecord };
 export interface PlayerStore {
   load(userId: string): Promise<CharacterRecord | null>;
   save(record: CharacterRecord): Promise<void>;
+  /**
+   * Saves several characters (one record per user) in as few round trips as the store can, with `save`'s promise for
+   * each: durable when it resolves. Answers, in order, undefined for a record saved and the error for one that was
+   * not. Absent where the store has no cheaper way than one `save` each (rooms/saveBatch.ts then calls `save`).
+   */
+  saveMany?(records: CharacterRecord[]): Promise<Array<Error | undefined>>;
   /** Changes made to characters outside the world (marketplace, economy); absent where nothing else changes them. */
   sync?: CharacterSync;
 }

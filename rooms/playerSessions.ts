@@ -5,14 +5,9 @@ import { PLAYER_ROOMS_KEY } from './areaRoomOptions';
 import { type AreaDef, type World, areaOf } from './content/world';
 import type { EventDelivery, PlayerSession } from './eventDelivery';
 import { type LiveTake, afterSaves, applyOutsideChanges, takeFromLivePlayer } from './outsideChanges';
-import {
-  type Authenticate,
-  type CharacterRecord,
-  type PlayerIdentity,
-  type PlayerStore,
-  newCharacter,
-} from './persistence';
-import { playerFromRecord, recordFromPlayer } from './playerRecords';
+import { type Authenticate, type PlayerIdentity, type PlayerStore, newCharacter } from './persistence';
+import { playerFromRecord, recordFromPlayer, recordKey as withoutTime } from './playerRecords';
+import { SaveBatch } from './saveBatch';
 import { firstImpression, type PlayerStandings } from './standings';
 import { disengage } from './rules/combat';
 import type { SimContext } from './rules/context';
@@ -48,8 +43,12 @@ export class PlayerSessions {
   readonly all = new Map<string, PlayerSession>();
   /** Saves of players who just left, so a quick rejoin loads what they left with. */
   private readonly leaving = new Map<string, Promise<void>>();
+  /** Character saves, written in batches (rooms/saveBatch.ts). */
+  private readonly saves: SaveBatch;
 
-  constructor(private readonly host: SessionHost) {}
+  constructor(private readonly host: SessionHost) {
+    this.saves = new SaveBatch(host.store, () => host.clock.now());
+  }
 
   get(userId: string): PlayerSession | undefined {
     return this.all.get(userId);
@@ -120,7 +119,7 @@ export class PlayerSessions {
       this.host.log.error({ err, userId: identity.userId }, 'applying outside changes on join failed'),
     );
     enterRoom(sim, state, state.roomRef);
-    // Only the newcomer's view changes now (players are not view-tagged); the others' follow with the tick.
+    // Only the newcomer's view is reconciled now; the views of those in the room follow with the tick.
     visibility.sync([session]);
     delivery.flush(session);
     return session;
@@ -188,17 +187,12 @@ export class PlayerSessions {
     return sync ? takeFromLivePlayer(session, sync, claimId, item, qty) : Promise.resolve('absent');
   }
 
-  /** Queues a save of the player's current state behind any save already in flight. */
+  /**
+   * Saves the player's state behind any save or outside change already queued for them (SaveBatch: written with
+   * other players' saves, and joined by later saves until it is written); resolves once it is durable.
+   */
   persist(session: PlayerSession): Promise<void> {
-    const record = recordFromPlayer(session.state, session.journal, this.host.clock.now());
-    const savedAs = withoutTime(record);
-    session.saving = session.saving
-      .catch(() => undefined)
-      .then(() => this.host.store.save(record))
-      .then(() => {
-        session.savedAs = savedAs;
-      });
-    return session.saving;
+    return this.saves.persist(session);
   }
 
   /**
@@ -228,13 +222,9 @@ export class PlayerSessions {
     }
   }
 
-  /** Saves and dismisses everyone (the room is being disposed). */
+  /** Saves and dismisses everyone (the room is being disposed), and waits for every save asked for before. */
   async dismissAll(): Promise<void> {
     await Promise.all([...this.all.values()].map((session) => this.dismiss(session)));
+    await this.saves.drain();
   }
-}
-
-/** A record's content without its save time, for comparing with the last save. */
-function withoutTime(record: CharacterRecord): string {
-  return JSON.stringify({ ...record, updatedAt: 0 });
 }

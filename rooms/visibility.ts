@@ -2,21 +2,35 @@ import type { Client } from '@colyseus/core';
 import { StateView } from '@colyseus/schema';
 import type { PlayerSession } from './eventDelivery';
 import type { AreaState, CreatureState, FloorItemState } from './state/AreaState';
+import { OWN_VIEW, type PlayerState } from './state/PlayerState';
 
-type Visible = CreatureState | FloorItemState;
+type Visible = CreatureState | FloorItemState | PlayerState;
+
+/** What a player's view shows besides their own character, and the room list it was last reconciled with. */
+interface ViewEntry {
+  view: StateView;
+  seen: Set<Visible>;
+  shown?: readonly Visible[];
+}
+
+const NOTHING: readonly Visible[] = [];
 
 /**
- * Per-client state visibility (Colyseus `StateView`). `AreaState.creatures` and `AreaState.items` are
- * view-tagged collections: a client only receives the creatures and floor items of the room its character
- * stands in, and the private fields of its own `PlayerState` (inventory, equipment, skills, xp, coins).
- * Players' public fields (name, room, health, level, status, companion) stay shared by the whole area.
+ * Per-client state visibility (Colyseus `StateView`). `AreaState.players`, `.creatures` and `.items` are view-tagged
+ * collections: a client receives the players, creatures and floor items of the room its character stands in, and
+ * its own character with its private fields (`OWN_VIEW`: inventory, equipment, skills, xp, coins). Another player's
+ * public fields (name, room, health, level, status, companion) reach only the players in the same room, so a move
+ * or a fight patches the clients of one or two rooms instead of every client of the area.
  *
- * One `StateView` per player session is shared by all that player's sockets. `sync` reconciles every view
- * with the world after each action and tick: whatever entered the player's room is added, whatever left it
- * (or the player left) is removed.
+ * One `StateView` per player session is shared by all that player's sockets. `sync` reconciles views with the world
+ * after each action and tick: whatever entered the player's room is added, whatever left it (or the player left) is
+ * removed. A room whose occupants are the same as at the last sync keeps its list, and a view already reconciled
+ * with that list is skipped, so a tick where nobody moved costs one pass over the area's things.
  */
 export class RoomVisibility {
-  private readonly views = new Map<PlayerSession, { view: StateView; seen: Map<string, Visible> }>();
+  private readonly views = new Map<PlayerSession, ViewEntry>();
+  /** Each room's things at the last sync, in the state's order (the same array while they stay the same). */
+  private rooms = new Map<string, readonly Visible[]>();
 
   /** `hidden(creatureId)`: true for a creature nobody may perceive yet (an ambusher lying in wait). */
   constructor(
@@ -28,8 +42,8 @@ export class RoomVisibility {
   watch(session: PlayerSession, client: Client): void {
     let entry = this.views.get(session);
     if (!entry) {
-      entry = { view: new StateView(), seen: new Map() };
-      entry.view.add(session.state);
+      entry = { view: new StateView(), seen: new Set() };
+      entry.view.add(session.state, OWN_VIEW);
       this.views.set(session, entry);
     }
     client.view = entry.view;
@@ -46,37 +60,58 @@ export class RoomVisibility {
   /** Reconciles the views of `sessions` with what stands in each player's room now. */
   sync(sessions: Iterable<PlayerSession>): void {
     if (this.views.size === 0) return;
-    const byRoom = new Map<string, Map<string, Visible>>();
-    const index = (key: string, thing: Visible) => {
-      let here = byRoom.get(thing.roomRef);
-      if (!here) byRoom.set(thing.roomRef, (here = new Map()));
-      here.set(key, thing);
-    };
-    this.state.creatures.forEach((creature, id) => {
-      if (!this.hidden(id)) index(`c${id}`, creature);
-    });
-    this.state.items.forEach((item, id) => index(`i${id}`, item));
+    const rooms = this.index();
     for (const session of sessions) {
       const entry = this.views.get(session);
-      if (entry) reconcile(entry, byRoom.get(session.state.roomRef));
+      if (!entry) continue;
+      const here = rooms.get(session.state.roomRef) ?? NOTHING;
+      if (entry.shown === here) continue;
+      reconcile(entry, here, session.state);
+      entry.shown = here;
     }
+  }
+
+  /** Who and what stands in each room now; a room's list from the last sync is kept when nothing in it changed. */
+  private index(): Map<string, readonly Visible[]> {
+    const rooms = new Map<string, Visible[]>();
+    const add = (thing: Visible) => {
+      const here = rooms.get(thing.roomRef);
+      if (here) here.push(thing);
+      else rooms.set(thing.roomRef, [thing]);
+    };
+    this.state.players.forEach(add);
+    this.state.creatures.forEach((creature, id) => {
+      if (!this.hidden(id)) add(creature);
+    });
+    this.state.items.forEach(add);
+    const kept = new Map<string, readonly Visible[]>();
+    for (const [roomRef, here] of rooms) {
+      const before = this.rooms.get(roomRef);
+      kept.set(roomRef, before && sameThings(before, here) ? before : here);
+    }
+    this.rooms = kept;
+    return kept;
   }
 }
 
-function reconcile(
-  entry: { view: StateView; seen: Map<string, Visible> },
-  wanted: Map<string, Visible> | undefined,
-): void {
-  for (const [key, thing] of entry.seen) {
-    if (wanted?.get(key) === thing) continue;
-    entry.seen.delete(key);
+function sameThings(a: readonly Visible[], b: readonly Visible[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Makes the view show exactly `here` (less the player's own character, which it always shows). */
+function reconcile(entry: ViewEntry, here: readonly Visible[], own: PlayerState): void {
+  const wanted = new Set(here);
+  for (const thing of entry.seen) {
+    if (wanted.has(thing)) continue;
+    entry.seen.delete(thing);
     // A thing deleted from its collection has already left every view; one still present is taken out.
     if (entry.view.has(thing)) entry.view.remove(thing);
   }
-  if (!wanted) return;
-  for (const [key, thing] of wanted) {
-    if (entry.seen.has(key)) continue;
-    entry.seen.set(key, thing);
+  for (const thing of here) {
+    if (thing === own || entry.seen.has(thing)) continue;
+    entry.seen.add(thing);
     entry.view.add(thing);
   }
 }

@@ -84,9 +84,15 @@ export function forkLoadChild<M extends { kind: string }>(
     if (waiter === -1) received.push(m);
     else waiting.splice(waiter, 1)[0].resolve(m);
   });
+  // 'exit' can come before the child's last messages are read (a busy parent reads its IPC channel late: the crowd
+  // bench's host lost an SDK process's report that way), so waiters are failed only once the channel has closed too.
   child.once('exit', (code) => {
-    exitCode = code;
-    for (const w of waiting.splice(0)) w.reject(new Error(`${label} exited with ${code}`));
+    const fail = () => {
+      exitCode = code;
+      for (const w of waiting.splice(0)) w.reject(new Error(`${label} exited with ${code}`));
+    };
+    if (child.connected) child.once('disconnect', () => setImmediate(fail));
+    else setImmediate(fail);
   });
   const message = <K extends M['kind']>(kind: K) =>
     new Promise<Extract<M, { kind: K }>>((resolve, reject) => {

@@ -35,16 +35,17 @@ export const FloorItemState = schema(
 export type FloorItemState = SchemaType<typeof FloorItemState>;
 
 /**
- * The synchronised state of one area room: who and what is where, and the simulation tick. Every client sees
- * every player of the area; creatures and floor items only in its own room (StateView, rooms/visibility.ts).
+ * The synchronised state of one area room: who and what is where, and the simulation tick. A client sees its own
+ * player, and the players, creatures and floor items of the room its character stands in (StateView,
+ * rooms/visibility.ts): a move patches the two rooms' clients, not the whole area's.
  */
 export const AreaState = schema(
   {
     areaId: t.string().default(''),
     name: t.string().default(''),
     tick: t.uint32().default(0),
-    players: t.map(PlayerState),
-    // View-tagged: each client sees only the creatures and items of its own room (rooms/visibility.ts).
+    // View-tagged: each client sees only the players, creatures and items of its own room (rooms/visibility.ts).
+    players: t.map(PlayerState).view(),
     creatures: t.map(CreatureState).view(),
     items: t.map(FloorItemState).view(),
   },

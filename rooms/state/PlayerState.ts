@@ -13,6 +13,12 @@ export const CompanionState = schema(
 );
 export type CompanionState = SchemaType<typeof CompanionState>;
 
+/**
+ * The view tag of a player's private fields: only a view that added the player with this tag (their own) receives
+ * them. Another player's view adds them with the default tag and gets the public fields only (rooms/visibility.ts).
+ */
+export const OWN_VIEW = 1;
+
 /** Player statuses (`PlayerState.status`). */
 export const PlayerStatus = { idle: 'idle', fighting: 'fighting', resting: 'resting', dead: 'dead' } as const;
 
@@ -20,7 +26,8 @@ export const PlayerStatus = { idle: 'idle', fighting: 'fighting', resting: 'rest
  * A player character in an area room's synchronised state, keyed by userId in `AreaState.players`.
  * `inventory` and `skills` map item/skill refs to counts; `equipment` maps a slot to an item ref; `target` is
  * the id of the creature the player is fighting ('' when none). xp, coins, inventory, equipment and skills
- * are view-tagged: only the player's own client receives them (rooms/visibility.ts).
+ * are tagged `OWN_VIEW`: only the player's own client receives them; the public fields go to the players who
+ * stand in the same room (rooms/visibility.ts).
  */
 export const PlayerState = schema(
   {
@@ -30,14 +37,14 @@ export const PlayerState = schema(
     health: t.int16().default(0),
     maxHealth: t.int16().default(0),
     level: t.uint8().default(1),
-    xp: t.uint32().default(0).view(),
-    soft: t.uint32().default(0).view(),
-    hard: t.uint32().default(0).view(),
+    xp: t.uint32().default(0).view(OWN_VIEW),
+    soft: t.uint32().default(0).view(OWN_VIEW),
+    hard: t.uint32().default(0).view(OWN_VIEW),
     status: t.string().default('idle'),
     target: t.string().default(''),
-    inventory: t.map('number').view(),
-    equipment: t.map('string').view(),
-    skills: t.map('number').view(),
+    inventory: t.map('number').view(OWN_VIEW),
+    equipment: t.map('string').view(OWN_VIEW),
+    skills: t.map('number').view(OWN_VIEW),
     companion: CompanionState,
   },
   'PlayerState',

@@ -103,6 +103,61 @@ export class MongoPlayerStore implements PlayerStore {
     throw new Error(`character ${record.userId} could not be saved: its items keep changing`);
   }
 
+  /**
+   * Saves a batch of characters in two round trips: one read of every guard, one unordered bulk of guarded replaces.
+   * A record that needs more than a replace goes through `save` on its own: a character not saved yet, and, with the
+   * economy, one whose coins changed or whose coin sync is unsettled (CharacterCoins.save posts them in its three
+   * steps). When a guard no longer matches (an item claim landed in between), the batch's records are saved again one
+   * by one (a replace is idempotent; `save` re-reads the claims).
+   */
+  async saveMany(records: CharacterRecord[]): Promise<Array<Error | undefined>> {
+    const one = (record: CharacterRecord) =>
+      this.save(record).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      );
+    if (records.length < 2) return Promise.all(records.map(one));
+    const docs = await this.characters
+      .find(
+        { userId: { $in: records.map((record) => record.userId) } },
+        { userId: 1, claimSeq: 1, itemClaims: 1, ...(this.coins ? SAVED_COINS : {}) },
+      )
+      .lean();
+    const byUser = new Map(docs.map((doc) => [doc.userId, doc]));
+    const alone: number[] = [];
+    const bulk: number[] = [];
+    const writes = records.flatMap((record, index) => {
+      const doc = byUser.get(record.userId);
+      const sync = doc?.coinSync;
+      const coinsSettled = sync && doc.currencies && !sync.pending && record.currencies.soft === sync.base;
+      if (!doc || (this.coins && !coinsSettled)) {
+        alone.push(index);
+        return [];
+      }
+      bulk.push(index);
+      const seen = this.loadedClaims.get(record.userId) ?? doc.claimSeq ?? 0;
+      const toWrite = applyClaims(
+        record,
+        unseenClaims(doc, seen, this.liveClaims.get(record.userId) ?? NONE),
+      );
+      const keep = doc.claimSeq ? { claimSeq: doc.claimSeq, itemClaims: doc.itemClaims ?? [] } : {};
+      const replacement = { ...toWrite, ...keep, ...(this.coins ? { coinSync: sync } : {}) };
+      const filter = { claimSeq: doc.claimSeq ?? { $exists: false }, userId: record.userId };
+      return [{ replaceOne: { filter, replacement } }];
+    });
+    const results: Array<Error | undefined> = new Array(records.length).fill(undefined);
+    const [written] = await Promise.all([
+      writes.length > 0
+        ? this.characters.collection.bulkWrite(writes, { ordered: false, ignoreUndefined: true })
+        : undefined,
+      ...alone.map(async (index) => (results[index] = await one(records[index]))),
+    ]);
+    if (written && written.matchedCount < writes.length) {
+      await Promise.all(bulk.map(async (index) => (results[index] = await one(records[index]))));
+    }
+    return results;
+  }
+
   /** Claims the user's room session has not shown yet, as item moves; from now on they count as shown. */
   private async unseenItems(userId: string): Promise<Array<{ item: string; qty: number }>> {
     const doc = await this.characters.findOne({ userId }, { claimSeq: 1, itemClaims: 1 }).lean();

@@ -37,11 +37,13 @@ describe('area room lifecycle: autosave, idle gateway players, untrusted join op
   it('autosaves only the players whose record changed since their last save', async () => {
     const store = new WatchedStore();
     game = await startGameServer({ store, durableActions: false, saveEveryMs: 30 });
+    // Watched before the join: on a loaded machine the join can take longer than one autosave interval.
+    const firstSave = store.nextSave((r) => r.userId === 'ann');
     const { room } = await joinArea(game, 'ann');
     const saves = () => store.saveLog.filter((r) => r.userId === 'ann').length;
     const severalAutosaves = () => new Promise((resolve) => setTimeout(resolve, 200));
     // A new character is saved by the first autosave, then skipped while nothing changes.
-    await store.nextSave((r) => r.userId === 'ann');
+    await firstSave;
     await severalAutosaves();
     const first = saves();
     expect(first).toBe(1);

@@ -27,7 +27,8 @@ describe('AreaRoom: several SDK clients in one area', () => {
     );
     expect(arrivedAt.text.split('\n')[0]).toBe('Market Row');
 
-    await waitForState(alice.room, (state) => state.players.get('bob')?.roomRef === 'village:market');
+    // Players are synchronised per room: Bob, in the market now, has left the state of Alice, in the square.
+    await waitForState(alice.room, (state) => !state.players.has('bob'));
     expect(alice.room.state.players.get('alice')?.roomRef).toBe('village:square');
 
     alice.room.send('say', { text: 'hello?' });
@@ -40,5 +41,6 @@ describe('AreaRoom: several SDK clients in one area', () => {
       (e) => e.type === 'chat.said' && e.text === 'Bob says: "back again"',
     );
     expect(heard.channel).toBe('chat');
+    await waitForState(alice.room, (state) => state.players.get('bob')?.roomRef === 'village:square');
   });
 });

@@ -31,6 +31,10 @@ describe('per-client state visibility (StateView)', () => {
 
     await ann.room.request('take', { item: 'stick', qty: 1 });
     await waitForState(ann.room, (s) => s.players.get('ann')?.inventory.get('village:stick') === 1);
+
+    await bob.room.request('move', { direction: 'west' });
+    await waitForState(bob.room, (s) => s.creatures.size === 2);
+    expect(new Set(roomsOf(bob.room.state.items))).toEqual(new Set(['village:square']));
     await waitForState(bob.room, (s) => s.players.get('ann')?.roomRef === 'village:square');
     const annSeenByBob = bob.room.state.players.get('ann')!;
     expect([annSeenByBob.name, annSeenByBob.health, annSeenByBob.inventory?.size ?? 0]).toEqual([
@@ -38,9 +42,31 @@ describe('per-client state visibility (StateView)', () => {
       30,
       0,
     ]);
+  });
 
+  it("sends a player's changing fields only to the players in the same room", async () => {
+    const ann = await joinArea(game, 'ann');
+    const cid = await joinArea(game, 'cid');
+    const bob = await joinArea(game, 'bob');
+    await waitForState(bob.room, (s) => s.players.has('ann') && s.players.has('cid'));
+    await bob.room.request('move', { direction: 'east' });
+    // Bob left the square: Ann and Cid leave his state at once, and he leaves theirs with the next tick.
+    await waitForState(bob.room, (s) => s.players.size === 1 && s.players.has('bob'));
+    game.tick();
+    await waitForState(ann.room, (s) => !s.players.has('bob'));
+
+    let bobPatches = 0;
+    bob.room.onStateChange(() => (bobPatches += 1));
+    await ann.room.request('rest', {});
+    // Cid, in the square, sees Ann rest; Bob, next door, receives nothing of it (not even an empty patch).
+    await waitForState(cid.room, (s) => s.players.get('ann')?.status === 'resting');
+    await bob.room.request('look', {});
+    expect(bob.room.state.players.has('ann')).toBe(false);
+    expect(bobPatches).toBe(0);
+
+    // Coming back, Bob gets Ann as she is now.
     await bob.room.request('move', { direction: 'west' });
-    await waitForState(bob.room, (s) => s.creatures.size === 2);
-    expect(new Set(roomsOf(bob.room.state.items))).toEqual(new Set(['village:square']));
+    await waitForState(bob.room, (s) => s.players.get('ann')?.status === 'resting');
+    expect(bob.room.state.players.get('ann')?.xp ?? 0).toBe(0);
   });
 });

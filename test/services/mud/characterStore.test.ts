@@ -1,5 +1,6 @@
 import { characterModel } from '../../../models/Character';
 import type { CharacterRecord } from '../../../rooms/persistence';
+import { CharacterItems } from '../../../services/mud/characterItems';
 import { MongoPlayerStore } from '../../../services/mud/characterStore';
 import { useMongooseTarget } from '../../embedded/mongo/mongoTarget';
 import { buildFullCharacter } from './characterFixture';
@@ -32,5 +33,31 @@ describe('MongoPlayerStore writes', () => {
     expect((await store.load('ann'))?.roomRef).toBe('village:square');
     const hydrated = await characters.findOne({ userId: 'ann' });
     expect(hydrated!.validateSync()).toBeUndefined();
+  });
+
+  it('saves a batch in one bulk write, applying outside item claims, and a new character on its own', async () => {
+    const store = new MongoPlayerStore(connection());
+    const ann = buildCharacter();
+    const bob = buildFullCharacter({ userId: 'bob', name: 'Bob', inventory: { 'village:stick': 1 } });
+    await store.save(ann);
+    await store.save(bob);
+    await store.load('ann');
+    await store.load('bob');
+    // Delivered to Bob from outside after his session loaded him: his next save must keep it.
+    expect(await new CharacterItems(connection()).give('bob', 'delivery-1', 'village:stick', 2)).toBe(true);
+    const characters = characterModel(connection());
+    const bulk = jest.spyOn(characters.collection, 'bulkWrite');
+    const cid = buildFullCharacter({ userId: 'cid', name: 'Cid' });
+
+    const results = await store.saveMany([{ ...ann, roomRef: 'village:square' }, { ...bob, health: 3 }, cid]);
+
+    expect(results).toEqual([undefined, undefined, undefined]);
+    expect(bulk).toHaveBeenCalledTimes(1);
+    expect(bulk.mock.calls[0][0]).toHaveLength(2);
+    bulk.mockRestore();
+    expect((await store.load('ann'))?.roomRef).toBe('village:square');
+    const bobNow = await store.load('bob');
+    expect([bobNow?.health, bobNow?.inventory['village:stick']]).toEqual([3, 3]);
+    expect((await store.load('cid'))?.name).toBe('Cid');
   });
 });

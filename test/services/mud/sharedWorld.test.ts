@@ -45,13 +45,15 @@ describe('one authoritative world for SDK, REST and plain-WebSocket players', ()
     expect(await bobSide.room.request('move', { direction: 'east' })).toEqual({ ok: true });
     for (const side of [annSide, cidSide]) {
       await side.log.waitFor((e) => e.type === 'player.left' && e.text === `${nameOf(bob)} leaves east.`);
-      await waitForState(
-        side.room,
-        (state: AreaState) => state.players.get(bob.userId)?.roomRef === 'village:market',
-      );
+      // Players are synchronised per room: Bob, now in the market, leaves the square's clients' state.
+      await waitForState(side.room, (state: AreaState) => !state.players.has(bob.userId));
     }
     cidSide.room.send('move', { direction: 'east' });
     await bobSide.log.waitFor((e) => e.text === `${nameOf(cid)} arrives.`);
+    await waitForState(
+      bobSide.room,
+      (state: AreaState) => state.players.has(cid.userId) && !state.players.has(ann.userId),
+    );
     cidSide.room.send('say', { text: 'wait for me' });
     expect((await bobSide.log.waitFor((e) => e.type === 'chat.said')).text).toBe(
       `${nameOf(cid)} says: "wait for me"`,
