@@ -9,9 +9,14 @@ import {
 } from '../../../ai/memory/recallScoring';
 import { newerFirst } from '../../../ai/memory/newerFirst';
 import { queryTerms } from '../../../ai/text/terms';
+import type { Model } from 'mongoose';
+import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import type { SubjectTextIndex } from '../../../ai/memory/subjectTextIndex';
 import type { MemoryDocument } from '../../../models/Memory';
-import type { MemoryKeeper } from './memoryKeeper';
-import { recordOf } from './memoryKeeper';
+import type { Clock } from '../../../platform/clock';
+import type { SubjectGraph } from '../graph/subjectGraph';
+import { recordOf } from './memoryRecords';
+import type { MemoryVectors } from './memoryVectors';
 import {
   MEMORY_TIERS,
   type MemoryRecord,
@@ -30,15 +35,30 @@ const OUTDATED_WEIGHT = 0.5;
 /** Most facts of a subject considered for one recall. */
 const MAX_FACTS = 2000;
 
+/** What recall reads: the stores, the subject's fulltext index, the embedders and the clock (the keeper's). */
+export interface RecallPorts {
+  memories: Model<MemoryDocument>;
+  text: SubjectTextIndex;
+  /** The offline hash embedding (lexical relevance, newer-first). */
+  local: { embedOne(text: string): number[] };
+  vectors: Pick<MemoryVectors, 'models' | 'search'>;
+  embeddings: Pick<EmbeddingChain, 'embedQuery'>;
+  /** The memories' own space (the neural path), when configured. */
+  encoder?: { model: string; embedQuery(text: string): Promise<number[]> };
+  graph: Pick<SubjectGraph, 'facts' | 'validFacts' | 'namesOf'>;
+  clock: Clock;
+  working(subject: string, sessionId: string): Promise<MemoryRecord[]>;
+}
+
 /**
  * Recall across tiers: in the stored tiers, the union of the subject's best BM25 matches and nearest vectors,
  * re-read from MongoDB (so anything forgotten meanwhile is gone), and, for the semantic tier, the graph facts valid
  * at `as_of`. Each candidate is scored by `recallScore` (relevance × recency and importance); candidates below the
  * minimum relevance are dropped, so an unrelated query finds nothing. The working tier is returned whole.
  */
-export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): Promise<RecallResult> {
+export async function recallMemories(keeper: RecallPorts, input: RecallInput): Promise<RecallResult> {
   const tiers = input.tiers?.length ? input.tiers : [...MEMORY_TIERS];
-  const now = keeper.options.clock.now();
+  const now = keeper.clock.now();
   const asOf = input.as_of ?? new Date(now);
   const terms = queryTerms(input.query);
   const queryVector = keeper.local.embedOne(input.query);
@@ -99,7 +119,7 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
  * (for a fulltext-only candidate, the bound the nearest ones give).
  */
 async function storedCandidates(
-  keeper: MemoryKeeper,
+  keeper: RecallPorts,
   input: RecallInput,
   tiers: string[],
   asOf: Date,
@@ -107,9 +127,10 @@ async function storedCandidates(
   if (tiers.length === 0) return { docs: [] };
   const width = input.tags?.length ? TAGGED_CANDIDATES : CANDIDATES;
   const ids = new Set(keeper.text.search(input.subject, input.query, tiers, width).map((hit) => hit.id));
-  const { vectors, encoder } = keeper.options;
+  const { vectors, encoder } = keeper;
   const models = vectors.models();
   let meaning: Map<string, number> | undefined;
+  let bound: number | undefined;
   if (encoder && models.includes(encoder.model)) {
     const query = await encoder.embedQuery(input.query);
     const near = await vectors.search(
@@ -123,13 +144,12 @@ async function storedCandidates(
     // bound (reading its vector by id cost 55 ms for 50 candidates at 20k memories, mostly moving 512 floats each).
     // When fewer came back, every memory with a vector is among them: one without (not yet re-embedded) is
     // scored by its words.
-    if (near.length === width * NEAREST_FACTOR) {
-      const bound = near[near.length - 1].score;
-      for (const id of ids) if (!meaning.has(id)) meaning.set(id, bound);
-    }
+    // A memory whose vector is not written yet (remembered moments ago, or not re-embedded) has no cosine: it is
+    // scored by its words, never given the bound.
+    if (near.length === width * NEAREST_FACTOR) bound = near[near.length - 1].score;
     for (const hit of near) ids.add(hit.id);
   } else if (models.length > 0) {
-    const query = await keeper.options.embeddings.embedQuery(input.query, models);
+    const query = await keeper.embeddings.embedQuery(input.query, models);
     const near = await vectors.search(query.model, query.vector, { subject: input.subject, tiers }, width);
     for (const hit of near) ids.add(hit.id);
   }
@@ -141,7 +161,11 @@ async function storedCandidates(
     occurred_at: { $lte: asOf },
   };
   if (input.tags?.length) filter.tags = { $all: input.tags };
-  return { docs: await keeper.memories.find(filter).lean(), meaning };
+  const docs = await keeper.memories.find(filter).lean();
+  if (meaning && bound !== undefined)
+    for (const doc of docs)
+      if (!meaning.has(doc._id) && doc.vector_model === encoder?.model) meaning.set(doc._id, bound);
+  return { docs, meaning };
 }
 
 /**
@@ -149,13 +173,13 @@ async function storedCandidates(
  * below what is true now, so a knowledge update answers with the newest fact.
  */
 async function outdatedSources(
-  keeper: MemoryKeeper,
+  keeper: RecallPorts,
   subject: string,
   ids: string[],
   asOf: Date,
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const facts = await keeper.options.graph.facts
+  const facts = await keeper.graph.facts
     .find(
       {
         scope: subject as `${string}:${string}`,
@@ -175,8 +199,8 @@ async function outdatedSources(
 }
 
 /** The subject's facts valid at `asOf`, as semantic-tier memory records ("Ann lives in Hilltown"). */
-async function factRecords(keeper: MemoryKeeper, subject: string, asOf: Date): Promise<MemoryRecord[]> {
-  const graph = keeper.options.graph;
+async function factRecords(keeper: RecallPorts, subject: string, asOf: Date): Promise<MemoryRecord[]> {
+  const graph = keeper.graph;
   const facts = await graph.validFacts(subject as `${string}:${string}`, asOf, MAX_FACTS);
   if (facts.length === 0) return [];
   const names = await graph.namesOf(

@@ -36,7 +36,7 @@ describe('moving memories into the sentence encoder’s space', () => {
     try {
       const done = await eventually(
         async () => (await after.stats()).memory_vectors,
-        { model: 'use-lite-v1-512', state: 'done', reembedded: 3, pending: 0 },
+        { model: 'use-lite-v1-512', state: 'done', reembedded: 3, pending: 0, oldest_pending_at: null },
         20_000,
         50,
       );
