@@ -175,7 +175,10 @@ export class MemoryVectorRepair {
       try {
         repaired += await this.write(batch);
       } catch (error) {
-        this.logger.warn({ err: error, memories: batch.length }, 'memory vector repair failed; the next pass retries');
+        this.logger.warn(
+          { err: error, memories: batch.length },
+          'memory vector repair failed; the next pass retries',
+        );
       }
     }
     if (repaired > 0) this.logger.info({ repaired }, 'memory vectors repaired');
@@ -219,7 +222,10 @@ export class MemoryVectorRepair {
         await this.write(batch);
       } catch (error) {
         // They stay flagged: the repair pass (every minute) writes them.
-        this.logger.warn({ err: error, memories: batch.length }, 'memory vectors not written; the repair pass retries');
+        this.logger.warn(
+          { err: error, memories: batch.length },
+          'memory vectors not written; the repair pass retries',
+        );
       } finally {
         for (const id of batch) this.waiting.delete(id);
       }
@@ -258,7 +264,10 @@ export class MemoryVectorRepair {
       .sort({ created_at: 1 })
       .limit(limit + this.waiting.size)
       .toArray();
-    return docs.map((doc) => doc._id).filter((id) => !this.waiting.has(id)).slice(0, limit);
+    return docs
+      .map((doc) => doc._id)
+      .filter((id) => !this.waiting.has(id))
+      .slice(0, limit);
   }
 
   private async count(now: number): Promise<PendingVectors> {

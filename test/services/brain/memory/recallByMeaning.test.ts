@@ -34,7 +34,12 @@ describe('memory recall by meaning (the sentence encoder, BRAIN_MEMORY_EMBEDDER=
       await server.as(player.token).post('/brain/memory/remember', { content }).expect(201);
     }
     // Remember answers before the vectors are written; recall by meaning needs the background pass done.
-    await eventually(async () => ((await server.stats()).memory_vectors as { pending: number }).pending, 0, 20_000, 100);
+    await eventually(
+      async () => ((await server.stats()).memory_vectors as { pending: number }).pending,
+      0,
+      20_000,
+      100,
+    );
   });
   afterAll(() => server.stop());
 

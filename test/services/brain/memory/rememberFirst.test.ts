@@ -49,7 +49,10 @@ async function start(
 }
 
 const call = (server: TestPlatform, route: string, body: object) =>
-  request(server.url).post(route).set('Authorization', `Bearer ${TOKEN}`).send({ subject: SUBJECT, ...body });
+  request(server.url)
+    .post(route)
+    .set('Authorization', `Bearer ${TOKEN}`)
+    .send({ subject: SUBJECT, ...body });
 const recalled = async (server: TestPlatform, query: string) =>
   (await call(server, '/brain/memory/recall', { query, limit: 5 }).expect(200)).body.hits.map(
     (hit: { content: string }) => hit.content,
@@ -69,7 +72,9 @@ describe('remember stores first, the vector follows (neural path)', () => {
 
   it('is the default, and chain stays selectable', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).BRAIN_MEMORY_EMBEDDER).toBe('neural');
-    expect(loadConfig({ NODE_ENV: 'test', BRAIN_MEMORY_EMBEDDER: 'chain' }).BRAIN_MEMORY_EMBEDDER).toBe('chain');
+    expect(loadConfig({ NODE_ENV: 'test', BRAIN_MEMORY_EMBEDDER: 'chain' }).BRAIN_MEMORY_EMBEDDER).toBe(
+      'chain',
+    );
   });
 
   it('answers before the vector exists, recalls by words at once and by meaning after the background pass', async () => {
