@@ -6,7 +6,6 @@ import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
 import type { EmbeddingProvider } from '../../../ai/embeddings/provider';
 import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
 import { cosine } from '../../../ai/memory/recallScoring';
-import { BLOCKING_SECRET_KINDS, redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
 import { SubjectTextIndex, type IndexedMemory } from '../../../ai/memory/subjectTextIndex';
 import { timeOrderedId } from '../../../ai/memory/timeOrderedId';
 import { memoryModel, type MemoryDocument, type StoredMemoryTier } from '../../../models/Memory';
@@ -15,6 +14,7 @@ import { GroupCommit, insertGroup } from '../../../platform/stores/groupCommit';
 import { memoryOperations } from '../../../platform/metrics';
 import type { SubjectGraph } from '../graph/subjectGraph';
 import { memoryError } from './errors';
+import { screenSecrets } from './secretScreen';
 import { contentHash, recordOf } from './memoryRecords';
 import { forgetMemories, type MemoryForgetting } from './memoryForgetting';
 import { recallMemories, type RecallPorts } from './memoryRecall';
@@ -120,7 +120,8 @@ export class MemoryKeeper implements MemoryService {
     this.recallPorts = {
       memories: this.memories,
       text: this.text,
-      local: this.local,
+      // The near-duplicate check's cache of recent texts' embeddings: a recall's candidates are often recent.
+      local: { embedOne: (text) => this.localVector(text) },
       vectors,
       embeddings,
       // Read at each recall: a bench swaps the encoder after opening.
@@ -146,7 +147,7 @@ export class MemoryKeeper implements MemoryService {
   }
 
   async remember(input: RememberInput): Promise<RememberResult> {
-    const content = this.screen(input.content);
+    const content = screenSecrets(input.content, this.options.redactSecrets);
     const tier = input.tier ?? 'episodic';
     memoryOperations.inc({ operation: 'remember', tier });
     const now = new Date(this.options.clock.now());
@@ -339,23 +340,6 @@ export class MemoryKeeper implements MemoryService {
         ?.push({ id: doc._id, tier: doc.tier, content: doc.content, hash: doc.content_hash });
     for (const [subject, memories] of bySubject) this.text.load(subject, memories);
     return subjects.map(() => undefined);
-  }
-
-  /** Refuses (or redacts) private keys and mnemonics. */
-  private screen(content: string): string {
-    const blocking = scanForSecrets(content, BLOCKING_SECRET_KINDS);
-    if (blocking.length === 0) return content;
-    if (this.options.redactSecrets) return redactSecrets(content, blocking);
-    throw memoryError(
-      'BRAIN_SECRET_DETECTED',
-      `The content holds ${[...new Set(blocking.map((finding) => finding.kind))].join(' and ')} material; it was not stored`,
-      {
-        errors: blocking.map((finding) => ({
-          path: 'body.content',
-          message: `${finding.kind} at line ${finding.line}`,
-        })),
-      },
-    );
   }
 
   /**

@@ -12,7 +12,7 @@ import { queryTerms } from '../../../ai/text/terms';
 import type { Model } from 'mongoose';
 import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
 import type { SubjectTextIndex } from '../../../ai/memory/subjectTextIndex';
-import type { MemoryDocument } from '../../../models/Memory';
+import type { MemoryDocument, StoredMemoryTier } from '../../../models/Memory';
 import type { Clock } from '../../../platform/clock';
 import type { SubjectGraph } from '../graph/subjectGraph';
 import { recordOf } from './memoryRecords';
@@ -61,7 +61,17 @@ export async function recallMemories(keeper: RecallPorts, input: RecallInput): P
   const now = keeper.clock.now();
   const asOf = input.as_of ?? new Date(now);
   const terms = queryTerms(input.query);
-  const queryVector = keeper.local.embedOne(input.query);
+  // Each text's hash embedding once per recall: newer-first compares up to 190 pairs of the best 20 hits.
+  const localVectors = new Map<string, number[]>();
+  const local = (text: string) => {
+    let vector = localVectors.get(text);
+    if (!vector) {
+      vector = keeper.local.embedOne(text);
+      localVectors.set(text, vector);
+    }
+    return vector;
+  };
+  const queryVector = local(input.query);
   const limit = input.limit ?? 10;
   const idf = (term: string) => keeper.text.idf(input.subject, term);
   const hits: RecallHit[] = [];
@@ -76,7 +86,7 @@ export async function recallMemories(keeper: RecallPorts, input: RecallInput): P
   };
   /** The lexical relevance: the hash embedding's cosine and the query's term coverage. */
   const lexical = (text: string) =>
-    relevanceOf(cosine(queryVector, keeper.local.embedOne(text)), termCoverage(terms, text, idf));
+    relevanceOf(cosine(queryVector, local(text)), termCoverage(terms, text, idf));
 
   const stored = tiers.filter((tier) => tier !== 'working');
   const withFacts = tiers.includes('semantic') && !input.tags?.length;
@@ -106,8 +116,7 @@ export async function recallMemories(keeper: RecallPorts, input: RecallInput): P
   for (const fact of facts) consider(fact, lexical(fact.content), DEFAULT_RECALL_SCORING.minRelevance);
   hits.sort((a, b) => b.score - a.score);
   // On the neural path (where it was measured), a newer statement about the same thing goes above the older one.
-  if (candidates.meaning)
-    newerFirst(hits, (a, b) => cosine(keeper.local.embedOne(a), keeper.local.embedOne(b)));
+  if (candidates.meaning) newerFirst(hits, (a, b) => cosine(local(a), local(b)));
   const result: RecallResult = { hits: hits.slice(0, limit) };
   if (input.session_id) result.working = await keeper.working(input.subject, input.session_id);
   return result;
@@ -154,14 +163,14 @@ async function storedCandidates(
     for (const hit of near) ids.add(hit.id);
   }
   if (ids.size === 0) return { docs: [], meaning };
-  const filter: Record<string, unknown> = {
-    _id: { $in: [...ids] },
-    subject: input.subject,
-    tier: { $in: tiers },
-    occurred_at: { $lte: asOf },
-  };
-  if (input.tags?.length) filter.tags = { $all: input.tags };
-  const docs = await keeper.memories.find(filter).lean();
+  // Equalities only, so the store matches them by set lookups; time and tags are checked here. With `occurred_at`'s
+  // range in the filter the embedded engine compiled a general query per recall and tested its 150-id `$in` against
+  // every candidate: the largest part of a recall's CPU at 20k memories (bench/memoryRecallSpeed.ts profile).
+  const found = await keeper.memories
+    .find({ _id: { $in: [...ids] }, subject: input.subject, tier: { $in: tiers as StoredMemoryTier[] } })
+    .lean();
+  const tags = input.tags ?? [];
+  const docs = found.filter((doc) => doc.occurred_at <= asOf && tags.every((tag) => doc.tags.includes(tag)));
   if (meaning && bound !== undefined)
     for (const doc of docs)
       if (!meaning.has(doc._id) && doc.vector_model === encoder?.model) meaning.set(doc._id, bound);
