@@ -37,10 +37,11 @@ describe('memory recall by meaning (the sentence encoder, BRAIN_MEMORY_EMBEDDER=
     await eventually(
       async () => ((await server.stats()).memory_vectors as { pending: number }).pending,
       0,
-      20_000,
+      90_000,
       100,
     );
-  });
+    // The background threads run at the lowest priority: on a busy machine they wait for every other thread.
+  }, 120_000);
   afterAll(() => server.stop());
 
   it.each(PARAPHRASES)('finds "%s" in the top 5 when asked "%s"', async (remembered, asked) => {
