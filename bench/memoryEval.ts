@@ -117,6 +117,8 @@ async function main(): Promise<void> {
         });
       }
     }
+    // On the neural path (the default) the vectors follow remember: recall is asked once they are written.
+    await bench.memory.vectorRepair.settled();
     const results = new Map<string, { right: number; total: number; baseline: number }>();
     for (const [ability, query, check, asOf] of QUESTIONS) {
       const { hits } = await bench.memory.recall({

@@ -73,6 +73,10 @@ async function main(): Promise<void> {
       }
     }
     const rememberMs = performance.now() - started;
+    // On the neural path remember answers before the vectors are written: questions wait for the background pass.
+    const settle = performance.now();
+    await bench.memory.vectorRepair.settled();
+    const settleMs = performance.now() - settle;
     // Every turn must be its own memory, or a question's answer could be another turn's text.
     if (merges.length > 0) throw new Error(`Turns merged into others: ${merges.join(', ')}`);
     const outcomes: Outcome[] = [];
@@ -101,7 +105,7 @@ async function main(): Promise<void> {
       outcomes.push(outcome);
     }
     console.log(
-      `${turns} turns remembered in ${(rememberMs / 1000).toFixed(1)} s; config ${JSON.stringify(env)}`,
+      `${turns} turns remembered in ${(rememberMs / 1000).toFixed(1)} s, their vectors written ${(settleMs / 1000).toFixed(1)} s after; config ${JSON.stringify(env)}`,
     );
     console.log(
       summary(

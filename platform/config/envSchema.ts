@@ -200,7 +200,7 @@ export const envSchema = z.object({
     .default('UTC'),
   BRAIN_MEMORY_DUPLICATE_SIMILARITY: decimal(0.9, 0.5, 1),
   BRAIN_MEMORY_REDACT_SECRETS: flag('0'),
-  BRAIN_MEMORY_EMBEDDER: z.enum(['neural', 'chain']).default('chain'),
+  BRAIN_MEMORY_EMBEDDER: z.enum(['neural', 'chain']).default('neural'),
 
   // Gateway and signer limits (SPEC 1, 5, 8)
   GATEWAY_RATE_LIMIT_PER_SECOND: int(50, 1),

@@ -189,7 +189,7 @@ export async function createBrainArea(
   // /brain/stats shows the memories' re-embedding beside the corpus figures.
   const statsCore: BrainCore = {
     ...core,
-    stats: async () => ({ ...(await core.stats()), memoryVectors: memory.reembedding?.progress() }),
+    stats: async () => ({ ...(await core.stats()), memoryVectors: await memory.vectorProgress() }),
   };
   return {
     service: brainService(statsCore, queue, context.config.BRAIN_MEMORY_REDACT_SECRETS),

@@ -326,7 +326,13 @@ export const BrainStatsSchema = z
           .meta({ description: 'The vector space of memories (use-lite-v1-512 on the neural path)' }),
         state: z.enum(['idle', 'running', 'done', 'failed']),
         reembedded: z.number().int().meta({ description: 'Memories moved into the space since start-up' }),
-        pending: z.number().int().meta({ description: 'Memories still without a vector in the space' }),
+        pending: z.number().int().meta({
+          description:
+            'Memories still without a vector in the space: being re-embedded, or remembered and waiting for the background pass (found by their words until then)',
+        }),
+        oldest_pending_at: timestamp
+          .nullable()
+          .meta({ description: 'When the oldest memory still waiting for its vector was remembered' }),
       })
       .nullable()
       .meta({

@@ -10128,7 +10128,12 @@ export interface components {
             memory_vectors: {
                 /** @description The vector space of memories (use-lite-v1-512 on the neural path) */
                 model: string;
-                /** @description Memories still without a vector in the space */
+                /**
+                 * Format: date-time
+                 * @description When the oldest memory still waiting for its vector was remembered
+                 */
+                oldest_pending_at: string | null;
+                /** @description Memories still without a vector in the space: being re-embedded, or remembered and waiting for the background pass (found by their words until then) */
                 pending: number;
                 /** @description Memories moved into the space since start-up */
                 reembedded: number;

@@ -1,5 +1,6 @@
 import type { Agenda } from 'agenda';
 import { tiktokenCounter } from '../../../ai/chunking/tokenCounter';
+import type { MemoryVectorStats } from '../../../ai/corpus/corpusStats';
 import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
 import { SentenceEncoder } from '../../../ai/embeddings/sentenceEncoder';
 import type { PlatformContext } from '../../../platform/platform';
@@ -57,6 +58,11 @@ export interface BrainMemory {
   securityService: SecurityService;
   /** The background move of memories into the encoder's space (neural path only). */
   reembedding?: MemoryReembedding;
+  /**
+   * `/brain/stats`' `memory_vectors` on the neural path: the re-embedding, plus the memories whose vector follows
+   * remember (pending, and since when the oldest); undefined on the chain path.
+   */
+  vectorProgress(): Promise<MemoryVectorStats | undefined>;
   services: ServiceRegistrar[];
   jobs: ((agenda: Agenda) => Promise<void>)[];
   close(): Promise<void>;
@@ -153,8 +159,19 @@ export async function openBrainMemory(
       (agenda) => memory.vectorRepair.registerJob(agenda),
     ],
     reembedding,
+    vectorProgress: async () => {
+      if (!reembedding) return undefined;
+      const progress = reembedding.progress();
+      const waiting = await memory.vectorRepair.pending();
+      return {
+        ...progress,
+        pending: progress.pending + waiting.count,
+        oldest_pending_at: waiting.oldest?.toISOString() ?? null,
+      };
+    },
     close: async () => {
       await reembedding?.stop();
+      await memory.vectorRepair.stop();
       await consolidation.stop();
       await audit.flush();
       if (ownEncoder) await encoder?.close();

@@ -1,8 +1,20 @@
-import type { MemoryKeeper } from './memoryKeeper';
-import type { ForgetTarget } from './memoryService';
+import type { Model } from 'mongoose';
+import type { SubjectTextIndex } from '../../../ai/memory/subjectTextIndex';
+import type { MemoryDocument } from '../../../models/Memory';
+import type { SubjectGraph } from '../graph/subjectGraph';
+import type { ForgetTarget, RecallInput, RecallResult } from './memoryService';
+import type { MemoryVectors } from './memoryVectors';
+import type { WorkingMemoryStore } from './workingMemory';
 
-/** The keeper as forgetting uses it. */
-export type MemoryForgetting = MemoryKeeper;
+/** What forgetting writes to (every store a memory lives in) and the recall a `{query}` forget runs. */
+export interface MemoryForgetting {
+  memories: Model<MemoryDocument>;
+  text: Pick<SubjectTextIndex, 'remove'>;
+  vectors: Pick<MemoryVectors, 'delete'>;
+  graph: Pick<SubjectGraph, 'forgetMemories'>;
+  working: Pick<WorkingMemoryStore, 'remove' | 'clear'>;
+  recall(input: RecallInput): Promise<RecallResult>;
+}
 
 /** Most memories one `{query}` forget removes (the best matches). */
 const MAX_QUERY_FORGET = 100;
@@ -23,11 +35,11 @@ export async function forgetMemories(
   if ('id' in target) {
     const doc = await keeper.memories.findOne({ _id: target.id, subject }, { _id: 1 }).lean();
     if (doc) stored = [doc._id];
-    else if (await keeper.options.working.remove(subject, target.id)) forgotten.push(target.id);
+    else if (await keeper.working.remove(subject, target.id)) forgotten.push(target.id);
   } else if ('session_id' in target) {
     const docs = await keeper.memories.find({ subject, session_id: target.session_id }, { _id: 1 }).lean();
     stored = docs.map((doc) => doc._id);
-    forgotten.push(...(await keeper.options.working.clear(subject, target.session_id)));
+    forgotten.push(...(await keeper.working.clear(subject, target.session_id)));
   } else {
     const { hits } = await keeper.recall({
       subject,
@@ -44,9 +56,9 @@ export async function forgetMemories(
 }
 
 /** Removes stored memories of one subject from MongoDB, Qdrant, the fulltext index and the graph. */
-export async function removeStored(keeper: MemoryKeeper, subject: string, ids: string[]): Promise<void> {
+export async function removeStored(keeper: MemoryForgetting, subject: string, ids: string[]): Promise<void> {
   await keeper.memories.deleteMany({ _id: { $in: ids }, subject });
-  await keeper.options.vectors.delete(ids);
+  await keeper.vectors.delete(ids);
   keeper.text.remove(subject, ids);
-  await keeper.options.graph.forgetMemories(subject as `${string}:${string}`, ids);
+  await keeper.graph.forgetMemories(subject as `${string}:${string}`, ids);
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from 'pino';
@@ -7,7 +6,6 @@ import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
 import type { EmbeddingProvider } from '../../../ai/embeddings/provider';
 import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
 import { cosine } from '../../../ai/memory/recallScoring';
-import { BLOCKING_SECRET_KINDS, redactSecrets, scanForSecrets } from '../../../ai/memory/secretScanner';
 import { SubjectTextIndex, type IndexedMemory } from '../../../ai/memory/subjectTextIndex';
 import { timeOrderedId } from '../../../ai/memory/timeOrderedId';
 import { memoryModel, type MemoryDocument, type StoredMemoryTier } from '../../../models/Memory';
@@ -16,8 +14,10 @@ import { GroupCommit, insertGroup } from '../../../platform/stores/groupCommit';
 import { memoryOperations } from '../../../platform/metrics';
 import type { SubjectGraph } from '../graph/subjectGraph';
 import { memoryError } from './errors';
+import { screenSecrets } from './secretScreen';
+import { contentHash, recordOf } from './memoryRecords';
 import { forgetMemories, type MemoryForgetting } from './memoryForgetting';
-import { recallMemories } from './memoryRecall';
+import { recallMemories, type RecallPorts } from './memoryRecall';
 import type {
   ForgetTarget,
   ListInput,
@@ -65,33 +65,15 @@ export interface MemoryKeeperOptions {
    * The memories' own vector space (BRAIN_MEMORY_EMBEDDER=neural: the sentence encoder), whose cosine recall scores
    * meaning by. Without it, vectors come from the embedding chain and recall scores meaning by the hash embedding.
    */
-  encoder?: EmbeddingProvider & { embedQuery(text: string): Promise<number[]> };
-}
-
-/** The stored form as every reader sees it. */
-export function recordOf(doc: MemoryDocument): MemoryRecord {
-  return {
-    id: doc._id,
-    subject: doc.subject,
-    tier: doc.tier,
-    content: doc.content,
-    session_id: doc.session_id,
-    kind: doc.kind,
-    tags: doc.tags,
-    importance: doc.importance,
-    occurred_at: doc.occurred_at,
-    created_at: doc.created_at,
-    last_seen: doc.last_seen,
-    seen_count: doc.seen_count,
+  encoder?: EmbeddingProvider & {
+    embedQuery(text: string): Promise<number[]>;
+    /** Vectors nobody waits for (memories' vectors after remember), at the lowest priority [`embed`]. */
+    embedBackground?(texts: string[]): Promise<number[][]>;
   };
 }
 
-/** sha256 of the text with case and whitespace normalised: exact repeats in one indexed lookup. */
-export function contentHash(text: string): string {
-  return createHash('sha256')
-    .update(text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim())
-    .digest('hex');
-}
+// Where they were first defined: the consolidation and security areas import them from here.
+export { contentHash, recordOf } from './memoryRecords';
 
 /**
  * The memory service (SPEC 2.9) on MongoDB (records), Qdrant (vectors), the in-process BM25 per subject, Redis or
@@ -116,13 +98,17 @@ export class MemoryKeeper implements MemoryService {
   /** A remember's intent across MongoDB and Qdrant, and the repair of what a crash left half-done. */
   readonly vectorRepair: MemoryVectorRepair;
 
+  /** What recall and forget read and write (the keeper's own stores and indexes). */
+  private readonly recallPorts: RecallPorts;
+  private readonly forgetPorts: MemoryForgetting;
+
   constructor(readonly options: MemoryKeeperOptions) {
     this.memories = memoryModel(options.mongo);
     this.inserts = insertGroup<MemoryDocument>(this.memories.collection as never);
     const writer = {
-      embed: (content: string) => this.embedContent(content),
-      upsert: (doc: Pick<MemoryDocument, '_id' | 'subject' | 'tier'>, model: string, vector: number[]) =>
-        options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier: doc.tier, vector }]),
+      embedMany: (contents: string[]) => this.embedInBackground(contents),
+      upsert: (model: string, points: { id: string; subject: string; tier: string; vector: number[] }[]) =>
+        options.vectors.upsert(model, points),
     };
     this.vectorRepair = new MemoryVectorRepair(
       this.memories.collection as never,
@@ -130,6 +116,30 @@ export class MemoryKeeper implements MemoryService {
       options.clock,
       options.logger,
     );
+    const { vectors, embeddings, graph, clock, working } = options;
+    this.recallPorts = {
+      memories: this.memories,
+      text: this.text,
+      // The near-duplicate check's cache of recent texts' embeddings: a recall's candidates are often recent.
+      local: { embedOne: (text) => this.localVector(text) },
+      vectors,
+      embeddings,
+      // Read at each recall: a bench swaps the encoder after opening.
+      get encoder() {
+        return options.encoder;
+      },
+      graph,
+      clock,
+      working: (subject, sessionId) => working.list(subject, sessionId),
+    };
+    this.forgetPorts = {
+      memories: this.memories,
+      text: this.text,
+      vectors,
+      graph,
+      working,
+      recall: (input) => this.recall(input),
+    };
   }
 
   async init(): Promise<void> {
@@ -137,7 +147,7 @@ export class MemoryKeeper implements MemoryService {
   }
 
   async remember(input: RememberInput): Promise<RememberResult> {
-    const content = this.screen(input.content);
+    const content = screenSecrets(input.content, this.options.redactSecrets);
     const tier = input.tier ?? 'episodic';
     memoryOperations.inc({ operation: 'remember', tier });
     const now = new Date(this.options.clock.now());
@@ -183,11 +193,17 @@ export class MemoryKeeper implements MemoryService {
           { returnDocument: 'after' },
         )
         .lean();
-      // A repeat of a remember killed before its vector was stored finishes that remember first.
-      if (merged && this.vectorRepair.isPending(merged)) await this.vectorRepair.finish(merged);
+      // Its vector not written yet: on the neural path it is on its way (queued again, in case a crash dropped it);
+      // on the chain path a remember killed before its vector was stored, finished before this one answers.
+      if (merged && this.vectorRepair.isPending(merged)) {
+        if (this.options.encoder) this.vectorRepair.later(merged._id);
+        else await this.vectorRepair.finish([merged._id]);
+      }
       if (merged) return { memory: recordOf(merged), merged: true };
     }
-    const { model, vector } = await this.embedContent(record.content);
+    // The neural path stores first and embeds after (the encoder's rate is not remember's): the memory is found by
+    // its words at once and by its meaning once the background pass has written its vector.
+    const embedded = this.options.encoder ? undefined : await this.embedContent(record.content);
     // Field by field: a rest-and-spread copy of the record was a tenth of the main thread's remember.
     const doc: MemoryDocument = {
       _id: record.id,
@@ -203,7 +219,7 @@ export class MemoryKeeper implements MemoryService {
       created_at: record.created_at,
       last_seen: record.last_seen,
       seen_count: record.seen_count,
-      vector_model: model,
+      vector_model: embedded?.model ?? null,
       consolidated_at: null,
       summarizes: [],
     };
@@ -211,22 +227,29 @@ export class MemoryKeeper implements MemoryService {
     this.text.add(doc.subject, { id: doc._id, tier, content: doc.content, hash });
     const scope = doc.subject as `${string}:${string}`;
     await Promise.all([
-      this.options.vectors.upsert(model, [{ id: doc._id, subject: doc.subject, tier, vector }]),
+      embedded &&
+        this.options.vectors.upsert(embedded.model, [
+          { id: doc._id, subject: doc.subject, tier, vector: embedded.vector },
+        ]),
       this.options.graph.recordMemory(scope, doc._id, doc.session_id, doc.content, doc.occurred_at),
     ]);
-    await this.vectorRepair.stored(doc);
+    if (embedded) await this.vectorRepair.stored(doc);
+    else {
+      this.vectorRepair.unflag(doc);
+      this.vectorRepair.later(doc._id);
+    }
     return { memory: recordOf(doc), merged: false };
   }
 
   async recall(input: RecallInput): Promise<RecallResult> {
     for (const tier of input.tiers ?? ['all']) memoryOperations.inc({ operation: 'recall', tier });
     await this.ensureLoaded(input.subject);
-    return recallMemories(this, input);
+    return recallMemories(this.recallPorts, input);
   }
 
   async forget(subject: string, target: ForgetTarget): Promise<string[]> {
     await this.ensureLoaded(subject);
-    const ids = await forgetMemories(this as MemoryForgetting, subject, target);
+    const ids = await forgetMemories(this.forgetPorts, subject, target);
     memoryOperations.inc({ operation: 'forget', tier: 'any' }, ids.length);
     return ids;
   }
@@ -280,6 +303,17 @@ export class MemoryKeeper implements MemoryService {
     return pending;
   }
 
+  /**
+   * Memory texts' vectors in the memories' space, for work nobody waits for (after remember, re-embedding): on the
+   * encoder's lowest-priority threads on the neural path, through the chain otherwise.
+   */
+  async embedInBackground(contents: string[]): Promise<{ model: string; vectors: number[][] }> {
+    const encoder = this.options.encoder;
+    if (!encoder) return this.options.embeddings.embed(contents);
+    const vectors = await (encoder.embedBackground ?? encoder.embed).call(encoder, contents);
+    return { model: encoder.model, vectors };
+  }
+
   /** Loads a subject's stored memories into the in-process fulltext index once (concurrent callers share it). */
   async ensureLoaded(subject: string): Promise<void> {
     if (this.text.has(subject)) return;
@@ -306,23 +340,6 @@ export class MemoryKeeper implements MemoryService {
         ?.push({ id: doc._id, tier: doc.tier, content: doc.content, hash: doc.content_hash });
     for (const [subject, memories] of bySubject) this.text.load(subject, memories);
     return subjects.map(() => undefined);
-  }
-
-  /** Refuses (or redacts) private keys and mnemonics. */
-  private screen(content: string): string {
-    const blocking = scanForSecrets(content, BLOCKING_SECRET_KINDS);
-    if (blocking.length === 0) return content;
-    if (this.options.redactSecrets) return redactSecrets(content, blocking);
-    throw memoryError(
-      'BRAIN_SECRET_DETECTED',
-      `The content holds ${[...new Set(blocking.map((finding) => finding.kind))].join(' and ')} material; it was not stored`,
-      {
-        errors: blocking.map((finding) => ({
-          path: 'body.content',
-          message: `${finding.kind} at line ${finding.line}`,
-        })),
-      },
-    );
   }
 
   /**

@@ -9,9 +9,14 @@ import {
 } from '../../../ai/memory/recallScoring';
 import { newerFirst } from '../../../ai/memory/newerFirst';
 import { queryTerms } from '../../../ai/text/terms';
-import type { MemoryDocument } from '../../../models/Memory';
-import type { MemoryKeeper } from './memoryKeeper';
-import { recordOf } from './memoryKeeper';
+import type { Model } from 'mongoose';
+import type { EmbeddingChain } from '../../../ai/embeddings/embeddingChain';
+import type { SubjectTextIndex } from '../../../ai/memory/subjectTextIndex';
+import type { MemoryDocument, StoredMemoryTier } from '../../../models/Memory';
+import type { Clock } from '../../../platform/clock';
+import type { SubjectGraph } from '../graph/subjectGraph';
+import { recordOf } from './memoryRecords';
+import type { MemoryVectors } from './memoryVectors';
 import {
   MEMORY_TIERS,
   type MemoryRecord,
@@ -30,18 +35,43 @@ const OUTDATED_WEIGHT = 0.5;
 /** Most facts of a subject considered for one recall. */
 const MAX_FACTS = 2000;
 
+/** What recall reads: the stores, the subject's fulltext index, the embedders and the clock (the keeper's). */
+export interface RecallPorts {
+  memories: Model<MemoryDocument>;
+  text: SubjectTextIndex;
+  /** The offline hash embedding (lexical relevance, newer-first). */
+  local: { embedOne(text: string): number[] };
+  vectors: Pick<MemoryVectors, 'models' | 'search'>;
+  embeddings: Pick<EmbeddingChain, 'embedQuery'>;
+  /** The memories' own space (the neural path), when configured. */
+  encoder?: { model: string; embedQuery(text: string): Promise<number[]> };
+  graph: Pick<SubjectGraph, 'facts' | 'validFacts' | 'namesOf'>;
+  clock: Clock;
+  working(subject: string, sessionId: string): Promise<MemoryRecord[]>;
+}
+
 /**
  * Recall across tiers: in the stored tiers, the union of the subject's best BM25 matches and nearest vectors,
  * re-read from MongoDB (so anything forgotten meanwhile is gone), and, for the semantic tier, the graph facts valid
  * at `as_of`. Each candidate is scored by `recallScore` (relevance × recency and importance); candidates below the
  * minimum relevance are dropped, so an unrelated query finds nothing. The working tier is returned whole.
  */
-export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): Promise<RecallResult> {
+export async function recallMemories(keeper: RecallPorts, input: RecallInput): Promise<RecallResult> {
   const tiers = input.tiers?.length ? input.tiers : [...MEMORY_TIERS];
-  const now = keeper.options.clock.now();
+  const now = keeper.clock.now();
   const asOf = input.as_of ?? new Date(now);
   const terms = queryTerms(input.query);
-  const queryVector = keeper.local.embedOne(input.query);
+  // Each text's hash embedding once per recall: newer-first compares up to 190 pairs of the best 20 hits.
+  const localVectors = new Map<string, number[]>();
+  const local = (text: string) => {
+    let vector = localVectors.get(text);
+    if (!vector) {
+      vector = keeper.local.embedOne(text);
+      localVectors.set(text, vector);
+    }
+    return vector;
+  };
+  const queryVector = local(input.query);
   const limit = input.limit ?? 10;
   const idf = (term: string) => keeper.text.idf(input.subject, term);
   const hits: RecallHit[] = [];
@@ -56,7 +86,7 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
   };
   /** The lexical relevance: the hash embedding's cosine and the query's term coverage. */
   const lexical = (text: string) =>
-    relevanceOf(cosine(queryVector, keeper.local.embedOne(text)), termCoverage(terms, text, idf));
+    relevanceOf(cosine(queryVector, local(text)), termCoverage(terms, text, idf));
 
   const stored = tiers.filter((tier) => tier !== 'working');
   const withFacts = tiers.includes('semantic') && !input.tags?.length;
@@ -86,8 +116,7 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
   for (const fact of facts) consider(fact, lexical(fact.content), DEFAULT_RECALL_SCORING.minRelevance);
   hits.sort((a, b) => b.score - a.score);
   // On the neural path (where it was measured), a newer statement about the same thing goes above the older one.
-  if (candidates.meaning)
-    newerFirst(hits, (a, b) => cosine(keeper.local.embedOne(a), keeper.local.embedOne(b)));
+  if (candidates.meaning) newerFirst(hits, (a, b) => cosine(local(a), local(b)));
   const result: RecallResult = { hits: hits.slice(0, limit) };
   if (input.session_id) result.working = await keeper.working(input.subject, input.session_id);
   return result;
@@ -99,7 +128,7 @@ export async function recallMemories(keeper: MemoryKeeper, input: RecallInput): 
  * (for a fulltext-only candidate, the bound the nearest ones give).
  */
 async function storedCandidates(
-  keeper: MemoryKeeper,
+  keeper: RecallPorts,
   input: RecallInput,
   tiers: string[],
   asOf: Date,
@@ -107,9 +136,10 @@ async function storedCandidates(
   if (tiers.length === 0) return { docs: [] };
   const width = input.tags?.length ? TAGGED_CANDIDATES : CANDIDATES;
   const ids = new Set(keeper.text.search(input.subject, input.query, tiers, width).map((hit) => hit.id));
-  const { vectors, encoder } = keeper.options;
+  const { vectors, encoder } = keeper;
   const models = vectors.models();
   let meaning: Map<string, number> | undefined;
+  let bound: number | undefined;
   if (encoder && models.includes(encoder.model)) {
     const query = await encoder.embedQuery(input.query);
     const near = await vectors.search(
@@ -123,25 +153,28 @@ async function storedCandidates(
     // bound (reading its vector by id cost 55 ms for 50 candidates at 20k memories, mostly moving 512 floats each).
     // When fewer came back, every memory with a vector is among them: one without (not yet re-embedded) is
     // scored by its words.
-    if (near.length === width * NEAREST_FACTOR) {
-      const bound = near[near.length - 1].score;
-      for (const id of ids) if (!meaning.has(id)) meaning.set(id, bound);
-    }
+    // A memory whose vector is not written yet (remembered moments ago, or not re-embedded) has no cosine: it is
+    // scored by its words, never given the bound.
+    if (near.length === width * NEAREST_FACTOR) bound = near[near.length - 1].score;
     for (const hit of near) ids.add(hit.id);
   } else if (models.length > 0) {
-    const query = await keeper.options.embeddings.embedQuery(input.query, models);
+    const query = await keeper.embeddings.embedQuery(input.query, models);
     const near = await vectors.search(query.model, query.vector, { subject: input.subject, tiers }, width);
     for (const hit of near) ids.add(hit.id);
   }
   if (ids.size === 0) return { docs: [], meaning };
-  const filter: Record<string, unknown> = {
-    _id: { $in: [...ids] },
-    subject: input.subject,
-    tier: { $in: tiers },
-    occurred_at: { $lte: asOf },
-  };
-  if (input.tags?.length) filter.tags = { $all: input.tags };
-  return { docs: await keeper.memories.find(filter).lean(), meaning };
+  // Equalities only, so the store matches them by set lookups; time and tags are checked here. With `occurred_at`'s
+  // range in the filter the embedded engine compiled a general query per recall and tested its 150-id `$in` against
+  // every candidate: the largest part of a recall's CPU at 20k memories (bench/memoryRecallSpeed.ts profile).
+  const found = await keeper.memories
+    .find({ _id: { $in: [...ids] }, subject: input.subject, tier: { $in: tiers as StoredMemoryTier[] } })
+    .lean();
+  const tags = input.tags ?? [];
+  const docs = found.filter((doc) => doc.occurred_at <= asOf && tags.every((tag) => doc.tags.includes(tag)));
+  if (meaning && bound !== undefined)
+    for (const doc of docs)
+      if (!meaning.has(doc._id) && doc.vector_model === encoder?.model) meaning.set(doc._id, bound);
+  return { docs, meaning };
 }
 
 /**
@@ -149,13 +182,13 @@ async function storedCandidates(
  * below what is true now, so a knowledge update answers with the newest fact.
  */
 async function outdatedSources(
-  keeper: MemoryKeeper,
+  keeper: RecallPorts,
   subject: string,
   ids: string[],
   asOf: Date,
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const facts = await keeper.options.graph.facts
+  const facts = await keeper.graph.facts
     .find(
       {
         scope: subject as `${string}:${string}`,
@@ -175,8 +208,8 @@ async function outdatedSources(
 }
 
 /** The subject's facts valid at `asOf`, as semantic-tier memory records ("Ann lives in Hilltown"). */
-async function factRecords(keeper: MemoryKeeper, subject: string, asOf: Date): Promise<MemoryRecord[]> {
-  const graph = keeper.options.graph;
+async function factRecords(keeper: RecallPorts, subject: string, asOf: Date): Promise<MemoryRecord[]> {
+  const graph = keeper.graph;
   const facts = await graph.validFacts(subject as `${string}:${string}`, asOf, MAX_FACTS);
   if (facts.length === 0) return [];
   const names = await graph.namesOf(

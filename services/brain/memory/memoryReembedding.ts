@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { MemoryVectorStats } from '../../../ai/corpus/corpusStats';
 import type { MemoryKeeper } from './memoryKeeper';
+import { PENDING_FIELD } from './memoryVectorRepair';
 
 /** Memories re-embedded per round: one batch through the encoder's thread. */
 const BATCH = 64;
@@ -30,7 +31,7 @@ export class MemoryReembedding {
     private readonly model: string,
     private readonly logger: Logger,
   ) {
-    this.progressValue = { model, state: 'idle', reembedded: 0, pending: 0 };
+    this.progressValue = { model, state: 'idle', reembedded: 0, pending: 0, oldest_pending_at: null };
   }
 
   /** Starts the run in the background (once). */
@@ -59,7 +60,8 @@ export class MemoryReembedding {
 
   private async run(): Promise<void> {
     const { memories, options } = this.keeper;
-    const stale = { vector_model: { $ne: this.model } };
+    // Memories waiting for their first vector are the background pass's (memoryVectorRepair.ts), not this one's.
+    const stale = { vector_model: { $ne: this.model }, [PENDING_FIELD]: { $ne: true } };
     this.progressValue.pending = await memories.countDocuments(stale);
     this.progressValue.state = 'running';
     if (this.progressValue.pending > 0)
@@ -73,14 +75,14 @@ export class MemoryReembedding {
         .lean();
       if (docs.length === 0) break;
       after = docs[docs.length - 1]._id;
-      const vectors = await Promise.all(docs.map((doc) => this.keeper.embedContent(doc.content)));
+      const { vectors } = await this.keeper.embedInBackground(docs.map((doc) => doc.content));
       await options.vectors.upsert(
         this.model,
         docs.map((doc, i) => ({
           id: doc._id,
           subject: doc.subject,
           tier: doc.tier,
-          vector: vectors[i].vector,
+          vector: vectors[i],
         })),
       );
       await memories.updateMany(

@@ -27,7 +27,7 @@ describe('GET /brain/stats', () => {
       routes: { SIMPLE: 0, FACTUAL: 0, EXPLORATORY: 0, COMPLEX: 0, named: 0 },
       graph: { state: 'empty', entities: 0, relations: 0, communities_per_level: [], pending_documents: 0 },
       raptor: { state: 'empty', nodes_per_level: [], pending_documents: 0, summaries_written: 0 },
-      // The memories' move into the sentence encoder's space: null on the default (chain) path.
+      // The memories' move into the sentence encoder's space: null on the chain path (the test platforms' pin).
       memory_vectors: null,
     });
   });

@@ -36,8 +36,8 @@ describe('moving memories into the sentence encoder’s space', () => {
     try {
       const done = await eventually(
         async () => (await after.stats()).memory_vectors,
-        { model: 'use-lite-v1-512', state: 'done', reembedded: 3, pending: 0 },
-        20_000,
+        { model: 'use-lite-v1-512', state: 'done', reembedded: 3, pending: 0, oldest_pending_at: null },
+        60_000,
         50,
       );
       expect(done).toMatchObject({ state: 'done' });
@@ -49,5 +49,5 @@ describe('moving memories into the sentence encoder’s space', () => {
     } finally {
       await after.platform.stop();
     }
-  });
+  }, 90_000);
 });

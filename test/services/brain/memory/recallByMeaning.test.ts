@@ -1,3 +1,4 @@
+import { eventually } from '../../../helpers/eventually';
 import { startMemoryPlatform, type MemoryTestPlatform, type MemoryUser } from './memoryPlatform';
 
 /** Issue 36's paraphrased recalls: what a player said, and how they later ask for it in other words. */
@@ -32,7 +33,15 @@ describe('memory recall by meaning (the sentence encoder, BRAIN_MEMORY_EMBEDDER=
     for (const content of [...PARAPHRASES.map(([remembered]) => remembered), ...CHATTER]) {
       await server.as(player.token).post('/brain/memory/remember', { content }).expect(201);
     }
-  });
+    // Remember answers before the vectors are written; recall by meaning needs the background pass done.
+    await eventually(
+      async () => ((await server.stats()).memory_vectors as { pending: number }).pending,
+      0,
+      90_000,
+      100,
+    );
+    // The background threads run at the lowest priority: on a busy machine they wait for every other thread.
+  }, 120_000);
   afterAll(() => server.stop());
 
   it.each(PARAPHRASES)('finds "%s" in the top 5 when asked "%s"', async (remembered, asked) => {
