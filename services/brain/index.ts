@@ -18,6 +18,7 @@ import {
   presentStats,
 } from './presenters';
 import { registerBrainRoutes } from './router';
+import { registerDocumentRoutes } from './documentRoutes';
 import type { AskRequestBody, IngestRequest, SearchRequestBody, SearchV2RequestBody } from './schemas';
 
 export {
@@ -193,6 +194,7 @@ export async function createBrainArea(
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
           redactSecrets: context.config.BRAIN_MEMORY_REDACT_SECRETS,
         }),
+      (routes) => registerDocumentRoutes(routes, core),
       ...memory.services,
     ],
   };

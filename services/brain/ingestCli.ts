@@ -31,10 +31,10 @@ async function rootAndFolder(cwd: string, target: string): Promise<{ root: strin
 /** One line summing up a folder's report. */
 export function summarise(target: string, report: FolderIngestReport): string {
   const count = (status: string) => report.results.filter((r) => r.status === status).length;
-  const sum = (field: 'chunks' | 'embedded' | 'removed') => report.results.reduce((n, r) => n + r[field], 0);
+  const sum = (field: 'chunks' | 'removed') => report.results.reduce((n, r) => n + r[field], 0);
   return (
     `${target}: ${report.results.length} file${report.results.length === 1 ? '' : 's'} (${count('created')} created, ${count('updated')} updated, ` +
-    `${count('unchanged')} unchanged), ${sum('chunks')} chunks, ${sum('embedded')} embedded, ` +
+    `${count('unchanged')} unchanged), ${sum('chunks')} chunks, ` +
     `${sum('removed')} removed, ${report.skipped.length} skipped`
   );
 }
@@ -65,7 +65,10 @@ export async function runIngestCli(
       print(summarise(target, report));
       for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
     }
-    // The knowledge graph and RAPTOR trees are kept up in the background: let them reach the stores before they close.
+    // Vectors, the knowledge graph and RAPTOR trees are kept up in the background: let them reach the stores before
+    // they close (vectors left owed would be resumed by the next start anyway).
+    await core.backfill.whenIdle();
+    print(`vectors: ${core.backfill.stats().done} chunks embedded`);
     await core.close();
     return 0;
   } catch (error) {

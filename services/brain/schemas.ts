@@ -4,6 +4,7 @@ import { STRATEGY_NAMES } from '../../ai/retrieval/hit';
 import { SERVED_STRATEGIES } from '../../ai/retrieval/searchService';
 import { V2_STRATEGIES } from '../../ai/router/adaptiveRouter';
 import { QUERY_CLASSES } from '../../ai/router/queryClassifier';
+import { EnrichmentStatsSchema, enrichmentFields } from './enrichmentSchemas';
 
 /** Hard ceiling of documents per ingest request; BRAIN_INGEST_MAX_DOCUMENTS sets the configured limit below it. */
 const MAX_DOCUMENTS_CEILING = 10_000;
@@ -52,6 +53,7 @@ export const IngestResultSchema = z
       .meta({ description: 'Chunks embedded by this request (unchanged ones are kept)' }),
     removed: z.number().int().meta({ description: 'Chunks of the previous version that were deleted' }),
     embedding_model: z.string().nullable().meta({ description: 'The vector space holding the chunks' }),
+    ...enrichmentFields,
   })
   .meta({ id: 'BrainIngestResult' });
 
@@ -333,6 +335,7 @@ export const BrainStatsSchema = z
         description:
           'Memories being re-embedded into a newly configured space in the background; null on the chain path',
       }),
+    enrichment: EnrichmentStatsSchema,
   })
   .meta({ id: 'BrainStats' });
 

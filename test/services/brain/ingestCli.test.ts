@@ -47,8 +47,9 @@ describe('npm run brain:ingest', () => {
 
     expect(status).toBe(0);
     expect(lines).toEqual([
-      '.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 3 embedded, 0 removed, 1 skipped',
+      '.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 0 removed, 1 skipped',
       '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
+      'vectors: 3 chunks embedded',
     ]);
     const brain = await startBrainPlatform({ DATA_DIR: dataDir });
     try {
@@ -77,9 +78,10 @@ describe('npm run brain:ingest', () => {
 
     expect(status).toBe(0);
     expect(lines).toEqual([
-      'docs: 1 file (0 created, 1 updated, 0 unchanged), 1 chunks, 1 embedded, 1 removed, 1 skipped',
+      'docs: 1 file (0 created, 1 updated, 0 unchanged), 1 chunks, 1 removed, 1 skipped',
       '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
-      'src/quokka.ts: 1 file (0 created, 0 updated, 1 unchanged), 1 chunks, 0 embedded, 0 removed, 0 skipped',
+      'src/quokka.ts: 1 file (0 created, 0 updated, 1 unchanged), 1 chunks, 0 removed, 0 skipped',
+      'vectors: 1 chunks embedded',
     ]);
   });
 
