@@ -3135,6 +3135,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/brain/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored document and the indexes that hold it yet
+         * @description An acknowledged ingest is in the fulltext index at once; `pending` lists the indexes (vectors, graph, raptor) still catching up with this version in the background.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The document */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BrainDocumentStatus"];
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such document */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/brain/graph/entities": {
         parameters: {
             query?: never;
@@ -9881,6 +9958,23 @@ export interface components {
             start_line: number;
             title: string;
         };
+        BrainDocumentStatus: {
+            chunks: number;
+            content_hash: string;
+            document_id: string;
+            embedding_model: string | null;
+            /** @enum {string} */
+            index: "docs" | "code" | "tests";
+            /** @description Indexes that hold this version already (fulltext at once) */
+            indexed: ("fulltext" | "vectors" | "graph" | "raptor")[];
+            /** Format: date-time */
+            ingested_at: string | null;
+            ingested_by: string | null;
+            /** @description Indexes catching up with this version in the background (vectors, graph, raptor) */
+            pending: ("fulltext" | "vectors" | "graph" | "raptor")[];
+            source: string;
+            title: string;
+        };
         /**
          * @description A brain index
          * @enum {string}
@@ -9951,6 +10045,10 @@ export interface components {
             /** @description The vector space holding the chunks */
             embedding_model: string | null;
             index: components["schemas"]["BrainIndex"];
+            /** @description Indexes that hold this version already (fulltext at once) */
+            indexed: ("fulltext" | "vectors" | "graph" | "raptor")[];
+            /** @description Indexes catching up with this version in the background (vectors, graph, raptor) */
+            pending: ("fulltext" | "vectors" | "graph" | "raptor")[];
             /** @description Chunks of the previous version that were deleted */
             removed: number;
             source: string;
@@ -10100,6 +10198,60 @@ export interface components {
                  */
                 state: "CLOSED" | "HALF_OPEN" | "OPEN";
             }[];
+            /** @description Searchable first, enriched after: the background indexes catching up with acknowledged ingests (vectors are on record in the store and resume after a restart) */
+            enrichment: {
+                graph: {
+                    /** @description Done since this process started */
+                    done: number;
+                    /** Format: date-time */
+                    oldest_pending_at: string | null;
+                    pending: number;
+                    pending_documents: number;
+                    /** @description Per second over the last minute of work */
+                    rate: number;
+                    /** @description idle, running or failing (vectors); the graph or tree state */
+                    state: string;
+                    /**
+                     * @description What pending and done count
+                     * @enum {string}
+                     */
+                    unit: "chunks" | "documents";
+                };
+                raptor: {
+                    /** @description Done since this process started */
+                    done: number;
+                    /** Format: date-time */
+                    oldest_pending_at: string | null;
+                    pending: number;
+                    pending_documents: number;
+                    /** @description Per second over the last minute of work */
+                    rate: number;
+                    /** @description idle, running or failing (vectors); the graph or tree state */
+                    state: string;
+                    /**
+                     * @description What pending and done count
+                     * @enum {string}
+                     */
+                    unit: "chunks" | "documents";
+                };
+                vectors: {
+                    /** @description Done since this process started */
+                    done: number;
+                    /** Format: date-time */
+                    oldest_pending_at: string | null;
+                    pending: number;
+                    pending_documents: number;
+                    /** @description Per second over the last minute of work */
+                    rate: number;
+                    /** @description idle, running or failing (vectors); the graph or tree state */
+                    state: string;
+                    /**
+                     * @description What pending and done count
+                     * @enum {string}
+                     */
+                    unit: "chunks" | "documents";
+                };
+            } | null;
             /** @description LLMs, then the extractive generator */
             generation_providers: {
                 model: string;
