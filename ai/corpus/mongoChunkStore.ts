@@ -12,8 +12,8 @@ import { UNRECORDED_INGESTER, type ChunkStore, type CorpusCounts, type DocumentW
 
 /** Chunks per bulk write of saveDocument. */
 const CHUNK_WRITE_BATCH = 10;
-/** Chunks per bulk write of saveDocuments (a whole ingest request's small documents in a few writes). */
-const BATCH_CHUNK_WRITE = 100;
+/** Chunks per bulk write of saveDocuments: small pieces of work for an in-process (embedded) engine, as saveDocument. */
+const BATCH_CHUNK_WRITE = 10;
 
 function perIndex(rows: { _id: string; n: number }[]): Record<IndexName, number> {
   const counts = Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;

@@ -7,7 +7,7 @@ import { errorFactory } from '../../platform/errors';
  */
 export const BRAIN_ERRORS = {
   BRAIN_DOCUMENT_EMPTY: { status: 400, title: 'Invalid request' },
-  BRAIN_DOCUMENT_TOO_LARGE: { status: 400, title: 'Invalid request' },
+  BRAIN_DOCUMENT_TOO_LARGE: { status: 413, title: 'Payload Too Large' },
   BRAIN_DOCUMENT_BINARY: { status: 400, title: 'Invalid request' },
   BRAIN_UNKNOWN_INDEX: { status: 400, title: 'Invalid request' },
   BRAIN_SOURCE_MISSING: { status: 400, title: 'Invalid request' },

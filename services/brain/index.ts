@@ -192,6 +192,7 @@ export async function createBrainArea(
           requireBrainAuth: auth.guard.requireBrainAuth,
           queue,
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
+          maxDocumentBytes: context.config.BRAIN_MAX_DOCUMENT_BYTES,
           redactSecrets: context.config.BRAIN_MEMORY_REDACT_SECRETS,
         }),
       (routes) => registerDocumentRoutes(routes, core),

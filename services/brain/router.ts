@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { AppError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import { actorOf } from '../auth/authGuard';
 import type { Principal } from '../auth/principal';
@@ -27,6 +28,16 @@ import {
   SearchResponseSchema,
 } from './schemas';
 
+/** A document over BRAIN_MAX_DOCUMENT_BYTES (nothing written): 413 with the limit, as problem JSON. */
+function tooLargeAs413(error: unknown, limitBytes: number | undefined): unknown {
+  if (!(error instanceof AppError) || error.code !== 'BRAIN_DOCUMENT_TOO_LARGE') return error;
+  return new AppError(413, error.code, 'Payload Too Large', {
+    detail: error.detail,
+    errors: error.errors,
+    extensions: limitBytes === undefined ? undefined : { limit_bytes: limitBytes },
+  });
+}
+
 /** The ingest guard has admitted a principal: record it as the author. */
 const ingesterOf = (req: Request) => actorOf(req.principal as Principal);
 
@@ -40,6 +51,8 @@ export interface BrainRouteDependencies {
   /** SPEC 5 `require_brain_auth`: a signed-in user or the service token (ask). */
   requireBrainAuth: RequestHandler[];
   maxDocumentsPerIngest: number;
+  /** BRAIN_MAX_DOCUMENT_BYTES: a document over it answers 413 naming the limit. */
+  maxDocumentBytes?: number;
   /** BRAIN_MEMORY_REDACT_SECRETS: redact private keys and mnemonics in ingested documents instead of refusing. */
   redactSecrets: boolean;
 }
@@ -53,10 +66,13 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
     path: '/brain/ingest',
     summary: 'Ingest documents into the docs, code or tests index',
     description:
-      'Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and ' +
-      'indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as ' +
-      'they are. Every document is validated before anything is written: one malformed document (empty, too ' +
-      'large, binary, a repeated source) rejects the request with 400 and nothing changes. Each document is also ' +
+      'Each document is chunked (markdown headings, code symbols), deduplicated by content hash, stored and ' +
+      'indexed for fulltext search before the answer (searchable first); its vectors, graph entities and RAPTOR ' +
+      'summaries follow in background work recorded in the store (each result lists `indexed` and `pending`; ' +
+      'see GET /brain/documents/{id} and the `enrichment` block of /brain/stats). Re-ingesting a source replaces ' +
+      'its chunks and leaves unchanged ones as they are. Every document is validated before anything is ' +
+      'written: one malformed document (empty, binary, a repeated source) rejects the request with 400, one over ' +
+      'BRAIN_MAX_DOCUMENT_BYTES with 413 and `limit_bytes`, and nothing changes. Each document is also ' +
       'screened for secrets (private keys with key context, checksum-valid seed phrases, provider tokens; never ' +
       'hashes): one that holds a secret is refused on its own, listed in `refused` with the kind, rule and line ' +
       'of each finding (never the value), and the others are stored — 207 when some were refused, 200 when none ' +
@@ -80,10 +96,10 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
           'A malformed document (nothing written), or BRAIN_SECRET_DETECTED: every document holds a secret',
       },
       403: { description: 'ROLE_REQUIRED: neither the service token nor an operator or admin' },
+      413: { description: 'BRAIN_DOCUMENT_TOO_LARGE (nothing written; `limit_bytes` says the limit)' },
       503: {
         description:
-          'BRAIN_EMBEDDING_UNAVAILABLE (no embedding provider could embed the chunks), BRAIN_INGEST_BUSY (too ' +
-          'many ingests running and waiting; retry after Retry-After seconds)',
+          'BRAIN_INGEST_BUSY (too many ingests running and waiting; retry after Retry-After seconds)',
       },
     },
     handler: async ({ req, body }) => {
@@ -99,7 +115,11 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
       // A secret never reaches the shared indexes: its document is refused (or redacted), the others go in.
       const { admitted, refused } = screenIngestDocuments(body.documents, deps.redactSecrets);
       const ingestedBy = ingesterOf(req);
-      const results = await deps.queue.run(() => ingestAdmitted(core.ingestor, admitted, ingestedBy));
+      const results = await deps.queue
+        .run(() => ingestAdmitted(core.ingestor, admitted, ingestedBy))
+        .catch((error: unknown) => {
+          throw tooLargeAs413(error, deps.maxDocumentBytes);
+        });
       return { status: refused.length > 0 ? 207 : 200, body: presentIngest(results, refused) };
     },
   });

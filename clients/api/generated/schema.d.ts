@@ -3385,7 +3385,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest documents into the docs, code or tests index
-         * @description Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as they are. Every document is validated before anything is written: one malformed document (empty, too large, binary, a repeated source) rejects the request with 400 and nothing changes. Each document is also screened for secrets (private keys with key context, checksum-valid seed phrases, provider tokens; never hashes): one that holds a secret is refused on its own, listed in `refused` with the kind, rule and line of each finding (never the value), and the others are stored — 207 when some were refused, 200 when none was, 400 BRAIN_SECRET_DETECTED when all were. Invalidates the search cache. Needs the service token or the operator role (403 ROLE_REQUIRED); each stored version records who ingested it and when.
+         * @description Each document is chunked (markdown headings, code symbols), deduplicated by content hash, stored and indexed for fulltext search before the answer (searchable first); its vectors, graph entities and RAPTOR summaries follow in background work recorded in the store (each result lists `indexed` and `pending`; see GET /brain/documents/{id} and the `enrichment` block of /brain/stats). Re-ingesting a source replaces its chunks and leaves unchanged ones as they are. Every document is validated before anything is written: one malformed document (empty, binary, a repeated source) rejects the request with 400, one over BRAIN_MAX_DOCUMENT_BYTES with 413 and `limit_bytes`, and nothing changes. Each document is also screened for secrets (private keys with key context, checksum-valid seed phrases, provider tokens; never hashes): one that holds a secret is refused on its own, listed in `refused` with the kind, rule and line of each finding (never the value), and the others are stored — 207 when some were refused, 200 when none was, 400 BRAIN_SECRET_DETECTED when all were. Invalidates the search cache. Needs the service token or the operator role (403 ROLE_REQUIRED); each stored version records who ingested it and when.
          */
         post: {
             parameters: {
@@ -3445,6 +3445,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description BRAIN_DOCUMENT_TOO_LARGE (nothing written; `limit_bytes` says the limit) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Rate limited */
                 429: {
                     headers: {
@@ -3463,7 +3472,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description BRAIN_EMBEDDING_UNAVAILABLE (no embedding provider could embed the chunks), BRAIN_INGEST_BUSY (too many ingests running and waiting; retry after Retry-After seconds) */
+                /** @description BRAIN_INGEST_BUSY (too many ingests running and waiting; retry after Retry-After seconds) */
                 503: {
                     headers: {
                         [name: string]: unknown;
