@@ -19,6 +19,7 @@ import {
 } from './presenters';
 import { registerBrainRoutes } from './router';
 import { registerDocumentRoutes } from './documentRoutes';
+import { exposeEnrichment } from './enrichmentMetrics';
 import type { AskRequestBody, IngestRequest, SearchRequestBody, SearchV2RequestBody } from './schemas';
 
 export {
@@ -148,6 +149,7 @@ export async function createBrainArea(
 ): Promise<BrainArea> {
   if (!hasRole(context.config, 'api')) return {};
   const core = await openBrainCore({ ...context, sleep: options.sleep });
+  exposeEnrichment(async () => (await core.stats()).enrichment);
   // In the background, so start-up does not wait for it; stopping waits for it to finish.
   const seeding = context.config.BRAIN_SEED_ON_START
     ? seedEmptyBrain(core, PROJECT_ROOT, context.logger).catch((error: unknown) => {

@@ -59,12 +59,17 @@ export async function runIngestCli(
   let core: BrainCore | undefined;
   try {
     core = await openBrainCore({ config, stores, clock: systemClock, logger });
+    let changed = 0;
+    let files = 0;
     for (const target of targets) {
       const { root, folder } = await rootAndFolder(options.cwd ?? process.cwd(), target);
       const report = await ingestFolder(core.ingestor, root, folder);
       print(summarise(target, report));
       for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
+      changed += report.results.filter((r) => r.status !== 'unchanged').length;
+      files += report.results.length;
     }
+    if (changed === 0) print(`nothing to write: all ${files} files are unchanged`);
     // Vectors, the knowledge graph and RAPTOR trees are kept up in the background: let them reach the stores before
     // they close (vectors left owed would be resumed by the next start anyway).
     await core.backfill.whenIdle();

@@ -85,6 +85,23 @@ describe('npm run brain:ingest', () => {
     ]);
   });
 
+  it('writes nothing on a re-run over an unchanged tree, and says so', async () => {
+    await writeFiles(repo, { '.gitignore': 'build/\n', 'build/out.md': '# Generated\n\nNot for the brain.\n' });
+    const first = await run(['.']);
+    const again = await run(['.']);
+
+    expect(first.lines[0]).toBe('.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 0 removed, 1 skipped');
+    expect(again).toEqual({
+      status: 0,
+      lines: [
+        '.: 3 files (0 created, 0 updated, 3 unchanged), 3 chunks, 0 removed, 1 skipped',
+        '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
+        'nothing to write: all 3 files are unchanged',
+        'vectors: 0 chunks embedded',
+      ],
+    });
+  });
+
   it('prints its usage without a path', async () => {
     expect(await run([])).toEqual({
       status: 2,
