@@ -10,6 +10,7 @@
  * (vectors, graph, RAPTOR: waited for through /brain/stats) with its rate per core (chunks per CPU-second the
  * server spent after the last page was findable), and the server's RSS at the end. The load average is printed next
  * to every size. `BENCH_SERVER_PROFILE=<dir>` writes the server's CPU profile (node --cpu-prof) there.
+ * `BENCH_SEARCH_PER_SECOND=0` measures the ingest alone (no search load).
  * Run: npx tsx bench/ingestScale.ts [sizes=2000,20000]   (e.g. 2000,20000,100000)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -31,8 +32,13 @@ const PAGES_PER_REQUEST = 50;
 const IN_FLIGHT = 4;
 const BANDS = 5;
 const TOKEN = 'bench-service-token-0123456789';
+/** v2 SIMPLE searches per second during the ingest (BENCH_SEARCH_PER_SECOND, default 100; 0: ingest alone). */
+const SEARCH_PER_SECOND = Number(process.env.BENCH_SEARCH_PER_SECOND ?? 100);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 
 async function startServer(): Promise<{ port: number; child: ChildProcess }> {
   const profile = process.env.BENCH_SERVER_PROFILE;
@@ -71,11 +77,19 @@ function rssMiB(pid: number): string {
 
 async function call(port: number, method: string, route: string, body?: unknown, token?: string) {
   const response = await sendJson(agent, port, method, route, body, token);
-  return { status: response.status, json: () => JSON.parse(response.body) as Record<string, unknown>, text: response.body };
+  return {
+    status: response.status,
+    json: () => JSON.parse(response.body) as Record<string, unknown>,
+    text: response.body,
+  };
 }
 
 /** Sends `send()` at `perSecond` until `stop()` says so (open loop); resolves to the sorted latencies from due time. */
-function openLoop(perSecond: number, stop: () => boolean, send: (i: number) => Promise<void>): Promise<number[]> {
+function openLoop(
+  perSecond: number,
+  stop: () => boolean,
+  send: (i: number) => Promise<void>,
+): Promise<number[]> {
   const times: number[] = [];
   const pending: Promise<void>[] = [];
   const started = performance.now();
@@ -154,12 +168,20 @@ async function runSize(chunks: number): Promise<void> {
   const pid = child.pid!;
   try {
     let ingesting = true;
-    const health = openLoop(20, () => !ingesting, async () => {
-      await call(port, 'GET', '/healthz');
-    });
-    const searches = openLoop(100, () => !ingesting, async () => {
-      await call(port, 'POST', '/brain/search/v2', { query: corpus.query() });
-    });
+    const health = openLoop(
+      20,
+      () => !ingesting,
+      async () => {
+        await call(port, 'GET', '/healthz');
+      },
+    );
+    const searches = openLoop(
+      SEARCH_PER_SECOND || 1e-9,
+      () => !ingesting || SEARCH_PER_SECOND === 0,
+      async () => {
+        await call(port, 'POST', '/brain/search/v2', { query: corpus.query() });
+      },
+    );
     const cpuStart = cpuMs(pid);
     const started = performance.now();
     const bandCpu: number[] = [];
@@ -193,7 +215,7 @@ async function runSize(chunks: number): Promise<void> {
     console.log(
       `during the ingest: /healthz p50 ${percentile(healthTimes, 50).toFixed(1)} ms p99 ${percentile(healthTimes, 99).toFixed(1)} ms ` +
         `max ${healthTimes[healthTimes.length - 1]?.toFixed(0)} ms (${healthTimes.length} probes at 20/s); ` +
-        `v2 SIMPLE search at 100/s: p50 ${percentile(searchTimes, 50).toFixed(1)} ms p95 ${percentile(searchTimes, 95).toFixed(1)} ms ` +
+        `v2 SIMPLE search at ${SEARCH_PER_SECOND}/s: p50 ${percentile(searchTimes, 50).toFixed(1)} ms p95 ${percentile(searchTimes, 95).toFixed(1)} ms ` +
         `(${searchTimes.length} queries)`,
     );
     const firstDoc = (answer?.documents as Record<string, unknown>[] | undefined)?.[0];

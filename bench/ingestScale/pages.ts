@@ -10,7 +10,8 @@ export interface BenchPage {
 /** The word only page `n` holds (letters only, so the analyzer keeps it whole): `uniq` + n in base 26. */
 export function uniqueWordOf(n: number): string {
   let word = '';
-  for (let v = n + 1; v > 0; v = Math.floor((v - 1) / 26)) word = String.fromCharCode(97 + ((v - 1) % 26)) + word;
+  for (let v = n + 1; v > 0; v = Math.floor((v - 1) / 26))
+    word = String.fromCharCode(97 + ((v - 1) % 26)) + word;
   return `uniq${word}`;
 }
 
@@ -26,7 +27,7 @@ export class PageFactory {
   private prose(words: number): string {
     const out: string[] = [];
     let sentence: string[] = [];
-    for (let count = 0; count < words; ) {
+    for (let count = 0; count < words;) {
       const more = this.corpus.query().split(' ');
       sentence.push(...more);
       count += more.length;
