@@ -62,7 +62,9 @@ async function enrichmentStats(
   const graph = deps.graph?.stats();
   const raptor = deps.raptor?.stats();
   const documents = (
-    stats: { state: string; pendingDocuments: number } & Partial<Record<'processedDocuments' | 'documentsPerSecond', number>> & {
+    stats: { state: string; pendingDocuments: number } & Partial<
+      Record<'processedDocuments' | 'documentsPerSecond', number>
+    > & {
         oldestPendingAt?: number | null;
       },
   ): EnrichmentStats => ({

@@ -29,7 +29,10 @@ export interface EnrichmentJournal {
   /** Records vectors owed for `chunkIds` of a document (merged with what it already owed). */
   record(documentId: string, chunkIds: readonly string[], at: Date): Promise<void>;
   /** record() for a batch of documents (one bulk write). */
-  recordMany(entries: readonly { documentId: string; chunkIds: readonly string[] }[], at: Date): Promise<void>;
+  recordMany(
+    entries: readonly { documentId: string; chunkIds: readonly string[] }[],
+    at: Date,
+  ): Promise<void>;
   /** Owed entries, oldest first, up to about `maxChunks` chunks (at least one entry when any is owed). */
   next(maxChunks: number): Promise<EnrichmentEntry[]>;
   /** Removes the entry if it is still at `version` (a newer record() keeps it for the next round). */
@@ -65,7 +68,10 @@ export class InMemoryEnrichmentJournal implements EnrichmentJournal {
     });
   }
 
-  async recordMany(entries: readonly { documentId: string; chunkIds: readonly string[] }[], at: Date): Promise<void> {
+  async recordMany(
+    entries: readonly { documentId: string; chunkIds: readonly string[] }[],
+    at: Date,
+  ): Promise<void> {
     for (const entry of entries) await this.record(entry.documentId, entry.chunkIds, at);
   }
 

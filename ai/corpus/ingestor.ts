@@ -109,7 +109,9 @@ export class Ingestor {
         journal: deferred.journal,
         backgroundIndexes: this.deps.backgroundIndexes ?? [],
       };
-      results.push(...(await writeSearchableFirst(writeDeps, chunked, ingestedBy, new Date(this.clock.now()))));
+      results.push(
+        ...(await writeSearchableFirst(writeDeps, chunked, ingestedBy, new Date(this.clock.now()))),
+      );
     } else {
       for (const doc of chunked) results.push(await this.write(doc, ingestedBy));
     }
@@ -166,7 +168,13 @@ export class Ingestor {
       title: document.title,
     };
     if (previous && previous.contentHash === document.contentHash && sameMetadata(previous, document)) {
-      const unchanged = { chunks: previous.chunkIds.length, embedded: 0, removed: 0, indexed: [], pending: [] };
+      const unchanged = {
+        chunks: previous.chunkIds.length,
+        embedded: 0,
+        removed: 0,
+        indexed: [],
+        pending: [],
+      };
       return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
     }
 

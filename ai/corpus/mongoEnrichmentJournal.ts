@@ -53,13 +53,20 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
     );
   }
 
-  async recordMany(entries: readonly { documentId: string; chunkIds: readonly string[] }[], at: Date): Promise<void> {
+  async recordMany(
+    entries: readonly { documentId: string; chunkIds: readonly string[] }[],
+    at: Date,
+  ): Promise<void> {
     if (entries.length === 0) return;
     await this.entries.bulkWrite(
       entries.map(({ documentId, chunkIds }) => ({
         updateOne: {
           filter: { _id: documentId },
-          update: { $addToSet: { chunkIds: { $each: [...chunkIds] } }, $min: { queuedAt: at }, $inc: { version: 1 } },
+          update: {
+            $addToSet: { chunkIds: { $each: [...chunkIds] } },
+            $min: { queuedAt: at },
+            $inc: { version: 1 },
+          },
           upsert: true,
         },
       })),
@@ -89,9 +96,18 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
   }
 
   async backlog(): Promise<EnrichmentBacklog> {
-    const [totals] = await this.entries.aggregate<{ documents: number; chunks: number; oldest: Date | null }>([
-      { $group: { _id: null, documents: { $sum: 1 }, chunks: { $sum: { $size: '$chunkIds' } }, oldest: { $min: '$queuedAt' } } },
-    ]);
+    const [totals] = await this.entries.aggregate<{ documents: number; chunks: number; oldest: Date | null }>(
+      [
+        {
+          $group: {
+            _id: null,
+            documents: { $sum: 1 },
+            chunks: { $sum: { $size: '$chunkIds' } },
+            oldest: { $min: '$queuedAt' },
+          },
+        },
+      ],
+    );
     return {
       documents: totals?.documents ?? 0,
       chunks: totals?.chunks ?? 0,

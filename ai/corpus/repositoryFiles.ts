@@ -55,15 +55,19 @@ export async function listSourceFiles(
   };
   // Those of the folders between the root and the start of the walk apply too.
   let above: readonly Rule[] = [];
-  const steps = relative(root, start).split(/[\\/]/).filter((step) => step && step !== '.');
-  for (let dir = root, i = 0; i < steps.length; dir = join(dir, steps[i++])) above = await withRules(above, dir);
+  const steps = relative(root, start)
+    .split(/[\\/]/)
+    .filter((step) => step && step !== '.');
+  for (let dir = root, i = 0; i < steps.length; dir = join(dir, steps[i++]))
+    above = await withRules(above, dir);
   const walk = async (dir: string, inherited: readonly Rule[]): Promise<void> => {
     const rules = await withRules(inherited, dir);
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory() && !options.skipFolders.includes(entry.name) && !ignored(rules, path, true))
         await walk(path, rules);
-      else if (entry.isFile() && wanted(entry.name) && !ignored(rules, path, false)) found.push(toSource(path));
+      else if (entry.isFile() && wanted(entry.name) && !ignored(rules, path, false))
+        found.push(toSource(path));
     }
   };
   await walk(start, above);

@@ -39,9 +39,20 @@ export async function writeSearchableFirst(
   const removed: string[] = [];
   const results = batch.map(({ document, chunks: cut }): IngestResult => {
     const previous = previousById.get(document.id);
-    const base = { documentId: document.id, index: document.index, source: document.source, title: document.title };
+    const base = {
+      documentId: document.id,
+      index: document.index,
+      source: document.source,
+      title: document.title,
+    };
     if (previous && previous.contentHash === document.contentHash && sameMetadata(previous, document)) {
-      const unchanged = { chunks: previous.chunkIds.length, embedded: 0, removed: 0, indexed: [], pending: [] };
+      const unchanged = {
+        chunks: previous.chunkIds.length,
+        embedded: 0,
+        removed: 0,
+        indexed: [],
+        pending: [],
+      };
       return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
     }
     const plan = planReingest(previous?.chunkIds ?? [], cut);

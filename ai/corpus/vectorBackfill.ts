@@ -150,7 +150,8 @@ export class VectorBackfill {
       const result = await this.deps.embeddings.embed(batch.map(embeddingTextOf));
       await this.store(result.model, batch, result.vectors);
       for (const document of documents.values()) {
-        if (document.embeddingModel && document.embeddingModel !== result.model) await this.move(document, result.model);
+        if (document.embeddingModel && document.embeddingModel !== result.model)
+          await this.move(document, result.model);
         if (document.embeddingModel !== result.model)
           await this.deps.store.setEmbeddingModel(document.id, result.model);
       }
@@ -165,16 +166,23 @@ export class VectorBackfill {
     if (this.unannounced === 0 || (!idle && now - this.lastAnnounced < this.options.announceEveryMs)) return;
     this.unannounced = 0;
     this.lastAnnounced = now;
-    await this.options.onVectors?.().catch((error: unknown) =>
-      this.options.logger.warn({ err: error }, 'brain vector backfill could not announce new vectors'),
-    );
+    await this.options
+      .onVectors?.()
+      .catch((error: unknown) =>
+        this.options.logger.warn({ err: error }, 'brain vector backfill could not announce new vectors'),
+      );
   }
 
   private async store(model: string, batch: ChunkRecord[], vectors: number[][]): Promise<void> {
     await this.deps.vectors.ensureSpace({ model, dimensions: vectors[0].length });
     await this.deps.vectors.upsert(
       model,
-      batch.map((chunk, i) => ({ chunkId: chunk.id, documentId: chunk.documentId, index: chunk.index, vector: vectors[i] })),
+      batch.map((chunk, i) => ({
+        chunkId: chunk.id,
+        documentId: chunk.documentId,
+        index: chunk.index,
+        vector: vectors[i],
+      })),
     );
   }
 

@@ -5,6 +5,7 @@ import { actorOf } from '../auth/authGuard';
 import type { Principal } from '../auth/principal';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
+import { partialIndexReasons, withPartialIndexes } from './partialIndexes';
 import { ingestAdmitted, screenIngestDocuments } from './security/ingestSecretGuard';
 import type { IngestQueue } from './ingestQueue';
 import {
@@ -43,7 +44,10 @@ const ingesterOf = (req: Request) => actorOf(req.principal as Principal);
 
 /** What the brain routes need: the retrieval core, the auth guard for ingestion and the batch limit. */
 export interface BrainRouteDependencies {
-  core: Pick<BrainCore, 'ingestor' | 'search' | 'routedSearch' | 'answerer' | 'cache' | 'stats'>;
+  core: Pick<
+    BrainCore,
+    'ingestor' | 'search' | 'routedSearch' | 'answerer' | 'cache' | 'stats' | 'backfill' | 'graph' | 'raptor'
+  >;
   /** Writes to the shared indexes: the service token or an operator/admin (403 ROLE_REQUIRED otherwise). */
   requireIngestAccess: RequestHandler[];
   /** Bounds concurrent ingests (503 BRAIN_INGEST_BUSY with Retry-After when full). */
@@ -144,7 +148,8 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
         indexes: body.indexes,
         limit: body.limit,
       });
-      return { status: 200, body: presentSearch(body.query, response) };
+      const partial = partialIndexReasons(core, [response.strategy]);
+      return { status: 200, body: withPartialIndexes(presentSearch(body.query, response), partial) };
     },
   });
 
@@ -172,7 +177,8 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
         rerank: body.rerank,
         sourcePrefix: body.filters?.source_prefix,
       });
-      return { status: 200, body: presentSearchV2(body.query, response) };
+      const partial = partialIndexReasons(core, response.route.strategies);
+      return { status: 200, body: withPartialIndexes(presentSearchV2(body.query, response), partial) };
     },
   });
 

@@ -10116,8 +10116,10 @@ export interface components {
         BrainSearchResponse: {
             /** @description Served from the L1 or L2 cache */
             cached: boolean;
-            /** @description Part of the search failed (e.g. no embedding provider for the semantic side of hybrid) and the hits come from the rest; such answers are not cached */
+            /** @description Part of the search failed (e.g. no embedding provider for the semantic side of hybrid) and the hits come from the rest; such answers are not cached. Also true when a strategy answered from an index still catching up with recent ingests (see degraded_reasons) */
             degraded: boolean;
+            /** @description Present when a strategy answered from an index still catching up with recent ingests */
+            degraded_reasons?: string[];
             hits: components["schemas"]["BrainSearchHit"][];
             query: string;
             /** @enum {string} */
@@ -10175,8 +10177,10 @@ export interface components {
         };
         BrainSearchV2Response: {
             cached: boolean;
-            /** @description A strategy failed and the hits come from the rest (not cached) */
+            /** @description A strategy failed and the hits come from the rest (not cached), or answered from an index still catching up */
             degraded: boolean;
+            /** @description Present when a strategy answered from an index still catching up with recent ingests */
+            degraded_reasons?: string[];
             hits: components["schemas"]["BrainSearchV2Hit"][];
             query: string;
             route: components["schemas"]["BrainRoute"];
