@@ -86,7 +86,12 @@ describe('batch writes of a searchable-first ingest (embedded MongoDB)', () => {
 
     expect(await journal.backlog()).toEqual({ documents: 3, chunks: 5, oldestQueuedAt: early });
     const [first, ...rest] = await journal.next(3);
-    expect(first).toMatchObject({ documentId: 'a', chunkIds: ['a1', 'a2', 'a3'], queuedAt: early, version: 2 });
+    expect(first).toMatchObject({
+      documentId: 'a',
+      chunkIds: ['a1', 'a2', 'a3'],
+      queuedAt: early,
+      version: 2,
+    });
     expect(rest).toEqual([]);
     await journal.complete('a', 1);
     expect(await journal.find('a')).toBeDefined();
