@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runIngestCli } from '../../../services/brain/ingestCli';
-import { startBrainPlatform } from './brainPlatform';
+import { SERVICE_TOKEN, startBrainPlatform } from './brainPlatform';
 
 async function writeFiles(root: string, files: Record<string, string | Buffer>): Promise<void> {
   for (const [name, content] of Object.entries(files)) {
@@ -102,10 +102,42 @@ describe('npm run brain:ingest', () => {
     });
   });
 
+  it('ingests into a running server over HTTP with the service token, and a re-run writes nothing', async () => {
+    const brain = await startBrainPlatform();
+    try {
+      const lines: string[] = [];
+      const over = (args: string[]) =>
+        runIngestCli(args, {
+          env: { BRAIN_SERVICE_TOKEN: SERVICE_TOKEN, LOG_LEVEL: 'silent' },
+          cwd: repo,
+          print: (line) => lines.push(line),
+        });
+
+      expect(await over(['--url', brain.url, '.'])).toBe(0);
+      expect(await over(['--url', brain.url, '.'])).toBe(0);
+
+      expect(lines).toEqual([
+        '.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 0 removed, 1 skipped',
+        '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
+        '.: 3 files (0 created, 0 updated, 3 unchanged), 3 chunks, 0 removed, 1 skipped',
+        '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
+        'nothing to write: all 3 files are unchanged',
+      ]);
+      const hits = (await brain.search({ query: 'quokka', strategy: 'fulltext' }).expect(200)).body.hits;
+      expect(hits.map((h: { source: string }) => h.source).sort()).toEqual([
+        'docs/guide.md',
+        'src/quokka.ts',
+        'test/quokka.test.ts',
+      ]);
+    } finally {
+      await brain.stop();
+    }
+  });
+
   it('prints its usage without a path', async () => {
     expect(await run([])).toEqual({
       status: 2,
-      lines: ['usage: npm run brain:ingest -- <path> [<path> ...]'],
+      lines: ['usage: npm run brain:ingest -- [--url <server>] <path> [<path> ...]'],
     });
   });
 });
