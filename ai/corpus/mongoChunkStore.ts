@@ -93,13 +93,17 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
         { ordered: false, throwOnValidationError: true },
       );
     }
-    await this.documents.bulkWrite(
-      writes.map(({ document: { id, ...fields } }) => ({
-        replaceOne: { filter: { _id: id }, replacement: { _id: id, ...fields }, upsert: true },
-      })),
-      // Mongoose leaves an unordered bulk write's validation failures in the result unless told to throw.
-      { ordered: false, throwOnValidationError: true },
-    );
+    // The documents in pieces too (the embedded engine runs each write command on our event loop); a crash between
+    // pieces leaves earlier documents committed and later ones at their previous version, as per-document writes did.
+    for (let start = 0; start < writes.length; start += BATCH_CHUNK_WRITE) {
+      await this.documents.bulkWrite(
+        writes.slice(start, start + BATCH_CHUNK_WRITE).map(({ document: { id, ...fields } }) => ({
+          replaceOne: { filter: { _id: id }, replacement: { _id: id, ...fields }, upsert: true },
+        })),
+        // Mongoose leaves an unordered bulk write's validation failures in the result unless told to throw.
+        { ordered: false, throwOnValidationError: true },
+      );
+    }
     const stale = writes.flatMap((write) => write.removedChunkIds);
     for (let start = 0; start < stale.length; start += BATCH_CHUNK_WRITE)
       await this.chunks.deleteMany({ _id: { $in: stale.slice(start, start + BATCH_CHUNK_WRITE) } });

@@ -57,27 +57,30 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
     entries: readonly { documentId: string; chunkIds: readonly string[] }[],
     at: Date,
   ): Promise<void> {
-    if (entries.length === 0) return;
-    await this.entries.bulkWrite(
-      entries.map(({ documentId, chunkIds }) => ({
-        updateOne: {
-          filter: { _id: documentId },
-          update: {
-            $addToSet: { chunkIds: { $each: [...chunkIds] } },
-            $min: { queuedAt: at },
-            $inc: { version: 1 },
+    // In pieces of 10: each write command of the embedded engine runs on our event loop.
+    for (let start = 0; start < entries.length; start += 10) {
+      await this.entries.bulkWrite(
+        entries.slice(start, start + 10).map(({ documentId, chunkIds }) => ({
+          updateOne: {
+            filter: { _id: documentId },
+            update: {
+              $addToSet: { chunkIds: { $each: [...chunkIds] } },
+              $min: { queuedAt: at },
+              $inc: { version: 1 },
+            },
+            upsert: true,
           },
-          upsert: true,
-        },
-      })),
-      { ordered: false, throwOnValidationError: true },
-    );
+        })),
+        { ordered: false, throwOnValidationError: true },
+      );
+    }
   }
 
   async next(maxChunks: number): Promise<EnrichmentEntry[]> {
     const taken: EnrichmentEntry[] = [];
     let chunks = 0;
-    for await (const stored of this.entries.find().sort({ queuedAt: 1 }).lean().cursor()) {
+    // At most maxChunks entries can be taken (each owes one chunk or more): the engine need not read the rest.
+    for await (const stored of this.entries.find().sort({ queuedAt: 1 }).limit(maxChunks).lean().cursor()) {
       const entry = toEntry(stored as StoredEntry);
       if (taken.length > 0 && chunks + entry.chunkIds.length > maxChunks) break;
       taken.push(entry);
