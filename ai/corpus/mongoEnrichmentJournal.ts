@@ -23,14 +23,16 @@ entrySchema.index({ queuedAt: 1 });
 
 const toEntry = (stored: StoredEntry): EnrichmentEntry => ({
   documentId: stored._id,
-  chunkIds: [...stored.chunkIds],
+  // $push, not $addToSet: deduplicating thousands of ids of a large document against the array is quadratic work
+  // that the embedded engine does on our event loop; a repeat (a re-ingest while owed) is dropped here instead.
+  chunkIds: [...new Set(stored.chunkIds)],
   queuedAt: stored.queuedAt,
   version: stored.version,
 });
 
 /**
  * The enrichment journal in MongoDB (collection `brainenrichment`, one entry per document). record() is one
- * upsert ($addToSet of the chunk ids, $min of the time, $inc of the version), written before the document's commit
+ * upsert ($push of the chunk ids, $min of the time, $inc of the version), written before the document's commit
  * point, so an acknowledged ingest always has its owed vectors on disk; an entry whose document never committed only
  * costs the backfill a look-up (it skips chunk ids the document does not list).
  */
@@ -48,7 +50,7 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
   async record(documentId: string, chunkIds: readonly string[], at: Date): Promise<void> {
     await this.entries.updateOne(
       { _id: documentId },
-      { $addToSet: { chunkIds: { $each: [...chunkIds] } }, $min: { queuedAt: at }, $inc: { version: 1 } },
+      { $push: { chunkIds: { $each: [...chunkIds] } }, $min: { queuedAt: at }, $inc: { version: 1 } },
       { upsert: true },
     );
   }
@@ -64,7 +66,7 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
           updateOne: {
             filter: { _id: documentId },
             update: {
-              $addToSet: { chunkIds: { $each: [...chunkIds] } },
+              $push: { chunkIds: { $each: [...chunkIds] } },
               $min: { queuedAt: at },
               $inc: { version: 1 },
             },
@@ -105,7 +107,7 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
           $group: {
             _id: null,
             documents: { $sum: 1 },
-            chunks: { $sum: { $size: '$chunkIds' } },
+            chunks: { $sum: { $size: { $setUnion: ['$chunkIds', []] } } },
             oldest: { $min: '$queuedAt' },
           },
         },
