@@ -29,6 +29,12 @@ export interface CorpusCounts {
  */
 export interface ChunkStore extends ChunkLookup {
   findDocument(documentId: string): Promise<DocumentRecord | undefined>;
+  /** The stored documents among `documentIds` (one query for a whole ingest batch). */
+  findDocuments(documentIds: readonly string[]): Promise<Map<string, DocumentRecord>>;
+  /** Writes a batch of documents: every chunk first, then the documents (the commit point), then stale chunks. */
+  saveDocuments(writes: readonly DocumentWrite[]): Promise<void>;
+  /** Records the vector space a document's chunks were embedded in (the vector backfill). */
+  setEmbeddingModel(documentId: string, model: string): Promise<void>;
   /** Writes a document, its upserted chunks and deletions (in Mongo: ordered writes, see MongoChunkStore). */
   saveDocument(write: DocumentWrite): Promise<void>;
   /** Every stored chunk, for rebuilding the fulltext index. */

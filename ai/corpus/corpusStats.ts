@@ -9,6 +9,8 @@ import type { QueryClass } from '../router/queryClassifier';
 import type { GraphIndex, GraphStats } from '../graph/graphIndex';
 import type { RaptorIndex, RaptorStats } from '../raptor/raptorIndex';
 import type { ChunkStore } from './chunkStore';
+import type { EnrichmentJournal } from './enrichmentJournal';
+import type { VectorBackfill } from './vectorBackfill';
 
 /** The body of GET /brain/stats. */
 export interface BrainStats {
@@ -33,6 +35,61 @@ export interface BrainStats {
   raptor?: RaptorStats;
   /** The memories' vector space and its background re-embedding (services/brain/memory/memoryReembedding.ts). */
   memoryVectors?: MemoryVectorStats;
+  /** Background enrichment per index (searchable first, enriched after): what is owed, done, how fast. */
+  enrichment?: Record<'vectors' | 'graph' | 'raptor', EnrichmentStats>;
+}
+
+/** One background index's catching up: `unit` says what pending and done count. */
+export interface EnrichmentStats {
+  unit: 'chunks' | 'documents';
+  state: string;
+  pending: number;
+  pendingDocuments: number;
+  done: number;
+  /** Units per second over the last minute of work. */
+  rate: number;
+  /** ISO time the oldest pending work was queued; null when nothing is pending. */
+  oldestPendingAt: string | null;
+}
+
+async function enrichmentStats(
+  deps: Parameters<typeof collectBrainStats>[0],
+): Promise<BrainStats['enrichment']> {
+  if (!deps.enrichment) return undefined;
+  const backlog = await deps.enrichment.journal.backlog();
+  const backfill = deps.enrichment.backfill.stats();
+  const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null);
+  const graph = deps.graph?.stats();
+  const raptor = deps.raptor?.stats();
+  const documents = (
+    stats: { state: string; pendingDocuments: number } & Partial<
+      Record<'processedDocuments' | 'documentsPerSecond', number>
+    > & {
+        oldestPendingAt?: number | null;
+      },
+  ): EnrichmentStats => ({
+    unit: 'documents',
+    state: stats.state,
+    pending: stats.pendingDocuments,
+    pendingDocuments: stats.pendingDocuments,
+    done: stats.processedDocuments ?? 0,
+    rate: stats.documentsPerSecond ?? 0,
+    oldestPendingAt: iso(stats.oldestPendingAt),
+  });
+  const none = { state: 'empty', pendingDocuments: 0 };
+  return {
+    vectors: {
+      unit: 'chunks',
+      state: backfill.state,
+      pending: backlog.chunks,
+      pendingDocuments: backlog.documents,
+      done: backfill.done,
+      rate: backfill.rate,
+      oldestPendingAt: backlog.oldestQueuedAt?.toISOString() ?? null,
+    },
+    graph: documents(graph ?? none),
+    raptor: documents(raptor ?? none),
+  };
 }
 
 /**
@@ -57,6 +114,7 @@ export async function collectBrainStats(deps: {
   generation?: Pick<GenerationChain, 'breakerStates'>;
   graph?: Pick<GraphIndex, 'stats'>;
   raptor?: Pick<RaptorIndex, 'stats'>;
+  enrichment?: { journal: Pick<EnrichmentJournal, 'backlog'>; backfill: Pick<VectorBackfill, 'stats'> };
 }): Promise<BrainStats> {
   const [counts, vectors] = await Promise.all([deps.store.counts(), deps.vectors.spaces()]);
   return {
@@ -73,5 +131,6 @@ export async function collectBrainStats(deps: {
     generationProviders: deps.generation?.breakerStates(),
     graph: deps.graph?.stats(),
     raptor: deps.raptor?.stats(),
+    enrichment: await enrichmentStats(deps),
   };
 }

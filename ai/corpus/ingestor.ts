@@ -22,6 +22,8 @@ import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { FullTextIndex } from '../fulltext/fullTextIndex';
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import type { ChunkStore } from './chunkStore';
+import type { EnrichmentJournal } from './enrichmentJournal';
+import { writeSearchableFirst } from './searchableFirstWrite';
 
 /**
  * What the ingestor writes to. Defaults: system clock, 1 MiB documents, 512-token chunks cut inline (`chunking`:
@@ -38,6 +40,13 @@ export interface IngestorDeps {
   chunker?: ChunkerOptions;
   chunking?: DocumentChunking;
   logger?: Logger;
+  /**
+   * Searchable first, enriched after: with a journal, an ingest stores chunks and fulltext at once and records the
+   * owed vectors here for `backfill` to compute in the background (without one, vectors are computed inline).
+   */
+  enrichment?: { journal: EnrichmentJournal; backfill: { kick(): void } };
+  /** Indexes other components bring up to date in the background after a change (the brain: graph, RAPTOR). */
+  backgroundIndexes?: readonly string[];
 }
 
 /** Outcome per document, in request order. */
@@ -52,6 +61,10 @@ export interface IngestResult {
   embedded: number;
   removed: number;
   embeddingModel: string | null;
+  /** Indexes that already hold this version (fulltext at least) when the answer is sent. */
+  indexed: string[];
+  /** Indexes still to catch up with this version in the background (vectors, graph, raptor). */
+  pending: string[];
 }
 
 function sameMetadata(previous: DocumentRecord, next: DocumentRecord): boolean {
@@ -90,8 +103,21 @@ export class Ingestor {
     const chunked: ChunkedDocument[] = [];
     for (const doc of this.validate(docs, pathPrefix)) chunked.push(await this.chunking.chunk(doc));
     const results: IngestResult[] = [];
-    for (const doc of chunked) results.push(await this.write(doc, ingestedBy));
+    const deferred = this.deps.enrichment;
+    if (deferred) {
+      const writeDeps = {
+        ...this.deps,
+        journal: deferred.journal,
+        backgroundIndexes: this.deps.backgroundIndexes ?? [],
+      };
+      results.push(
+        ...(await writeSearchableFirst(writeDeps, chunked, ingestedBy, new Date(this.clock.now()))),
+      );
+    } else {
+      for (const doc of chunked) results.push(await this.write(doc, ingestedBy));
+    }
     if (results.some((r) => r.status !== 'unchanged')) await this.deps.cache?.invalidate();
+    if (results.some((r) => r.pending.includes('vectors'))) this.deps.enrichment?.backfill.kick();
     return results;
   }
 
@@ -143,7 +169,13 @@ export class Ingestor {
       title: document.title,
     };
     if (previous && previous.contentHash === document.contentHash && sameMetadata(previous, document)) {
-      const unchanged = { chunks: previous.chunkIds.length, embedded: 0, removed: 0 };
+      const unchanged = {
+        chunks: previous.chunkIds.length,
+        embedded: 0,
+        removed: 0,
+        indexed: [],
+        pending: [],
+      };
       return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
     }
 
@@ -176,6 +208,8 @@ export class Ingestor {
       embedded,
       removed: plan.removedIds.length,
       embeddingModel: model,
+      indexed: ['fulltext', 'vectors'],
+      pending: [...(this.deps.backgroundIndexes ?? [])],
     };
   }
 

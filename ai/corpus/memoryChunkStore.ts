@@ -19,10 +19,25 @@ export class InMemoryChunkStore implements ChunkStore {
     return this.documents.get(documentId);
   }
 
+  async findDocuments(documentIds: readonly string[]): Promise<Map<string, DocumentRecord>> {
+    const found = new Map<string, DocumentRecord>();
+    for (const id of documentIds) if (this.documents.has(id)) found.set(id, this.documents.get(id)!);
+    return found;
+  }
+
+  async saveDocuments(writes: readonly DocumentWrite[]): Promise<void> {
+    for (const write of writes) await this.saveDocument(write);
+  }
+
   async saveDocument(write: DocumentWrite): Promise<void> {
     for (const id of write.removedChunkIds) this.chunks.delete(id);
     for (const chunk of write.upserts) this.chunks.set(chunk.id, chunk);
     this.documents.set(write.document.id, write.document);
+  }
+
+  async setEmbeddingModel(documentId: string, model: string): Promise<void> {
+    const document = this.documents.get(documentId);
+    if (document) this.documents.set(documentId, { ...document, embeddingModel: model });
   }
 
   async *allChunks(): AsyncIterable<ChunkRecord> {

@@ -12,6 +12,8 @@ import { UNRECORDED_INGESTER, type ChunkStore, type CorpusCounts, type DocumentW
 
 /** Chunks per bulk write of saveDocument. */
 const CHUNK_WRITE_BATCH = 10;
+/** Chunks per bulk write of saveDocuments: small pieces of work for an in-process (embedded) engine, as saveDocument. */
+const BATCH_CHUNK_WRITE = 10;
 
 function perIndex(rows: { _id: string; n: number }[]): Record<IndexName, number> {
   const counts = Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;
@@ -64,6 +66,47 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
     const stored = await this.chunks.find({ documentId: id }, { _id: 1 }).lean();
     const stale = stored.map((chunk) => chunk._id).filter((chunkId) => !current.has(chunkId));
     if (stale.length > 0) await this.chunks.deleteMany({ _id: { $in: stale } });
+  }
+
+  /** Records the vector space a document's chunks were embedded in (the vector backfill, after its upsert). */
+  async setEmbeddingModel(documentId: string, model: string): Promise<void> {
+    await this.documents.updateOne({ _id: documentId }, { $set: { embeddingModel: model } });
+  }
+
+  async findDocuments(documentIds: readonly string[]): Promise<Map<string, DocumentRecord>> {
+    if (documentIds.length === 0) return new Map();
+    const stored = await this.documents.find({ _id: { $in: [...documentIds] } }).lean();
+    return new Map(stored.map((doc) => [doc._id, toDocumentRecord(doc)]));
+  }
+
+  /**
+   * A batch in the order saveDocument keeps for one: every chunk (bulk writes of BATCH_CHUNK_WRITE), then every
+   * document (one bulk write: the commit point), then the stale chunks of documents that had a previous version.
+   */
+  async saveDocuments(writes: readonly DocumentWrite[]): Promise<void> {
+    const upserts = writes.flatMap((write) => write.upserts);
+    for (let start = 0; start < upserts.length; start += BATCH_CHUNK_WRITE) {
+      await this.chunks.bulkWrite(
+        upserts.slice(start, start + BATCH_CHUNK_WRITE).map((chunk) => ({
+          replaceOne: { filter: { _id: chunk.id }, replacement: fromChunkRecord(chunk), upsert: true },
+        })),
+        { ordered: false, throwOnValidationError: true },
+      );
+    }
+    // The documents in pieces too (the embedded engine runs each write command on our event loop); a crash between
+    // pieces leaves earlier documents committed and later ones at their previous version, as per-document writes did.
+    for (let start = 0; start < writes.length; start += BATCH_CHUNK_WRITE) {
+      await this.documents.bulkWrite(
+        writes.slice(start, start + BATCH_CHUNK_WRITE).map(({ document: { id, ...fields } }) => ({
+          replaceOne: { filter: { _id: id }, replacement: { _id: id, ...fields }, upsert: true },
+        })),
+        // Mongoose leaves an unordered bulk write's validation failures in the result unless told to throw.
+        { ordered: false, throwOnValidationError: true },
+      );
+    }
+    const stale = writes.flatMap((write) => write.removedChunkIds);
+    for (let start = 0; start < stale.length; start += BATCH_CHUNK_WRITE)
+      await this.chunks.deleteMany({ _id: { $in: stale.slice(start, start + BATCH_CHUNK_WRITE) } });
   }
 
   async *allChunks(): AsyncIterable<ChunkRecord> {

@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import type { ChunkRecord } from '../../models/corpusRecords';
 import { CommunityHierarchy, type Community, type HierarchyOptions } from './communityHierarchy';
 import { CorpusGraph, type GraphChange } from './corpusGraph';
+import { PendingSince, RateMeter } from '../corpus/rateMeter';
 
 /** Writes a community's summary from its title and the texts of the chunks that mention it most. */
 export type CommunitySummarizer = (community: Community, texts: string[]) => Promise<string>;
@@ -29,6 +30,10 @@ export interface GraphStats {
   relations: number;
   communitiesPerLevel: number[];
   pendingDocuments: number;
+  /** Documents applied since start-up, their rate (per second, last minute) and the oldest still queued (epoch ms). */
+  processedDocuments?: number;
+  documentsPerSecond?: number;
+  oldestPendingAt?: number | null;
 }
 
 /**
@@ -45,6 +50,8 @@ export class GraphIndex {
   private readonly queue = new Map<string, readonly ChunkRecord[]>();
   private running?: Promise<void>;
   private readonly logger: Logger;
+  private readonly meter = new RateMeter();
+  private readonly pendingSince = new PendingSince();
 
   constructor(private readonly options: GraphIndexOptions) {
     this.communities = new CommunityHierarchy(options.hierarchy);
@@ -54,6 +61,7 @@ export class GraphIndex {
   /** Queues a document change (an empty list removes it) and starts the upkeep if idle. */
   enqueue(documentId: string, chunks: readonly ChunkRecord[]): void {
     this.queue.set(documentId, chunks);
+    this.pendingSince.queued(documentId);
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
       if (this.queue.size > 0) this.enqueue(...this.queue.entries().next().value!);
@@ -74,7 +82,15 @@ export class GraphIndex {
       relations,
       communitiesPerLevel: this.communities.perLevel(),
       pendingDocuments: this.queue.size,
+      processedDocuments: this.meter.total,
+      documentsPerSecond: this.meter.perSecond(),
+      oldestPendingAt: this.pendingSince.oldest(),
     };
+  }
+
+  /** True while a change of the document waits to be applied. */
+  isPending(documentId: string): boolean {
+    return this.pendingSince.has(documentId);
   }
 
   private async drain(): Promise<void> {
@@ -83,6 +99,8 @@ export class GraphIndex {
     while (this.queue.size > 0) {
       const [documentId, chunks] = this.queue.entries().next().value!;
       this.queue.delete(documentId);
+      this.pendingSince.done(documentId);
+      this.meter.add(1);
       this.graph.startDocument(
         documentId,
         chunks.map((chunk) => chunk.id),

@@ -6,6 +6,7 @@ import type { EmbeddingProvider } from '../embeddings/provider';
 import { extractiveClusterSummary, type ClusterSummarizer } from './clusterSummary';
 import type { TreeUpdate } from './raptorNode';
 import { RaptorTree, type RaptorTreeOptions } from './raptorTree';
+import { PendingSince, RateMeter } from '../corpus/rateMeter';
 
 /** Persists a tree's summary nodes (MongoDB and Qdrant in production); called after each upkeep round. */
 export interface RaptorSink {
@@ -40,6 +41,10 @@ export interface RaptorStats {
   pendingDocuments: number;
   /** Summaries written (created or re-summarised) since start-up. */
   summariesWritten: number;
+  /** Documents applied since start-up, their rate (per second, last minute) and the oldest still pending (epoch ms). */
+  processedDocuments?: number;
+  documentsPerSecond?: number;
+  oldestPendingAt?: number | null;
 }
 
 /**
@@ -57,6 +62,8 @@ export class RaptorIndex {
   private built = false;
   private failed = false;
   private summaries = 0;
+  private readonly meter = new RateMeter();
+  private readonly pendingSince = new PendingSince();
   private readonly logger: Logger;
   private readonly prefix = randomBytes(3).toString('hex');
   private nextId = 1;
@@ -98,6 +105,7 @@ export class RaptorIndex {
   /** Queues a document change (an empty list removes it) and starts the upkeep if idle. */
   enqueue(documentId: string, chunks: readonly ChunkRecord[]): void {
     this.queue.set(documentId, chunks);
+    this.pendingSince.queued(documentId);
     this.lastChangeAt = performance.now();
     this.startRound();
   }
@@ -145,9 +153,17 @@ export class RaptorIndex {
     return {
       state,
       nodesPerLevel: leaves === 0 ? [] : nodesPerLevel,
-      pendingDocuments: this.queue.size,
+      pendingDocuments: this.pendingSince.count,
       summariesWritten: this.summaries,
+      processedDocuments: this.meter.total,
+      documentsPerSecond: this.meter.perSecond(),
+      oldestPendingAt: this.pendingSince.oldest(),
     };
+  }
+
+  /** True while a change of the document is queued or being applied. */
+  isPending(documentId: string): boolean {
+    return this.pendingSince.has(documentId);
   }
 
   private async store(tree: RaptorTree, update: TreeUpdate): Promise<void> {
@@ -156,20 +172,31 @@ export class RaptorIndex {
       await this.options.sink?.sync(tree, update, this.model);
   }
 
+  /** A document's change is in its tree; it stays pending if it was queued again meanwhile. */
+  private settled(documentId: string): void {
+    this.meter.add(1);
+    if (!this.queue.has(documentId)) this.pendingSince.done(documentId);
+  }
+
   private async drain(): Promise<void> {
     const batch = [...this.queue.entries()];
     this.queue.clear();
+
     const byIndex = new Map<IndexName, Array<{ documentId: string; chunks: readonly ChunkRecord[] }>>();
     for (const [documentId, chunks] of batch) {
       const index =
         chunks[0]?.index ?? [...this.trees.values()].find((tree) => tree.hasDocument(documentId))?.index;
-      if (!index) continue;
+      if (!index) {
+        this.settled(documentId);
+        continue;
+      }
       byIndex.set(index, [...(byIndex.get(index) ?? []), { documentId, chunks }]);
     }
     try {
       for (const [index, changes] of byIndex) {
         const tree = this.trees.get(index)!;
         await this.store(tree, await tree.apply(changes));
+        for (const change of changes) this.settled(change.documentId);
       }
       // Stale summaries are rewritten once no change has arrived for quietMs, or after maxStaleMs.
       const maxStaleMs = this.options.maxStaleMs ?? 30_000;

@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     GATEWAY_RATE_LIMIT_PER_SECOND: '1000000',
     BRAIN_SERVICE_TOKEN: 'bench-service-token-0123456789',
     BRAIN_INGEST_MAX_DOCUMENTS: '500',
+    // No first-start seed of the repository's docs: the benches measure their own corpus alone.
+    BRAIN_SEED_ON_START: '0',
     BRAIN_CACHE_KEY_PREFIX: `bench:brain:${process.pid}:`,
     ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
   });

@@ -5,6 +5,8 @@ import { collectBrainStats, type BrainStats } from '../../ai/corpus/corpusStats'
 import { FullTextFollower } from '../../ai/corpus/fullTextFollower';
 import { Ingestor } from '../../ai/corpus/ingestor';
 import { MongoChunkStore } from '../../ai/corpus/mongoChunkStore';
+import { MongoEnrichmentJournal } from '../../ai/corpus/mongoEnrichmentJournal';
+import { VectorBackfill } from '../../ai/corpus/vectorBackfill';
 import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import type { EmbeddingProvider } from '../../ai/embeddings/provider';
 import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
@@ -62,6 +64,9 @@ export interface BrainCore {
   graph: GraphIndex;
   /** The RAPTOR trees (one per index), kept up in the background. */
   raptor: RaptorIndex;
+  /** Owed vectors on record (searchable first, enriched after) and the background work computing them. */
+  journal: MongoEnrichmentJournal;
+  backfill: VectorBackfill;
   stats(): Promise<BrainStats>;
   /** Waits for the graph and RAPTOR upkeep in flight, ends the Louvain worker and the chunking threads (stores are the platform's to close). */
   close(): Promise<void>;
@@ -195,7 +200,18 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   );
   // Large documents are chunked in worker threads: their parse and token counting would stall the event loop.
   const chunking = new ChunkingPool({ threads: config.BRAIN_CHUNKING_THREADS });
+  // Searchable first, enriched after: an ingest answers once its chunks are stored and in the fulltext index; the
+  // vectors it owes are on record in the journal and computed in batches in the background (resumed at start-up).
+  const journal = new MongoEnrichmentJournal(stores.mongo);
+  await journal.init();
+  const backfill = new VectorBackfill(
+    { journal, store, vectors, embeddings },
+    { clock, logger, onVectors: () => cache.invalidate() },
+  );
+  backfill.kick();
   const ingestor = new Ingestor({
+    enrichment: { journal, backfill },
+    backgroundIndexes: ['graph', 'raptor'],
     chunking,
     store,
     vectors,
@@ -220,9 +236,23 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     store,
     graph,
     raptor,
+    journal,
+    backfill,
     stats: () =>
-      collectBrainStats({ store, vectors, search, embeddings, routedSearch, generation, graph, raptor }),
+      collectBrainStats({
+        store,
+        vectors,
+        search,
+        embeddings,
+        routedSearch,
+        generation,
+        graph,
+        raptor,
+        enrichment: { journal, backfill },
+      }),
     close: async () => {
+      // Owed vectors stay in the journal for the next start; the batch in flight finishes first.
+      await backfill.stop();
       await graph.whenIdle();
       await raptor.whenIdle();
       await louvain.close();

@@ -7,7 +7,7 @@ import { errorFactory } from '../../platform/errors';
  */
 export const BRAIN_ERRORS = {
   BRAIN_DOCUMENT_EMPTY: { status: 400, title: 'Invalid request' },
-  BRAIN_DOCUMENT_TOO_LARGE: { status: 400, title: 'Invalid request' },
+  BRAIN_DOCUMENT_TOO_LARGE: { status: 413, title: 'Payload Too Large' },
   BRAIN_DOCUMENT_BINARY: { status: 400, title: 'Invalid request' },
   BRAIN_UNKNOWN_INDEX: { status: 400, title: 'Invalid request' },
   BRAIN_SOURCE_MISSING: { status: 400, title: 'Invalid request' },
@@ -16,6 +16,7 @@ export const BRAIN_ERRORS = {
   BRAIN_SECRET_DETECTED: { status: 400, title: 'Invalid request' },
   BRAIN_QUERY_EMPTY: { status: 400, title: 'Invalid request' },
   BRAIN_VECTOR_SPACE_MISSING: { status: 404, title: 'Not Found' },
+  BRAIN_DOCUMENT_NOT_FOUND: { status: 404, title: 'Not Found' },
   BRAIN_VECTOR_SPACE_MISMATCH: { status: 409, title: 'Conflict' },
   BRAIN_EMBEDDING_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   BRAIN_NO_EMBEDDING_MODEL: { status: 503, title: 'Service Unavailable' },

@@ -18,6 +18,8 @@ import {
   presentStats,
 } from './presenters';
 import { registerBrainRoutes } from './router';
+import { registerDocumentRoutes } from './documentRoutes';
+import { exposeEnrichment } from './enrichmentMetrics';
 import type { AskRequestBody, IngestRequest, SearchRequestBody, SearchV2RequestBody } from './schemas';
 
 export {
@@ -170,6 +172,7 @@ export async function createBrainArea(
 ): Promise<BrainArea> {
   if (!hasRole(context.config, 'api')) return {};
   const core = await openBrainCore({ ...context, sleep: options.sleep });
+  exposeEnrichment(async () => (await core.stats()).enrichment);
   // In the background, so start-up does not wait for it; stopping waits for it to finish.
   const seeding = context.config.BRAIN_SEED_ON_START
     ? seedEmptyBrain(core, PROJECT_ROOT, context.logger).catch((error: unknown) => {
@@ -214,8 +217,10 @@ export async function createBrainArea(
           requireBrainAuth: auth.guard.requireBrainAuth,
           queue,
           maxDocumentsPerIngest: context.config.BRAIN_INGEST_MAX_DOCUMENTS,
+          maxDocumentBytes: context.config.BRAIN_MAX_DOCUMENT_BYTES,
           redactSecrets: context.config.BRAIN_MEMORY_REDACT_SECRETS,
         }),
+      (routes) => registerDocumentRoutes(routes, core),
       ...memory.services,
     ],
   };

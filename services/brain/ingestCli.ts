@@ -15,6 +15,7 @@ import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { openStores } from '../../platform/stores';
 import { openBrainCore, type BrainCore } from './brainCore';
+import { ingestFolderOverHttp } from './ingestOverHttp';
 
 /** Where a path's files are read from, and the folder within it: repository-relative sources when possible. */
 async function rootAndFolder(cwd: string, target: string): Promise<{ root: string; folder: string }> {
@@ -31,10 +32,10 @@ async function rootAndFolder(cwd: string, target: string): Promise<{ root: strin
 /** One line summing up a folder's report. */
 export function summarise(target: string, report: FolderIngestReport): string {
   const count = (status: string) => report.results.filter((r) => r.status === status).length;
-  const sum = (field: 'chunks' | 'embedded' | 'removed') => report.results.reduce((n, r) => n + r[field], 0);
+  const sum = (field: 'chunks' | 'removed') => report.results.reduce((n, r) => n + r[field], 0);
   return (
     `${target}: ${report.results.length} file${report.results.length === 1 ? '' : 's'} (${count('created')} created, ${count('updated')} updated, ` +
-    `${count('unchanged')} unchanged), ${sum('chunks')} chunks, ${sum('embedded')} embedded, ` +
+    `${count('unchanged')} unchanged), ${sum('chunks')} chunks, ` +
     `${sum('removed')} removed, ${report.skipped.length} skipped`
   );
 }
@@ -48,24 +49,35 @@ export async function runIngestCli(
   options: { env?: NodeJS.ProcessEnv; cwd?: string; print?: (line: string) => void } = {},
 ): Promise<number> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const targets = args.filter((arg) => arg !== '--');
-  if (targets.length === 0) {
-    print('usage: npm run brain:ingest -- <path> [<path> ...]');
+  const urlAt = args.indexOf('--url');
+  const url = urlAt >= 0 ? args[urlAt + 1] : undefined;
+  const targets = args.filter((arg, i) => arg !== '--' && (urlAt < 0 || (i !== urlAt && i !== urlAt + 1)));
+  if (targets.length === 0 || (urlAt >= 0 && !url)) {
+    print('usage: npm run brain:ingest -- [--url <server>] <path> [<path> ...]');
     return 2;
   }
   const config = loadConfig(options.env ?? process.env);
+  if (url) return runOverHttp(url, targets, config, options.cwd ?? process.cwd(), print);
   const logger = createLogger({ level: config.LOG_LEVEL, destination: pino.destination(2) });
   const stores = await openStores(config, logger, embeddedEngines);
   let core: BrainCore | undefined;
   try {
     core = await openBrainCore({ config, stores, clock: systemClock, logger });
+    let changed = 0;
+    let files = 0;
     for (const target of targets) {
       const { root, folder } = await rootAndFolder(options.cwd ?? process.cwd(), target);
       const report = await ingestFolder(core.ingestor, root, folder);
       print(summarise(target, report));
       for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
+      changed += report.results.filter((r) => r.status !== 'unchanged').length;
+      files += report.results.length;
     }
-    // The knowledge graph and RAPTOR trees are kept up in the background: let them reach the stores before they close.
+    if (changed === 0) print(`nothing to write: all ${files} files are unchanged`);
+    // Vectors, the knowledge graph and RAPTOR trees are kept up in the background: let them reach the stores before
+    // they close (vectors left owed would be resumed by the next start anyway).
+    await core.backfill.whenIdle();
+    print(`vectors: ${core.backfill.stats().done} chunks embedded`);
     await core.close();
     return 0;
   } catch (error) {
@@ -75,6 +87,43 @@ export async function runIngestCli(
   } finally {
     await core?.close();
     await stores.close();
+  }
+}
+
+/** `--url <server>`: posts to a running server with BRAIN_SERVICE_TOKEN; the server's own stores stay its own. */
+async function runOverHttp(
+  url: string,
+  targets: string[],
+  config: ReturnType<typeof loadConfig>,
+  cwd: string,
+  print: (line: string) => void,
+): Promise<number> {
+  if (!config.BRAIN_SERVICE_TOKEN) {
+    print('brain ingest over HTTP needs BRAIN_SERVICE_TOKEN');
+    return 2;
+  }
+  const target = {
+    baseUrl: url,
+    token: config.BRAIN_SERVICE_TOKEN,
+    batch: Math.min(50, config.BRAIN_INGEST_MAX_DOCUMENTS),
+    maxBytes: config.BRAIN_MAX_DOCUMENT_BYTES,
+  };
+  try {
+    let changed = 0;
+    let files = 0;
+    for (const path of targets) {
+      const { root, folder } = await rootAndFolder(cwd, path);
+      const report = await ingestFolderOverHttp(target, root, folder);
+      print(summarise(path, report));
+      for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
+      changed += report.results.filter((r) => r.status !== 'unchanged').length;
+      files += report.results.length;
+    }
+    if (changed === 0) print(`nothing to write: all ${files} files are unchanged`);
+    return 0;
+  } catch (error) {
+    print(`brain ingest failed: ${(error as Error).message}`);
+    return 1;
   }
 }
 

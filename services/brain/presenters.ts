@@ -117,6 +117,8 @@ export function presentIngest(
       embedded: r.embedded,
       removed: r.removed,
       embedding_model: r.embeddingModel,
+      indexed: r.indexed as ('fulltext' | 'vectors' | 'graph' | 'raptor')[],
+      pending: r.pending as ('fulltext' | 'vectors' | 'graph' | 'raptor')[],
     })),
     refused: refused.map((r) => ({
       position: r.position,
@@ -167,6 +169,22 @@ export function presentStats(stats: BrainStats): z.infer<typeof BrainStatsSchema
       summaries_written: stats.raptor?.summariesWritten ?? 0,
     },
     memory_vectors: stats.memoryVectors ?? null,
+    enrichment: stats.enrichment
+      ? (Object.fromEntries(
+          Object.entries(stats.enrichment).map(([name, e]) => [
+            name,
+            {
+              unit: e.unit,
+              state: e.state,
+              pending: e.pending,
+              pending_documents: e.pendingDocuments,
+              done: e.done,
+              rate: e.rate,
+              oldest_pending_at: e.oldestPendingAt,
+            },
+          ]),
+        ) as NonNullable<z.infer<typeof BrainStatsSchema>['enrichment']>)
+      : null,
   };
 }
 

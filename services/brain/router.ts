@@ -1,9 +1,11 @@
 import type { Request, RequestHandler } from 'express';
+import { AppError } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import { actorOf } from '../../access/authGuard';
 import type { Principal } from '../../access/principal';
 import type { BrainCore } from './brainCore';
 import { brainError } from './errors';
+import { partialIndexReasons, withPartialIndexes } from './partialIndexes';
 import { ingestAdmitted, screenIngestDocuments } from './security/ingestSecretGuard';
 import type { IngestQueue } from './ingestQueue';
 import {
@@ -27,12 +29,25 @@ import {
   SearchResponseSchema,
 } from './schemas';
 
+/** A document over BRAIN_MAX_DOCUMENT_BYTES (nothing written): 413 with the limit, as problem JSON. */
+function tooLargeAs413(error: unknown, limitBytes: number | undefined): unknown {
+  if (!(error instanceof AppError) || error.code !== 'BRAIN_DOCUMENT_TOO_LARGE') return error;
+  return new AppError(413, error.code, 'Payload Too Large', {
+    detail: error.detail,
+    errors: error.errors,
+    extensions: limitBytes === undefined ? undefined : { limit_bytes: limitBytes },
+  });
+}
+
 /** The ingest guard has admitted a principal: record it as the author. */
 const ingesterOf = (req: Request) => actorOf(req.principal as Principal);
 
 /** What the brain routes need: the retrieval core, the auth guard for ingestion and the batch limit. */
 export interface BrainRouteDependencies {
-  core: Pick<BrainCore, 'ingestor' | 'search' | 'routedSearch' | 'answerer' | 'cache' | 'stats'>;
+  core: Pick<
+    BrainCore,
+    'ingestor' | 'search' | 'routedSearch' | 'answerer' | 'cache' | 'stats' | 'backfill' | 'graph' | 'raptor'
+  >;
   /** Writes to the shared indexes: the service token or an operator/admin (403 ROLE_REQUIRED otherwise). */
   requireIngestAccess: RequestHandler[];
   /** Bounds concurrent ingests (503 BRAIN_INGEST_BUSY with Retry-After when full). */
@@ -40,6 +55,8 @@ export interface BrainRouteDependencies {
   /** SPEC 5 `require_brain_auth`: a signed-in user or the service token (ask). */
   requireBrainAuth: RequestHandler[];
   maxDocumentsPerIngest: number;
+  /** BRAIN_MAX_DOCUMENT_BYTES: a document over it answers 413 naming the limit. */
+  maxDocumentBytes?: number;
   /** BRAIN_MEMORY_REDACT_SECRETS: redact private keys and mnemonics in ingested documents instead of refusing. */
   redactSecrets: boolean;
 }
@@ -53,10 +70,13 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
     path: '/brain/ingest',
     summary: 'Ingest documents into the docs, code or tests index',
     description:
-      'Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and ' +
-      'indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as ' +
-      'they are. Every document is validated before anything is written: one malformed document (empty, too ' +
-      'large, binary, a repeated source) rejects the request with 400 and nothing changes. Each document is also ' +
+      'Each document is chunked (markdown headings, code symbols), deduplicated by content hash, stored and ' +
+      'indexed for fulltext search before the answer (searchable first); its vectors, graph entities and RAPTOR ' +
+      'summaries follow in background work recorded in the store (each result lists `indexed` and `pending`; ' +
+      'see GET /brain/documents/{id} and the `enrichment` block of /brain/stats). Re-ingesting a source replaces ' +
+      'its chunks and leaves unchanged ones as they are. Every document is validated before anything is ' +
+      'written: one malformed document (empty, binary, a repeated source) rejects the request with 400, one over ' +
+      'BRAIN_MAX_DOCUMENT_BYTES with 413 and `limit_bytes`, and nothing changes. Each document is also ' +
       'screened for secrets (private keys with key context, checksum-valid seed phrases, provider tokens; never ' +
       'hashes): one that holds a secret is refused on its own, listed in `refused` with the kind, rule and line ' +
       'of each finding (never the value), and the others are stored — 207 when some were refused, 200 when none ' +
@@ -80,10 +100,10 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
           'A malformed document (nothing written), or BRAIN_SECRET_DETECTED: every document holds a secret',
       },
       403: { description: 'ROLE_REQUIRED: neither the service token nor an operator or admin' },
+      413: { description: 'BRAIN_DOCUMENT_TOO_LARGE (nothing written; `limit_bytes` says the limit)' },
       503: {
         description:
-          'BRAIN_EMBEDDING_UNAVAILABLE (no embedding provider could embed the chunks), BRAIN_INGEST_BUSY (too ' +
-          'many ingests running and waiting; retry after Retry-After seconds)',
+          'BRAIN_INGEST_BUSY (too many ingests running and waiting; retry after Retry-After seconds)',
       },
     },
     handler: async ({ req, body }) => {
@@ -99,7 +119,11 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
       // A secret never reaches the shared indexes: its document is refused (or redacted), the others go in.
       const { admitted, refused } = screenIngestDocuments(body.documents, deps.redactSecrets);
       const ingestedBy = ingesterOf(req);
-      const results = await deps.queue.run(() => ingestAdmitted(core.ingestor, admitted, ingestedBy));
+      const results = await deps.queue
+        .run(() => ingestAdmitted(core.ingestor, admitted, ingestedBy))
+        .catch((error: unknown) => {
+          throw tooLargeAs413(error, deps.maxDocumentBytes);
+        });
       return { status: refused.length > 0 ? 207 : 200, body: presentIngest(results, refused) };
     },
   });
@@ -124,7 +148,8 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
         indexes: body.indexes,
         limit: body.limit,
       });
-      return { status: 200, body: presentSearch(body.query, response) };
+      const partial = partialIndexReasons(core, [response.strategy]);
+      return { status: 200, body: withPartialIndexes(presentSearch(body.query, response), partial) };
     },
   });
 
@@ -152,7 +177,8 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
         rerank: body.rerank,
         sourcePrefix: body.filters?.source_prefix,
       });
-      return { status: 200, body: presentSearchV2(body.query, response) };
+      const partial = partialIndexReasons(core, response.route.strategies);
+      return { status: 200, body: withPartialIndexes(presentSearchV2(body.query, response), partial) };
     },
   });
 

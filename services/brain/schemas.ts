@@ -4,6 +4,7 @@ import { STRATEGY_NAMES } from '../../ai/retrieval/hit';
 import { SERVED_STRATEGIES } from '../../ai/retrieval/searchService';
 import { V2_STRATEGIES } from '../../ai/router/adaptiveRouter';
 import { QUERY_CLASSES } from '../../ai/router/queryClassifier';
+import { EnrichmentStatsSchema, enrichmentFields, partialReasons } from './enrichmentSchemas';
 
 /** Hard ceiling of documents per ingest request; BRAIN_INGEST_MAX_DOCUMENTS sets the configured limit below it. */
 const MAX_DOCUMENTS_CEILING = 10_000;
@@ -52,6 +53,7 @@ export const IngestResultSchema = z
       .meta({ description: 'Chunks embedded by this request (unchanged ones are kept)' }),
     removed: z.number().int().meta({ description: 'Chunks of the previous version that were deleted' }),
     embedding_model: z.string().nullable().meta({ description: 'The vector space holding the chunks' }),
+    ...enrichmentFields,
   })
   .meta({ id: 'BrainIngestResult' });
 
@@ -147,8 +149,10 @@ export const SearchResponseSchema = z
     degraded: z.boolean().meta({
       description:
         'Part of the search failed (e.g. no embedding provider for the semantic side of hybrid) and the hits ' +
-        'come from the rest; such answers are not cached',
+        'come from the rest; such answers are not cached. Also true when a strategy answered from an index still ' +
+        'catching up with recent ingests (see degraded_reasons)',
     }),
+    degraded_reasons: partialReasons,
     took_ms: z.number(),
     hits: z.array(SearchHitSchema),
   })
@@ -214,9 +218,11 @@ export const SearchV2ResponseSchema = z
     route: RouteSchema,
     hits: z.array(SearchV2HitSchema),
     cached: z.boolean(),
-    degraded: z
-      .boolean()
-      .meta({ description: 'A strategy failed and the hits come from the rest (not cached)' }),
+    degraded: z.boolean().meta({
+      description:
+        'A strategy failed and the hits come from the rest (not cached), or answered from an index still catching up',
+    }),
+    degraded_reasons: partialReasons,
     took_ms: z.number(),
   })
   .meta({ id: 'BrainSearchV2Response' });
@@ -339,6 +345,7 @@ export const BrainStatsSchema = z
         description:
           'Memories being re-embedded into a newly configured space in the background; null on the chain path',
       }),
+    enrichment: EnrichmentStatsSchema,
   })
   .meta({ id: 'BrainStats' });
 

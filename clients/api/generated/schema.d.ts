@@ -3135,6 +3135,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/brain/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored document and the indexes that hold it yet
+         * @description An acknowledged ingest is in the fulltext index at once; `pending` lists the indexes (vectors, graph, raptor) still catching up with this version in the background.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The document */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BrainDocumentStatus"];
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such document */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/brain/graph/entities": {
         parameters: {
             query?: never;
@@ -3308,7 +3385,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest documents into the docs, code or tests index
-         * @description Each document is chunked (markdown headings, code symbols), deduplicated by content hash, embedded and indexed for fulltext search; re-ingesting a source replaces its chunks and leaves unchanged ones as they are. Every document is validated before anything is written: one malformed document (empty, too large, binary, a repeated source) rejects the request with 400 and nothing changes. Each document is also screened for secrets (private keys with key context, checksum-valid seed phrases, provider tokens; never hashes): one that holds a secret is refused on its own, listed in `refused` with the kind, rule and line of each finding (never the value), and the others are stored — 207 when some were refused, 200 when none was, 400 BRAIN_SECRET_DETECTED when all were. Invalidates the search cache. Needs the service token or the operator role (403 ROLE_REQUIRED); each stored version records who ingested it and when.
+         * @description Each document is chunked (markdown headings, code symbols), deduplicated by content hash, stored and indexed for fulltext search before the answer (searchable first); its vectors, graph entities and RAPTOR summaries follow in background work recorded in the store (each result lists `indexed` and `pending`; see GET /brain/documents/{id} and the `enrichment` block of /brain/stats). Re-ingesting a source replaces its chunks and leaves unchanged ones as they are. Every document is validated before anything is written: one malformed document (empty, binary, a repeated source) rejects the request with 400, one over BRAIN_MAX_DOCUMENT_BYTES with 413 and `limit_bytes`, and nothing changes. Each document is also screened for secrets (private keys with key context, checksum-valid seed phrases, provider tokens; never hashes): one that holds a secret is refused on its own, listed in `refused` with the kind, rule and line of each finding (never the value), and the others are stored — 207 when some were refused, 200 when none was, 400 BRAIN_SECRET_DETECTED when all were. Invalidates the search cache. Needs the service token or the operator role (403 ROLE_REQUIRED); each stored version records who ingested it and when.
          */
         post: {
             parameters: {
@@ -3368,6 +3445,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description BRAIN_DOCUMENT_TOO_LARGE (nothing written; `limit_bytes` says the limit) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Rate limited */
                 429: {
                     headers: {
@@ -3386,7 +3472,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description BRAIN_EMBEDDING_UNAVAILABLE (no embedding provider could embed the chunks), BRAIN_INGEST_BUSY (too many ingests running and waiting; retry after Retry-After seconds) */
+                /** @description BRAIN_INGEST_BUSY (too many ingests running and waiting; retry after Retry-After seconds) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9881,6 +9967,23 @@ export interface components {
             start_line: number;
             title: string;
         };
+        BrainDocumentStatus: {
+            chunks: number;
+            content_hash: string;
+            document_id: string;
+            embedding_model: string | null;
+            /** @enum {string} */
+            index: "docs" | "code" | "tests";
+            /** @description Indexes that hold this version already (fulltext at once) */
+            indexed: ("fulltext" | "vectors" | "graph" | "raptor")[];
+            /** Format: date-time */
+            ingested_at: string | null;
+            ingested_by: string | null;
+            /** @description Indexes catching up with this version in the background (vectors, graph, raptor) */
+            pending: ("fulltext" | "vectors" | "graph" | "raptor")[];
+            source: string;
+            title: string;
+        };
         /**
          * @description A brain index
          * @enum {string}
@@ -9951,6 +10054,10 @@ export interface components {
             /** @description The vector space holding the chunks */
             embedding_model: string | null;
             index: components["schemas"]["BrainIndex"];
+            /** @description Indexes that hold this version already (fulltext at once) */
+            indexed: ("fulltext" | "vectors" | "graph" | "raptor")[];
+            /** @description Indexes catching up with this version in the background (vectors, graph, raptor) */
+            pending: ("fulltext" | "vectors" | "graph" | "raptor")[];
             /** @description Chunks of the previous version that were deleted */
             removed: number;
             source: string;
@@ -10009,8 +10116,10 @@ export interface components {
         BrainSearchResponse: {
             /** @description Served from the L1 or L2 cache */
             cached: boolean;
-            /** @description Part of the search failed (e.g. no embedding provider for the semantic side of hybrid) and the hits come from the rest; such answers are not cached */
+            /** @description Part of the search failed (e.g. no embedding provider for the semantic side of hybrid) and the hits come from the rest; such answers are not cached. Also true when a strategy answered from an index still catching up with recent ingests (see degraded_reasons) */
             degraded: boolean;
+            /** @description Present when a strategy answered from an index still catching up with recent ingests */
+            degraded_reasons?: string[];
             hits: components["schemas"]["BrainSearchHit"][];
             query: string;
             /** @enum {string} */
@@ -10068,8 +10177,10 @@ export interface components {
         };
         BrainSearchV2Response: {
             cached: boolean;
-            /** @description A strategy failed and the hits come from the rest (not cached) */
+            /** @description A strategy failed and the hits come from the rest (not cached), or answered from an index still catching up */
             degraded: boolean;
+            /** @description Present when a strategy answered from an index still catching up with recent ingests */
+            degraded_reasons?: string[];
             hits: components["schemas"]["BrainSearchV2Hit"][];
             query: string;
             route: components["schemas"]["BrainRoute"];
@@ -10100,6 +10211,60 @@ export interface components {
                  */
                 state: "CLOSED" | "HALF_OPEN" | "OPEN";
             }[];
+            /** @description Searchable first, enriched after: the background indexes catching up with acknowledged ingests (vectors are on record in the store and resume after a restart) */
+            enrichment: {
+                graph: {
+                    /** @description Done since this process started */
+                    done: number;
+                    /** Format: date-time */
+                    oldest_pending_at: string | null;
+                    pending: number;
+                    pending_documents: number;
+                    /** @description Per second over the last minute of work */
+                    rate: number;
+                    /** @description idle, running or failing (vectors); the graph or tree state */
+                    state: string;
+                    /**
+                     * @description What pending and done count
+                     * @enum {string}
+                     */
+                    unit: "chunks" | "documents";
+                };
+                raptor: {
+                    /** @description Done since this process started */
+                    done: number;
+                    /** Format: date-time */
+                    oldest_pending_at: string | null;
+                    pending: number;
+                    pending_documents: number;
+                    /** @description Per second over the last minute of work */
+                    rate: number;
+                    /** @description idle, running or failing (vectors); the graph or tree state */
+                    state: string;
+                    /**
+                     * @description What pending and done count
+                     * @enum {string}
+                     */
+                    unit: "chunks" | "documents";
+                };
+                vectors: {
+                    /** @description Done since this process started */
+                    done: number;
+                    /** Format: date-time */
+                    oldest_pending_at: string | null;
+                    pending: number;
+                    pending_documents: number;
+                    /** @description Per second over the last minute of work */
+                    rate: number;
+                    /** @description idle, running or failing (vectors); the graph or tree state */
+                    state: string;
+                    /**
+                     * @description What pending and done count
+                     * @enum {string}
+                     */
+                    unit: "chunks" | "documents";
+                };
+            } | null;
             /** @description LLMs, then the extractive generator */
             generation_providers: {
                 model: string;

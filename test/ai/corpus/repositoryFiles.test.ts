@@ -26,6 +26,21 @@ describe('repository files', () => {
     expect(await listSourceFiles(root)).toEqual(['docs/Guide.md', 'main.ts', 'test/main.test.ts']);
   });
 
+  it('leaves out what the .gitignore files of the root and of nested folders ignore', async () => {
+    await mkdir(join(root, 'docs/drafts'));
+    await mkdir(join(root, 'generated'));
+    await writeFile(join(root, '.gitignore'), 'generated/\n*.local.md\n');
+    await writeFile(join(root, 'docs/.gitignore'), 'drafts/\n');
+    await writeFile(join(root, 'docs/drafts/Plan.md'), '# Plan\n');
+    await writeFile(join(root, 'docs/notes.local.md'), '# Mine\n');
+    await writeFile(join(root, 'generated/out.ts'), 'export {};\n');
+
+    expect(await listSourceFiles(root)).toEqual(['docs/Guide.md', 'main.ts', 'test/main.test.ts']);
+    // Walking a subfolder still applies the root's rules.
+    await writeFile(join(root, 'docs/other.local.md'), '# Mine too\n');
+    expect(await listSourceFiles(root, 'docs')).toEqual(['docs/Guide.md']);
+  });
+
   it('reads a file as a document of the index its path implies', async () => {
     expect(await readSourceDocument(root, 'test/main.test.ts')).toEqual({
       source: 'test/main.test.ts',

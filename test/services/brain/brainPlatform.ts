@@ -21,6 +21,8 @@ export interface BrainTestPlatform extends TestPlatform {
   search(body: object): request.Test;
   /** GET /brain/stats body. */
   stats(): Promise<Record<string, unknown> & { total_chunks: number; total_documents: number }>;
+  /** Waits until /brain/stats shows no vectors, graph or RAPTOR work pending (searchable first, enriched after). */
+  enriched(): Promise<void>;
   /** The value of a series of GET /metrics (`<histogram>_count` for a histogram), 0 when absent. */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
 }
@@ -70,6 +72,17 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
         .send({ documents }),
     search: (body) => request(platform.url).post('/brain/search').send(body),
     stats: async () => (await request(platform.url).get('/brain/stats').expect(200)).body,
+    enriched: async () => {
+      for (let tries = 0; tries < 600; tries++) {
+        const { enrichment } = (await request(platform.url).get('/brain/stats').expect(200)).body as {
+          enrichment: Record<string, { pending: number; state: string }>;
+        };
+        const busy = Object.values(enrichment).some((e) => e.pending > 0 || ['running', 'building'].includes(e.state));
+        if (!busy) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('enrichment did not finish in 30 s');
+    },
     metric: async (name, labels = {}) => {
       const text = (await request(platform.url).get('/metrics').expect(200)).text;
       return metricValue(text, name, labels);

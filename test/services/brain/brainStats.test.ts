@@ -10,6 +10,7 @@ describe('GET /brain/stats', () => {
   afterAll(() => brain?.stop());
 
   it('is public and reports an empty corpus before any ingest', async () => {
+    const idle = { pending: 0, pending_documents: 0, done: 0, rate: 0, oldest_pending_at: null };
     const res = await request(brain.url).get('/brain/stats').expect(200);
 
     expect(res.body).toEqual({
@@ -29,6 +30,11 @@ describe('GET /brain/stats', () => {
       raptor: { state: 'empty', nodes_per_level: [], pending_documents: 0, summaries_written: 0 },
       // The memories' move into the sentence encoder's space: null on the chain path (the test platforms' pin).
       memory_vectors: null,
+      enrichment: {
+        vectors: { ...idle, unit: 'chunks', state: 'idle' },
+        graph: { ...idle, unit: 'documents', state: 'empty' },
+        raptor: { ...idle, unit: 'documents', state: 'empty' },
+      },
     });
   });
 
@@ -51,8 +57,14 @@ describe('GET /brain/stats', () => {
       await brain.search({ query: 'part', strategy }).expect(200);
     }
     await brain.search({ query: 'part' }).expect(200);
+    await brain.enriched();
 
     expect(await brain.stats()).toMatchObject({
+      enrichment: {
+        vectors: { unit: 'chunks', pending: 0, pending_documents: 0, done: 4, oldest_pending_at: null },
+        graph: { pending: 0, done: 3 },
+        raptor: { pending: 0, done: 3 },
+      },
       documents: { docs: 1, code: 1, tests: 1 },
       chunks: { docs: 2, code: 1, tests: 1 },
       total_documents: 3,

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../../ai/embeddings/fakeEmbeddingServer';
 import { startBrainPlatform, type BrainTestPlatform } from './brainPlatform';
 
@@ -33,8 +34,11 @@ describe('brain embedding providers over HTTP (fake OpenAI-compatible servers, i
     await Promise.all([primary?.close(), secondary?.close()]);
   });
 
+  /** Ingests a document, waits for its vectors (computed in the background) and answers the space they are in. */
   async function ingestedModel(name: string): Promise<string> {
-    return (await brain.ingest([buildDoc(name)]).expect(200)).body.documents[0].embedding_model;
+    const id = (await brain.ingest([buildDoc(name)]).expect(200)).body.documents[0].document_id as string;
+    await brain.enriched();
+    return (await request(brain.url).get(`/brain/documents/${id}`).expect(200)).body.embedding_model;
   }
 
   async function primaryState(): Promise<string> {

@@ -27,10 +27,11 @@ describe('brain ingest and search over HTTP', () => {
   beforeAll(async () => {
     brain = await startBrainPlatform();
     await brain.ingest([BREAKER_DOC, CACHE_CODE, CACHE_TEST]).expect(200);
+    await brain.enriched();
   });
   afterAll(() => brain?.stop());
 
-  it('reports each document with its chunks and the vector space that holds them', async () => {
+  it('answers findable by fulltext at once, with vectors, graph and RAPTOR pending, then enriched', async () => {
     const res = await brain.ingest([{ ...CACHE_CODE, source: 'ai/other.ts' }]).expect(200);
 
     expect(res.body.documents).toEqual([
@@ -41,9 +42,11 @@ describe('brain ingest and search over HTTP', () => {
         title: 'other.ts',
         status: 'created',
         chunks: 1,
-        embedded: 1,
+        embedded: 0,
         removed: 0,
-        embedding_model: 'local-sem-v1-384',
+        embedding_model: null,
+        indexed: ['fulltext'],
+        pending: ['vectors', 'graph', 'raptor'],
       },
     ]);
     expect(res.body.totals).toEqual({
@@ -51,9 +54,28 @@ describe('brain ingest and search over HTTP', () => {
       updated: 0,
       unchanged: 0,
       chunks: 1,
-      embedded: 1,
+      embedded: 0,
       removed: 0,
     });
+    const id = res.body.documents[0].document_id as string;
+    await brain.enriched();
+    const status = await request(brain.url).get(`/brain/documents/${id}`).expect(200);
+    expect(status.body).toMatchObject({
+      document_id: id,
+      source: 'ai/other.ts',
+      chunks: 1,
+      embedding_model: 'local-sem-v1-384',
+      indexed: ['fulltext', 'vectors', 'graph', 'raptor'],
+      pending: [],
+    });
+    const semantic = await brain.search({ query: 'lookup cache', strategy: 'semantic', limit: 10 }).expect(200);
+    expect(semantic.body.hits.map((h: { source: string }) => h.source)).toContain('ai/other.ts');
+  });
+
+  it('answers 404 problem JSON for an unknown document and 400 for a malformed id', async () => {
+    const missing = await request(brain.url).get(`/brain/documents/${'0'.repeat(64)}`).expect(404);
+    expect(missing.body.code).toBe('BRAIN_DOCUMENT_NOT_FOUND');
+    await request(brain.url).get('/brain/documents/nothex').expect(400);
   });
 
   it.each(['fulltext', 'semantic', 'hybrid'] as const)(
@@ -117,7 +139,9 @@ describe('brain ingest and search over HTTP', () => {
 
     const res = await brain.ingest([{ ...BREAKER_DOC, text: changed }]).expect(200);
 
-    expect(res.body.documents[0]).toMatchObject({ status: 'updated', chunks: 2, embedded: 1, removed: 1 });
+    expect(res.body.documents[0]).toMatchObject({ status: 'updated', chunks: 2, embedded: 0, removed: 1 });
+    expect(res.body.documents[0].pending).toContain('vectors');
+    await brain.enriched();
     const sixty = await brain.search({ query: 'sixty', strategy: 'fulltext' }).expect(200);
     const ninety = await brain.search({ query: 'ninety', strategy: 'fulltext' }).expect(200);
     expect(sixty.body.hits).toEqual([]);
@@ -136,15 +160,19 @@ describe('brain ingest and search over HTTP', () => {
     };
 
     const first = await brain.ingest([doc]).expect(200);
+    // The vectors arriving in the background move the cache generation once more; an unchanged re-ingest does not.
+    await brain.enriched();
     const generation = (await request(brain.url).get('/brain/cache/stats').expect(200)).body.generation;
     const again = await brain.ingest([doc]).expect(200);
 
-    expect(first.body.documents[0]).toMatchObject({ status: 'created', chunks: 2, embedded: 2 });
+    expect(first.body.documents[0]).toMatchObject({ status: 'created', chunks: 2, embedded: 0 });
     expect(again.body.documents[0]).toMatchObject({
       status: 'unchanged',
       chunks: 2,
       embedded: 0,
       removed: 0,
+      indexed: [],
+      pending: [],
     });
     const hits = (await brain.search({ query: 'same paragraph appears', strategy: 'fulltext' })).body.hits;
     expect(hits.filter((h: { source: string }) => h.source === 'docs/twice.md')).toHaveLength(1);

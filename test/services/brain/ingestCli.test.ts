@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runIngestCli } from '../../../services/brain/ingestCli';
-import { startBrainPlatform } from './brainPlatform';
+import { SERVICE_TOKEN, startBrainPlatform } from './brainPlatform';
 
 async function writeFiles(root: string, files: Record<string, string | Buffer>): Promise<void> {
   for (const [name, content] of Object.entries(files)) {
@@ -47,8 +47,9 @@ describe('npm run brain:ingest', () => {
 
     expect(status).toBe(0);
     expect(lines).toEqual([
-      '.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 3 embedded, 0 removed, 1 skipped',
+      '.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 0 removed, 1 skipped',
       '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
+      'vectors: 3 chunks embedded',
     ]);
     const brain = await startBrainPlatform({ DATA_DIR: dataDir });
     try {
@@ -77,16 +78,66 @@ describe('npm run brain:ingest', () => {
 
     expect(status).toBe(0);
     expect(lines).toEqual([
-      'docs: 1 file (0 created, 1 updated, 0 unchanged), 1 chunks, 1 embedded, 1 removed, 1 skipped',
+      'docs: 1 file (0 created, 1 updated, 0 unchanged), 1 chunks, 1 removed, 1 skipped',
       '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
-      'src/quokka.ts: 1 file (0 created, 0 updated, 1 unchanged), 1 chunks, 0 embedded, 0 removed, 0 skipped',
+      'src/quokka.ts: 1 file (0 created, 0 updated, 1 unchanged), 1 chunks, 0 removed, 0 skipped',
+      'vectors: 1 chunks embedded',
     ]);
+  });
+
+  it('writes nothing on a re-run over an unchanged tree, and says so', async () => {
+    await writeFiles(repo, { '.gitignore': 'build/\n', 'build/out.md': '# Generated\n\nNot for the brain.\n' });
+    const first = await run(['.']);
+    const again = await run(['.']);
+
+    expect(first.lines[0]).toBe('.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 0 removed, 1 skipped');
+    expect(again).toEqual({
+      status: 0,
+      lines: [
+        '.: 3 files (0 created, 0 updated, 3 unchanged), 3 chunks, 0 removed, 1 skipped',
+        '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
+        'nothing to write: all 3 files are unchanged',
+        'vectors: 0 chunks embedded',
+      ],
+    });
+  });
+
+  it('ingests into a running server over HTTP with the service token, and a re-run writes nothing', async () => {
+    const brain = await startBrainPlatform();
+    try {
+      const lines: string[] = [];
+      const over = (args: string[]) =>
+        runIngestCli(args, {
+          env: { BRAIN_SERVICE_TOKEN: SERVICE_TOKEN, LOG_LEVEL: 'silent' },
+          cwd: repo,
+          print: (line) => lines.push(line),
+        });
+
+      expect(await over(['--url', brain.url, '.'])).toBe(0);
+      expect(await over(['--url', brain.url, '.'])).toBe(0);
+
+      expect(lines).toEqual([
+        '.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 0 removed, 1 skipped',
+        '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
+        '.: 3 files (0 created, 0 updated, 3 unchanged), 3 chunks, 0 removed, 1 skipped',
+        '  skipped docs/logo.txt: BRAIN_DOCUMENT_BINARY (binary content)',
+        'nothing to write: all 3 files are unchanged',
+      ]);
+      const hits = (await brain.search({ query: 'quokka', strategy: 'fulltext' }).expect(200)).body.hits;
+      expect(hits.map((h: { source: string }) => h.source).sort()).toEqual([
+        'docs/guide.md',
+        'src/quokka.ts',
+        'test/quokka.test.ts',
+      ]);
+    } finally {
+      await brain.stop();
+    }
   });
 
   it('prints its usage without a path', async () => {
     expect(await run([])).toEqual({
       status: 2,
-      lines: ['usage: npm run brain:ingest -- <path> [<path> ...]'],
+      lines: ['usage: npm run brain:ingest -- [--url <server>] <path> [<path> ...]'],
     });
   });
 });

@@ -88,13 +88,6 @@ describe('brain ingest: authentication and rejected input', () => {
       'must contain non-whitespace text',
     ],
     [
-      'a text over BRAIN_MAX_DOCUMENT_BYTES',
-      { text: `# Big\n\n${'é'.repeat(1100)}` },
-      'BRAIN_DOCUMENT_TOO_LARGE',
-      'body.documents.0.text',
-      'is 2207 bytes; the limit is 2048',
-    ],
-    [
       'binary content',
       { text: 'PK\u0003\u0004\u0000\u0000binary' },
       'BRAIN_DOCUMENT_BINARY',
@@ -153,6 +146,24 @@ describe('brain ingest: authentication and rejected input', () => {
       detail: 'At most 3 documents per request',
     });
     expect(none.body.code).toBe('VALIDATION_FAILED');
+    await expectNothingWritten();
+  });
+
+  it('answers 413 with the limit for a document over BRAIN_MAX_DOCUMENT_BYTES and writes nothing', async () => {
+    const res = await brain
+      .ingest([
+        { ...GOOD, text: `# Big\n\n${'é'.repeat(1100)}` },
+        { ...GOOD, source: 'docs/other.md' },
+      ])
+      .expect(413);
+
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({
+      status: 413,
+      code: 'BRAIN_DOCUMENT_TOO_LARGE',
+      limit_bytes: 2048,
+      errors: [{ path: 'body.documents.0.text', message: 'is 2207 bytes; the limit is 2048' }],
+    });
     await expectNothingWritten();
   });
 

@@ -1,0 +1,87 @@
+import type { ChunkedDocument } from '../chunking/documentChunker';
+import { planReingest } from '../chunking/reingestPlan';
+import type { DocumentRecord } from '../../models/corpusRecords';
+import type { FullTextIndex } from '../fulltext/fullTextIndex';
+import type { VectorIndex } from '../retrieval/vectorIndex';
+import type { ChunkStore, DocumentWrite } from './chunkStore';
+import type { EnrichmentJournal } from './enrichmentJournal';
+import type { IngestResult } from './ingestor';
+
+/** What a searchable-first batch writes to. */
+export interface SearchableFirstDeps {
+  store: ChunkStore;
+  journal: EnrichmentJournal;
+  vectors: Pick<VectorIndex, 'deleteChunks'>;
+  fullText: Pick<FullTextIndex, 'replaceDocumentInSlices'>;
+  backgroundIndexes: readonly string[];
+}
+
+function sameMetadata(previous: DocumentRecord, next: DocumentRecord): boolean {
+  return previous.title === next.title && previous.tags.join('\n') === next.tags.join('\n');
+}
+
+/**
+ * Writes a validated, chunked batch the way a search engine's bulk API does: one look-up of the previous versions,
+ * the owed vectors recorded in the journal (one write), the chunks and documents stored (a few bulk writes, the
+ * documents last: their chunk lists are the commit point), stale vectors of updated documents deleted, then the
+ * fulltext index updated, so the answer comes back findable. Vectors, graph and RAPTOR follow in the background.
+ * Unchanged documents (same content and metadata) write nothing.
+ */
+export async function writeSearchableFirst(
+  deps: SearchableFirstDeps,
+  batch: ChunkedDocument[],
+  ingestedBy: string,
+  ingestedAt: Date,
+): Promise<IngestResult[]> {
+  const previousById = await deps.store.findDocuments(batch.map((doc) => doc.document.id));
+  const writes: DocumentWrite[] = [];
+  const owed: { documentId: string; chunkIds: string[] }[] = [];
+  const removed: string[] = [];
+  const results = batch.map(({ document, chunks: cut }): IngestResult => {
+    const previous = previousById.get(document.id);
+    const base = {
+      documentId: document.id,
+      index: document.index,
+      source: document.source,
+      title: document.title,
+    };
+    if (previous && previous.contentHash === document.contentHash && sameMetadata(previous, document)) {
+      const unchanged = {
+        chunks: previous.chunkIds.length,
+        embedded: 0,
+        removed: 0,
+        indexed: [],
+        pending: [],
+      };
+      return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
+    }
+    const plan = planReingest(previous?.chunkIds ?? [], cut);
+    const chunks = cut.map((chunk) => ({ ...chunk, ingestedBy, ingestedAt }));
+    const model = previous?.embeddingModel ?? null;
+    writes.push({
+      document: { ...document, embeddingModel: model, ingestedAt, ingestedBy },
+      upserts: chunks,
+      removedChunkIds: plan.removedIds,
+    });
+    if (plan.added.length > 0) owed.push({ documentId: document.id, chunkIds: plan.added.map((c) => c.id) });
+    removed.push(...plan.removedIds);
+    const vectorsOwed = plan.added.length > 0;
+    return {
+      ...base,
+      status: previous ? 'updated' : 'created',
+      chunks: chunks.length,
+      embedded: 0,
+      removed: plan.removedIds.length,
+      embeddingModel: model,
+      indexed: vectorsOwed ? ['fulltext'] : ['fulltext', 'vectors'],
+      pending: [...(vectorsOwed ? ['vectors'] : []), ...deps.backgroundIndexes],
+    };
+  });
+  if (writes.length === 0) return results;
+  // Owed vectors are on record before the documents' commit point, so an acknowledged ingest always has them.
+  await deps.journal.recordMany(owed, ingestedAt);
+  await deps.store.saveDocuments(writes);
+  if (removed.length > 0) await deps.vectors.deleteChunks(removed);
+  for (const write of writes) await deps.fullText.replaceDocumentInSlices(write.document.id, write.upserts);
+  return results;
+}
