@@ -33,7 +33,8 @@ export const OUTSIDE_THE_CONTRACT: { method: string; path: RegExp; reason: strin
   {
     method: 'OPTIONS',
     path: /.*/,
-    reason: 'CORS preflights are answered by the cors middleware for every path; OpenAPI describes no preflight',
+    reason:
+      'CORS preflights are answered by the cors middleware for every path; OpenAPI describes no preflight',
   },
 ];
 
@@ -123,14 +124,17 @@ export class ResponseContract {
       return this.problemErrors(where, answer);
     }
     const at = `${where} (${method} ${operation.template})`;
-    const response = operation.responses[String(answer.status)];
+    // An error status the operation does not list falls to its `default` response (problem JSON); a success never.
+    const response =
+      operation.responses[String(answer.status)] ??
+      (answer.status >= 400 ? operation.responses.default : undefined);
     if (!response) return [`${at}: status ${answer.status} is not declared`];
     const mediaType = mediaTypeOf(answer.headers['content-type']);
     if (!response.content || method === 'HEAD')
       return isEmptyBody(answer.body) || method === 'HEAD' ? [] : [`${at}: a body where none is declared`];
     const media = response.content[mediaType];
     if (!media) return [`${at}: media type "${mediaType}" is not declared for ${answer.status}`];
-    const key = `${method} ${operation.template} ${answer.status} ${mediaType}`;
+    const key = `${method} ${operation.template} ${response === operation.responses.default ? 'default' : answer.status} ${mediaType}`;
     let validate = this.compiled.get(key);
     if (!validate) {
       validate = this.validator.compile(media.schema ?? {});

@@ -44,7 +44,9 @@ function check(test: Test, res: SuperagentResponse): Error | null {
     fs.appendFileSync(report, `${JSON.stringify({ test: where, errors })}\n`);
     return null;
   }
-  return new Error(`the answer breaks the published contract (clients/api/generated/openapi.json):\n${errors.join('\n')}`);
+  return new Error(
+    `the answer breaks the published contract (clients/api/generated/openapi.json):\n${errors.join('\n')}`,
+  );
 }
 
 const prototype = Test.prototype as unknown as { assert: AssertFn };

@@ -54,6 +54,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -141,6 +150,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -213,6 +231,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -319,6 +346,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -404,6 +440,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -476,6 +521,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -579,6 +633,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -656,6 +719,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -746,6 +818,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -888,6 +969,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1012,6 +1102,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1117,6 +1216,15 @@ export interface paths {
                 };
                 /** @description The signer is stopped (SIGNER_ADDRESS_MISMATCH, SIGNER_KEY_UNAVAILABLE, SIGNER_MISCONFIGURED) or the chain is unreachable (SIGNER_CHAIN_UNAVAILABLE, SIGNER_NONCE_STALE) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1257,6 +1365,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1345,6 +1462,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1415,6 +1541,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1478,6 +1613,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1524,6 +1668,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1595,6 +1748,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1692,6 +1854,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1755,6 +1926,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1832,6 +2012,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -1898,6 +2087,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1999,6 +2197,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2075,6 +2282,15 @@ export interface paths {
                 };
                 /** @description OIDC_UNAVAILABLE: the identity provider cannot be reached; retry later */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2177,6 +2393,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         post?: never;
@@ -2243,6 +2468,15 @@ export interface paths {
                 };
                 /** @description Wallet sign-in is disabled */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2356,6 +2590,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2444,6 +2687,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2498,6 +2750,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2588,6 +2849,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2671,6 +2941,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2744,6 +3023,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2834,6 +3122,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2908,6 +3205,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3022,6 +3328,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3127,6 +3442,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3194,6 +3518,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3280,6 +3613,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3395,6 +3737,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3465,6 +3816,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3558,6 +3918,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3629,6 +3998,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3712,6 +4090,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3788,6 +4175,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3856,6 +4252,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3944,6 +4349,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4016,6 +4430,15 @@ export interface paths {
                 };
                 /** @description A named semantic search without a working embedding provider */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4111,6 +4534,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -4179,6 +4611,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4273,6 +4714,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4351,6 +4801,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4443,6 +4902,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         options?: never;
@@ -4496,6 +4964,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4571,6 +5048,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4659,6 +5145,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4731,6 +5226,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4819,6 +5323,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         post?: never;
@@ -4886,6 +5399,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5001,6 +5523,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5069,6 +5600,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5175,6 +5715,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5248,6 +5797,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -5313,6 +5871,15 @@ export interface paths {
                 };
                 /** @description Every worker is down */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5401,6 +5968,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -5457,6 +6033,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5572,6 +6157,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5646,6 +6240,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5740,6 +6343,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5803,6 +6415,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5885,6 +6506,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -5940,6 +6570,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6013,6 +6652,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6107,6 +6755,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -6172,6 +6829,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6260,6 +6926,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6365,6 +7040,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -6432,6 +7116,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6514,6 +7207,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -6541,22 +7243,40 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid input */
+                /** @description MCP_CATALOGUE_INVALID, or a request the transport refuses */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Missing or invalid credential */
+                /** @description Missing or invalid bearer token (`WWW-Authenticate` names the resource metadata) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_ORIGIN_FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_SESSION_NOT_FOUND: initialize again */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
                 /** @description This gateway sends no server-initiated messages */
@@ -6565,11 +7285,20 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Rate limited */
+                /** @description MCP_CALLER_SESSION_LIMIT, or rate limited */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6577,8 +7306,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unexpected error */
-                500: {
+                /** @description MCP_SESSION_LIMIT */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6609,26 +7347,53 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input */
+                /** @description MCP_CATALOGUE_INVALID, or a request the transport refuses */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Missing or invalid credential */
+                /** @description Missing or invalid bearer token (`WWW-Authenticate` names the resource metadata) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Rate limited */
+                /** @description MCP_ORIGIN_FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_SESSION_NOT_FOUND: initialize again */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_CALLER_SESSION_LIMIT, or rate limited */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6636,8 +7401,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unexpected error */
-                500: {
+                /** @description MCP_SESSION_LIMIT */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6664,26 +7438,53 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input */
+                /** @description MCP_CATALOGUE_INVALID, or a request the transport refuses */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Missing or invalid credential */
+                /** @description Missing or invalid bearer token (`WWW-Authenticate` names the resource metadata) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Rate limited */
+                /** @description MCP_ORIGIN_FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_SESSION_NOT_FOUND: initialize again */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_CALLER_SESSION_LIMIT, or rate limited */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6691,8 +7492,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unexpected error */
-                500: {
+                /** @description MCP_SESSION_LIMIT */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6729,7 +7539,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/plain": string;
+                    };
                 };
                 /** @description Invalid input */
                 400: {
@@ -6751,6 +7563,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6857,6 +7678,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -6954,6 +7784,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7017,6 +7856,15 @@ export interface paths {
                 };
                 /** @description No game process answers (WORLD_UNAVAILABLE) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7094,6 +7942,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7193,6 +8050,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -7267,6 +8133,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7355,6 +8230,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7428,6 +8312,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7516,6 +8409,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7590,6 +8492,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7672,6 +8583,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -7737,6 +8657,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7811,6 +8740,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7903,6 +8841,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7966,6 +8913,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8049,6 +9005,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -8114,6 +9079,15 @@ export interface paths {
                 };
                 /** @description A store without a fallback did not answer, or the process is shutting down */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8208,6 +9182,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -8271,6 +9254,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8365,6 +9357,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -8450,6 +9451,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -8513,6 +9523,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8604,6 +9623,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -8667,6 +9695,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8751,6 +9788,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -8823,6 +9869,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8923,6 +9978,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9009,6 +10073,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -9069,6 +10142,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9150,6 +10232,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9245,6 +10336,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9326,6 +10426,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -9398,6 +10507,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9491,6 +10609,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9554,6 +10681,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9645,6 +10781,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -9722,6 +10867,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10971,6 +12125,17 @@ export interface components {
                 score: number | null;
             }[];
         };
+        /** @description JSON-RPC 2.0 error object */
+        McpError: {
+            error: {
+                code: number;
+                data?: unknown;
+                message: string;
+            };
+            id: string | number | null;
+            /** @enum {string} */
+            jsonrpc: "2.0";
+        };
         McpProtectedResource: {
             bearer_methods_supported: "header"[];
             /** @description The protected resource: this server’s /mcp URL */
@@ -11856,7 +13021,7 @@ export interface components {
                 identity: components["schemas"]["SocialIdentity"];
                 /** @description Trust-weighted closeness: product of trust/100 along the best path */
                 score: number;
-                via: components["schemas"]["SocialIdentity"] & (Record<string, never> | null);
+                via: components["schemas"]["SocialIdentity"] | null;
             }[];
             root: components["schemas"]["SocialIdentity"];
         };
@@ -11881,7 +13046,7 @@ export interface components {
             occurred_at: string;
             recorded_at: string;
             sentiment: number | null;
-            target: components["schemas"]["SocialIdentity"] & (Record<string, never> | null);
+            target: components["schemas"]["SocialIdentity"] | null;
         };
         /** @enum {string} */
         SocialInteractionKind: "help" | "gift" | "trade_completed" | "play_together" | "praise" | "message" | "spam" | "insult" | "scam" | "grief" | "attack" | "kill" | "report";
@@ -11964,7 +13129,7 @@ export interface components {
                 they_trust_viewer: number;
                 viewer_trusts_them: number;
             } | null;
-            viewer: components["schemas"]["SocialIdentity"] & (Record<string, never> | null);
+            viewer: components["schemas"]["SocialIdentity"] | null;
         };
         /** @enum {string} */
         SocialRelationship: "blocked" | "foe" | "wary" | "neutral" | "friendly" | "fren";
