@@ -169,6 +169,8 @@ export class ApiRoutes {
         content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
       };
     }
+    // A GET answer carries an ETag: a matching If-None-Match gets 304 without a body.
+    if (route.method === 'get') responses['304'] ??= { description: 'Not modified (If-None-Match matched)' };
     // Any other error (403 for a role, 404, 409, 413, 415, 503 …) is a problem too, as Stripe's document says it.
     responses.default ??= {
       description: 'Any other error: RFC 9457 problem details with a stable `code`',

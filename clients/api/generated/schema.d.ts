@@ -27,6 +27,13 @@ export interface paths {
                         "application/json": components["schemas"]["McpProtectedResource"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -192,6 +199,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["InsightsSummary"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -483,6 +497,13 @@ export interface paths {
                         "application/json": components["schemas"]["AdminBrainStatus"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -578,6 +599,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["UserActivity"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -681,6 +709,13 @@ export interface paths {
                         "application/json": components["schemas"]["EconomyAudit"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -779,6 +814,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["McpUsageReport"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -1586,6 +1628,13 @@ export interface paths {
                         "application/json": components["schemas"]["Session"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -1714,6 +1763,13 @@ export interface paths {
             responses: {
                 /** @description Authenticated; identity in the response headers */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1976,6 +2032,13 @@ export interface paths {
                         "application/json": components["schemas"]["Me"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -2142,6 +2205,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["Session"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Unknown or expired state */
                 400: {
@@ -2730,6 +2800,13 @@ export interface paths {
                         "application/json": components["schemas"]["BrainCacheStats"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -2896,6 +2973,13 @@ export interface paths {
                         "application/json": components["schemas"]["ConsolidationRunList"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -2993,6 +3077,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["DecisionList"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -3166,6 +3257,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["DecisionWithVersions"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -3489,6 +3587,13 @@ export interface paths {
                         "application/json": components["schemas"]["EntityList"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -3574,6 +3679,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["EntityDetail"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -3787,6 +3899,13 @@ export interface paths {
                         "application/json": components["schemas"]["MemoryList"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -3872,6 +3991,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["MemoryEntry"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -4223,6 +4349,13 @@ export interface paths {
                         "application/json": components["schemas"]["WorkingMemory"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -4489,6 +4622,13 @@ export interface paths {
                         "application/json": components["schemas"]["MemoryAuditList"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -4581,6 +4721,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["SubjectExport"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -4944,6 +5091,13 @@ export interface paths {
                         "application/json": components["schemas"]["BrainStats"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5018,6 +5172,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["CompanionBrainView"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -5370,6 +5531,13 @@ export interface paths {
                         "application/json": components["schemas"]["DevOutbox"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5571,6 +5739,13 @@ export interface paths {
                         "application/json": components["schemas"]["EconomyLedgerPage"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5761,6 +5936,13 @@ export interface paths {
                         "application/json": components["schemas"]["EconomyWallet"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5842,6 +6024,13 @@ export interface paths {
                         "application/json": components["schemas"]["GatewayHealth"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5922,6 +6111,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["GatewayHealthDetail"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -6012,6 +6208,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["Liveness"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -6202,6 +6405,13 @@ export interface paths {
                         "application/json": components["schemas"]["InfluencerEntity"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -6386,6 +6596,13 @@ export interface paths {
                         "application/json": components["schemas"]["InfluencerInsights"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -6469,6 +6686,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["InfluencerPosts"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -6622,6 +6846,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["InfluencerKnowledgeSearch"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -6799,6 +7030,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["MarketplaceListing"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -7087,6 +7325,13 @@ export interface paths {
                         "application/json": components["schemas"]["MarketplaceSearchResult"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7180,6 +7425,13 @@ export interface paths {
                         "application/json": components["schemas"]["MarketplaceSearchResult"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7243,6 +7495,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description MCP_CATALOGUE_INVALID, or a request the transport refuses */
                 400: {
                     headers: {
@@ -7543,6 +7802,13 @@ export interface paths {
                         "text/plain": string;
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7827,6 +8093,13 @@ export interface paths {
                         "application/json": components["schemas"]["MudSpawnStatus"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7996,6 +8269,13 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8103,6 +8383,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["NotificationPage"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -8269,6 +8556,13 @@ export interface paths {
             responses: {
                 /** @description Switching Protocols (WebSocket upgrade) */
                 101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8463,6 +8757,13 @@ export interface paths {
                         "application/json": components["schemas"]["NpcMemoryPage"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8547,6 +8848,13 @@ export interface paths {
                         "application/json": components["schemas"]["NpcRelationship"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8627,6 +8935,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["QuestInsights"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -8710,6 +9025,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["QuestRecommendations"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -8884,6 +9206,13 @@ export interface paths {
                         "application/json": components["schemas"]["QuestBrainStatus"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8969,6 +9298,13 @@ export interface paths {
                         "application/json": components["schemas"]["QuestSuggestions"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -9049,6 +9385,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["Readiness"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -9752,6 +10095,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialFriends"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -9839,6 +10189,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["SocialGraph"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -10390,6 +10747,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialProfile"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -10477,6 +10841,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["SocialRelationships"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -10652,6 +11023,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialStats"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -10735,6 +11113,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["SocialThreats"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -10837,6 +11222,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["SocialTrustHistory"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
