@@ -31,6 +31,17 @@ export const OUTSIDE_THE_CONTRACT: { method: string; path: RegExp; reason: strin
     reason: 'the document itself: its shape is the OpenAPI 3.1 schema, checked by openapiContract.test.ts',
   },
   {
+    method: 'GET',
+    path: /^\/colyseus(\/|$)/,
+    reason: "the game role's Colyseus monitor (its own HTML and JSON for operators, behind the admin guard)",
+  },
+  {
+    method: 'POST',
+    path: /^\/matchmake\//,
+    reason:
+      "Colyseus matchmaking: the SDK's own protocol, documented by Colyseus, not a REST operation of ours",
+  },
+  {
     method: 'OPTIONS',
     path: /.*/,
     reason:
