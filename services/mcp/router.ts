@@ -43,6 +43,12 @@ const MCP_DESCRIPTION =
   '404 MCP_SESSION_NOT_FOUND (expired or closed: initialize again), 429 MCP_CALLER_SESSION_LIMIT, 503 ' +
   'MCP_SESSION_LIMIT.';
 
+/** A JSON-RPC answer of /mcp (a result or an error; the MCP specification defines the rest). */
+const McpMessageSchema = z
+  .object({ jsonrpc: z.literal('2.0') })
+  .loose()
+  .meta({ id: 'McpMessage', description: 'JSON-RPC 2.0 message' });
+
 /** A JSON-RPC error answer of /mcp: the problem's fields travel in `error.data`. */
 const McpErrorSchema = z
   .object({
@@ -68,7 +74,11 @@ export function registerMcpRoutes(routes: ApiRoutes, deps: McpRouteDependencies)
     429: rpcError('MCP_CALLER_SESSION_LIMIT, or rate limited'),
     503: rpcError('MCP_SESSION_LIMIT'),
   };
-  const mcpResponses = { 200: { description: 'JSON-RPC response (or 202 for notifications)' }, ...mcpErrors };
+  const mcpResponses = {
+    200: { description: 'JSON-RPC response', schema: McpMessageSchema },
+    202: { description: 'Notification accepted (no body)' },
+    ...mcpErrors,
+  };
 
   routes.add({
     method: 'post',

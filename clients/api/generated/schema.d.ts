@@ -7599,8 +7599,17 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description JSON-RPC response (or 202 for notifications) */
+                /** @description JSON-RPC response */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpMessage"];
+                    };
+                };
+                /** @description Notification accepted (no body) */
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12527,6 +12536,13 @@ export interface components {
             id: string | number | null;
             /** @enum {string} */
             jsonrpc: "2.0";
+        };
+        /** @description JSON-RPC 2.0 message */
+        McpMessage: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+        } & {
+            [key: string]: unknown;
         };
         McpProtectedResource: {
             bearer_methods_supported: "header"[];
