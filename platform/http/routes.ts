@@ -50,7 +50,16 @@ export interface RouteDefinition<
    * metrics text); error responses (problem JSON) are added automatically, with a `default` problem for any error
    * status a route does not list.
    */
-  responses: Record<number, { description: string; schema?: AnySchema; mediaType?: string }>;
+  responses: Record<
+    number,
+    {
+      description: string;
+      schema?: AnySchema;
+      mediaType?: string;
+      /** Other media types the same status may answer, each with its schema (an event stream beside JSON). */
+      alsoAs?: Record<string, AnySchema>;
+    }
+  >;
   handler: (ctx: RouteContext<Out<B>, Out<Q>, Out<P>>) => Promise<Reply> | Reply;
 }
 
@@ -152,8 +161,11 @@ export class ApiRoutes {
       // An error status a route declares by its code alone answers a problem, as every error does.
       const schema = response.schema ?? (Number(status) >= 400 ? ProblemSchema : undefined);
       const mediaType = response.schema ? (response.mediaType ?? 'application/json') : PROBLEM_CONTENT_TYPE;
+      const also = Object.fromEntries(
+        Object.entries(response.alsoAs ?? {}).map(([type, other]) => [type, { schema: other }]),
+      );
       responses[status] = schema
-        ? { description: response.description, content: { [mediaType]: { schema } } }
+        ? { description: response.description, content: { [mediaType]: { schema }, ...also } }
         : { description: response.description };
     }
     const errorStatuses = [

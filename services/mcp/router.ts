@@ -75,7 +75,11 @@ export function registerMcpRoutes(routes: ApiRoutes, deps: McpRouteDependencies)
     503: rpcError('MCP_SESSION_LIMIT'),
   };
   const mcpResponses = {
-    200: { description: 'JSON-RPC response', schema: McpMessageSchema },
+    200: {
+      description: 'JSON-RPC response, or an event stream of them (`subscriptions/listen`)',
+      schema: McpMessageSchema,
+      alsoAs: { 'text/event-stream': z.string() },
+    },
     202: { description: 'Notification accepted (no body)' },
     ...mcpErrors,
   };

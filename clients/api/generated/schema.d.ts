@@ -7599,13 +7599,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description JSON-RPC response */
+                /** @description JSON-RPC response, or an event stream of them (`subscriptions/listen`) */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["McpMessage"];
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Notification accepted (no body) */
