@@ -13,6 +13,8 @@ module.exports = {
   ],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   testTimeout: 30000,
+  // Every answer received through supertest is checked against the published OpenAPI document.
+  setupFilesAfterEnv: ['<rootDir>/test/setup/responseContract.ts'],
   // Agenda 6.2.6 (the newest release) leaves a timer behind every job it runs: JobProcessor's alive check awaits
   // `delay(lockLifetime / 2)` (5 minutes by default) on a referenced timer that stop() cannot clear, so the test
   // process would idle for up to 5 minutes after the last suite. Production is unaffected (main.ts exits after a

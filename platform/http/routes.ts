@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseRequest } from './validation';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 import { PublishedStrings } from './publishedStrings';
+import { publishNullableRefs } from './nullableRefs';
 
 /** What a handler returns: the status and JSON body (and optional headers) of a successful response. */
 export interface Reply<T = unknown> {
@@ -44,8 +45,21 @@ export interface RouteDefinition<
   /** Runs before validation: rate limits, authentication. */
   middleware?: RequestHandler[];
   request?: { body?: B; query?: Q; params?: P };
-  /** Success responses by status; error responses (problem JSON) are added automatically. */
-  responses: Record<number, { description: string; schema?: AnySchema }>;
+  /**
+   * Responses by status, JSON unless `mediaType` says otherwise (a handler that writes its own body, such as the
+   * metrics text); error responses (problem JSON) are added automatically, with a `default` problem for any error
+   * status a route does not list.
+   */
+  responses: Record<
+    number,
+    {
+      description: string;
+      schema?: AnySchema;
+      mediaType?: string;
+      /** Other media types the same status may answer, each with its schema (an event stream beside JSON). */
+      alsoAs?: Record<string, AnySchema>;
+    }
+  >;
   handler: (ctx: RouteContext<Out<B>, Out<Q>, Out<P>>) => Promise<Reply> | Reply;
 }
 
@@ -121,7 +135,9 @@ export class ApiRoutes {
    */
   document(info: { title: string; version: string; description?: string }) {
     return this.strings.publish(
-      new OpenApiGeneratorV31(this.registry.definitions).generateDocument({ openapi: '3.1.0', info }),
+      publishNullableRefs(
+        new OpenApiGeneratorV31(this.registry.definitions).generateDocument({ openapi: '3.1.0', info }),
+      ),
     );
   }
 
@@ -144,9 +160,12 @@ export class ApiRoutes {
     for (const [status, response] of Object.entries(route.responses)) {
       // An error status a route declares by its code alone answers a problem, as every error does.
       const schema = response.schema ?? (Number(status) >= 400 ? ProblemSchema : undefined);
-      const mediaType = response.schema ? 'application/json' : PROBLEM_CONTENT_TYPE;
+      const mediaType = response.schema ? (response.mediaType ?? 'application/json') : PROBLEM_CONTENT_TYPE;
+      const also = Object.fromEntries(
+        Object.entries(response.alsoAs ?? {}).map(([type, other]) => [type, { schema: other }]),
+      );
       responses[status] = schema
-        ? { description: response.description, content: { [mediaType]: { schema } } }
+        ? { description: response.description, content: { [mediaType]: { schema }, ...also } }
         : { description: response.description };
     }
     const errorStatuses = [
@@ -162,6 +181,13 @@ export class ApiRoutes {
         content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
       };
     }
+    // A GET answer carries an ETag: a matching If-None-Match gets 304 without a body.
+    if (route.method === 'get') responses['304'] ??= { description: 'Not modified (If-None-Match matched)' };
+    // Any other error (403 for a role, 404, 409, 413, 415, 503 …) is a problem too, as Stripe's document says it.
+    responses.default ??= {
+      description: 'Any other error: RFC 9457 problem details with a stable `code`',
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
+    };
     const request: RouteConfig['request'] = {};
     if (route.request?.body)
       request.body = { content: { 'application/json': { schema: route.request.body } } };

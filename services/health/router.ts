@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ApiRoutes } from '../../platform/http/routes';
 import { registry } from '../../platform/metrics';
 import { failureCause, type ReadinessCheck } from '../../platform/stores/readiness';
@@ -65,7 +66,13 @@ export function registerHealthRoutes(routes: ApiRoutes, deps: HealthDependencies
     path: '/metrics',
     summary: 'Prometheus metrics (text exposition format)',
     tags: ['health'],
-    responses: { 200: { description: 'Metrics in Prometheus text format' } },
+    responses: {
+      200: {
+        description: 'Metrics in Prometheus text format',
+        schema: z.string(),
+        mediaType: 'text/plain',
+      },
+    },
     handler: async ({ res }) => {
       // Refreshes platform_store_up and platform_readiness, so the readiness alerts need no separate prober.
       await checkReadiness(deps.checks, deps.readinessTimeoutMs);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../platform/errors';
 import type { Clock } from '../../platform/clock';
@@ -42,13 +43,46 @@ const MCP_DESCRIPTION =
   '404 MCP_SESSION_NOT_FOUND (expired or closed: initialize again), 429 MCP_CALLER_SESSION_LIMIT, 503 ' +
   'MCP_SESSION_LIMIT.';
 
+/** A JSON-RPC answer of /mcp (a result or an error; the MCP specification defines the rest). */
+const McpMessageSchema = z
+  .object({ jsonrpc: z.literal('2.0') })
+  .loose()
+  .meta({ id: 'McpMessage', description: 'JSON-RPC 2.0 message' });
+
+/** A JSON-RPC error answer of /mcp: the problem's fields travel in `error.data`. */
+const McpErrorSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number(), z.null()]),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+  })
+  .meta({ id: 'McpError', description: 'JSON-RPC 2.0 error object' });
+
 /** SPEC 4.3: `/mcp`, its RFC 9728 metadata, `GET /health` (public) and `GET /health/workers` (operators). */
 export function registerMcpRoutes(routes: ApiRoutes, deps: McpRouteDependencies): void {
   const handleMcp = async ({ req, res }: { req: Request; res: Response }) => {
     await deps.endpoint.handle(req, res);
     return { status: res.statusCode };
   };
-  const mcpResponses = { 200: { description: 'JSON-RPC response (or 202 for notifications)' } };
+  // Errors of /mcp are JSON-RPC error objects (the MCP transport's), their problem details in `error.data`.
+  const rpcError = (description: string) => ({ description, schema: McpErrorSchema });
+  const mcpErrors = {
+    400: rpcError('MCP_CATALOGUE_INVALID, or a request the transport refuses'),
+    401: rpcError('Missing or invalid bearer token (`WWW-Authenticate` names the resource metadata)'),
+    403: rpcError('MCP_ORIGIN_FORBIDDEN'),
+    404: rpcError('MCP_SESSION_NOT_FOUND: initialize again'),
+    429: rpcError('MCP_CALLER_SESSION_LIMIT, or rate limited'),
+    503: rpcError('MCP_SESSION_LIMIT'),
+  };
+  const mcpResponses = {
+    200: {
+      description: 'JSON-RPC response, or an event stream of them (`subscriptions/listen`)',
+      schema: McpMessageSchema,
+      alsoAs: { 'text/event-stream': z.string() },
+    },
+    202: { description: 'Notification accepted (no body)' },
+    ...mcpErrors,
+  };
 
   routes.add({
     method: 'post',
@@ -66,7 +100,7 @@ export function registerMcpRoutes(routes: ApiRoutes, deps: McpRouteDependencies)
     summary: 'MCP server-to-client stream: not offered (405)',
     tags: ['mcp'],
     security: 'bearer',
-    responses: { 405: { description: 'This gateway sends no server-initiated messages' } },
+    responses: { ...mcpErrors, 405: rpcError('This gateway sends no server-initiated messages') },
     handler: handleMcp,
   });
   routes.add({
@@ -75,7 +109,7 @@ export function registerMcpRoutes(routes: ApiRoutes, deps: McpRouteDependencies)
     summary: 'End an MCP session (Mcp-Session-Id)',
     tags: ['mcp'],
     security: 'bearer',
-    responses: { 200: { description: 'Session closed; its id now answers 404' } },
+    responses: { 200: { description: 'Session closed; its id now answers 404' }, ...mcpErrors },
     handler: handleMcp,
   });
   routes.router.use('/mcp', (error: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -5,6 +5,7 @@ import type { BrainStatusSource } from '../../platform/areaStatus';
 import type { AuthService } from '../auth';
 import { registerLinkRoutes } from './links/router';
 import { registerMarkRoutes } from './marks/router';
+import { SocialRecovery } from './recovery/socialRecovery';
 import type { SocialPorts } from './ports';
 import { registerSocialRoutes } from './router';
 import { socialGuards } from './socialGuards';
@@ -58,6 +59,8 @@ export interface SocialAreaOptions extends SocialPorts {
 export interface SocialArea extends ProductParts {
   social: SocialService;
   status: BrainStatusSource;
+  /** The pass that finishes writes a killed process left half done (its job runs it every minute). */
+  recovery: SocialRecovery;
 }
 
 /**
@@ -85,9 +88,13 @@ export async function createSocialArea(
       durationSeconds: 60,
     }),
   );
+  const recovery = new SocialRecovery(social.context);
   return {
     social,
+    recovery,
     status: socialStatus(store, ports),
+    // Trust history and memories a killed process left half written (recovery/socialRecovery.ts).
+    jobs: [(agenda) => recovery.registerJob(agenda)],
     close: async () => {
       await stopFollowing?.();
     },

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { InteractionSource, SocialInteractionRecord } from '../../models/SocialInteraction';
 import { socialError } from './errors';
-import { identityKey, memorySubject, requestHash, type IdentityRef } from './identities';
+import { identityKey, requestHash, type IdentityRef } from './identities';
+import { flagForMemory, rememberInteractions, waitsForMemory } from './memories/interactionMemories';
 import type { SocialPorts } from './ports';
 import type { SocialStore } from './socialStore';
 import { ignoreDuplicateKeys } from './storeQueries';
@@ -61,7 +62,11 @@ export async function recordInteraction(
       'This idempotency_key was already used with a different interaction',
     );
   }
-  if (existing) return { interaction: existing, replayed: true };
+  if (existing) {
+    // Stored but not yet remembered (a crash, or the memory service was down): remembered before the replay.
+    if (waitsForMemory(existing)) await rememberInteractions(context, [existing]);
+    return { interaction: withoutFlags(existing), replayed: true };
+  }
   const persons = await context.store.persons(
     [identityKey(input.actor), ...(input.target ? [identityKey(input.target)] : [])],
     context.store.now(),
@@ -77,7 +82,16 @@ export async function recordInteraction(
       'This idempotency_key was already used with a different interaction',
     );
   }
-  return { interaction: stored, replayed: false };
+  return { interaction: withoutFlags(stored), replayed: false };
+}
+
+/** The record without the outbox's bookkeeping field. */
+function withoutFlags(record: SocialInteractionRecord): SocialInteractionRecord {
+  if (!waitsForMemory(record)) return record;
+  const { rememberPending: _pending, ...rest } = record as SocialInteractionRecord & {
+    rememberPending?: boolean;
+  };
+  return rest;
 }
 
 /**
@@ -114,10 +128,16 @@ export async function recordInteractions(
   }
   const effects = await applyEdgeInteractions(store, edgeItems);
   for (const record of records) record.effect = effects.get(record._id) ?? null;
+  // Those to remember are stored flagged (memories/interactionMemories.ts), so a crash before they are remembered
+  // leaves them for the retry and the recovery pass.
+  const toRemember = context.ports.memory
+    ? records.filter((record, index) => inputs[index].remember && record.targetPerson)
+    : [];
+  for (const record of toRemember) flagForMemory(record);
   await store.interactions.collection
     .insertMany(records as never, { ordered: false })
     .catch(ignoreDuplicateKeys);
-  await remember(context, inputs, records);
+  await rememberInteractions(context, toRemember);
   return records;
 }
 
@@ -161,49 +181,4 @@ function hashOf(input: InteractionInput): string {
     input.sentiment ?? null,
     input.occurredAt.toISOString(),
   ]);
-}
-
-/**
- * Each interaction with a target as an episodic memory of both people (subjects from `memorySubject`), when the
- * memory service is there; only the same text merges (`duplicates: 'exact'`). A failing memory service is logged,
- * never fails the interaction already recorded.
- */
-async function remember(
-  context: SocialContext,
-  inputs: InteractionInput[],
-  records: SocialInteractionRecord[],
-): Promise<void> {
-  const memory = context.ports.memory;
-  if (!memory) return;
-  const calls: Promise<unknown>[] = [];
-  for (const [index, record] of records.entries()) {
-    if (!inputs[index].remember || !record.targetPerson) continue;
-    const text = `${record.actor} → ${record.target}: ${record.kind}${record.content ? ` — ${record.content}` : ''}`;
-    const importance = record.hostile || record.kind === 'gift' || record.kind === 'report' ? 0.7 : 0.4;
-    for (const [self, other] of [
-      [record.actorPerson, record.targetPerson],
-      [record.targetPerson, record.actorPerson],
-    ]) {
-      calls.push(
-        memory.remember({
-          subject: memorySubject(self),
-          content: text,
-          tier: 'episodic',
-          kind: `social.${record.kind}`,
-          tags: ['social', `person:${other}`],
-          importance,
-          occurred_at: record.occurredAt,
-          // The text names both people: a near-duplicate naming someone else is another memory.
-          duplicates: 'exact',
-        }),
-      );
-    }
-  }
-  const failed = (await Promise.allSettled(calls)).filter((result) => result.status === 'rejected');
-  if (failed.length > 0) {
-    context.logger.warn(
-      { err: (failed[0] as PromiseRejectedResult).reason, failed: failed.length },
-      'social interactions not remembered',
-    );
-  }
 }

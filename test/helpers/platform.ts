@@ -9,6 +9,7 @@ import type { Clock } from '../../platform/clock';
 import { embeddedEngines } from '../../embedded';
 import { createHealthService } from '../../services/health';
 import { LogCapture } from './logCapture';
+import { registerPublishedDocument, unregisterPublishedDocument } from './responseContract';
 
 /** Environment every test platform starts from: random port, loopback, quiet, real local Redis. */
 export const TEST_ENV: Record<string, string> = {
@@ -59,12 +60,18 @@ export async function startTestPlatform(
     engines: embeddedEngines,
     parts: withHealth(typeof parts === 'function' ? parts : () => parts),
   });
+  const url = `http://127.0.0.1:${platform.port}`;
+  // Every answer of this platform is checked against the document it publishes (test/setup/responseContract.ts).
+  registerPublishedDocument(url, await (await fetch(`${url}/openapi.json`)).text());
+  // That request counted against the gateway's one-second budget: a test of a small budget starts with it whole.
+  if (config.GATEWAY_RATE_LIMIT_PER_SECOND < 1000) await new Promise((resolve) => setTimeout(resolve, 1100));
   return {
     platform,
     config,
     logs,
-    url: `http://127.0.0.1:${platform.port}`,
+    url,
     stop: async () => {
+      unregisterPublishedDocument(url);
       await platform.stop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },

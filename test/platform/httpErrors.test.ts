@@ -17,7 +17,17 @@ function exampleService(routes: ApiRoutes) {
       query: z.object({ limit: z.coerce.number().int().max(50).default(10) }),
       body: z.object({ name: z.string().min(1), tags: z.array(z.string()).max(2) }),
     },
-    responses: { 201: { description: 'Created' } },
+    responses: {
+      201: {
+        description: 'Created',
+        schema: z.object({
+          name: z.string(),
+          tags: z.array(z.string()),
+          limit: z.number(),
+          kind: z.string(),
+        }),
+      },
+    },
     handler: ({ body, query, params }) => ({
       status: 201,
       body: { ...body, limit: query.limit, kind: params.kind },

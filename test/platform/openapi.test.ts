@@ -80,6 +80,10 @@ describe('/openapi.json', () => {
     expect(operation.responses['201'].content['application/json'].schema).toMatchObject({
       properties: { id: { type: 'string' }, name: { type: 'string' } },
     });
-    expect(Object.keys(operation.responses).sort()).toEqual(['201', '400', '401', '429', '500']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['201', '400', '401', '429', '500', 'default']);
+    // Any other error status is a problem, declared once as the operation's default response.
+    expect(operation.responses.default.content).toEqual({
+      'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+    });
   });
 });

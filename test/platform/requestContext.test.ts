@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import http from 'node:http';
 import request from 'supertest';
 import type { ApiRoutes } from '../../platform/http/routes';
@@ -12,7 +13,7 @@ function loggingService(routes: ApiRoutes) {
     path: '/context/echo',
     summary: 'Logs a line through the request logger',
     tags: ['test'],
-    responses: { 200: { description: 'Done' } },
+    responses: { 200: { description: 'Done', schema: z.object({ id: z.string() }) } },
     handler: ({ req }) => {
       req.log.info({ detail: 'inside the handler' }, 'handler line');
       return { status: 200, body: { id: req.id } };

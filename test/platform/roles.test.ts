@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import request from 'supertest';
 import type { Agenda } from 'agenda';
 import type { ApiRoutes } from '../../platform/http/routes';
@@ -9,7 +10,7 @@ const pingService = (routes: ApiRoutes) =>
     path: '/ping',
     summary: 'ping',
     tags: ['test'],
-    responses: { 200: { description: 'pong' } },
+    responses: { 200: { description: 'pong', schema: z.object({ pong: z.boolean() }) } },
     handler: () => ({ status: 200, body: { pong: true } }),
   });
 

@@ -6,13 +6,15 @@ import { startTestPlatform, type TestPlatform } from '../helpers/platform';
 /** Routes answering the same JSON to each method, and one answering 204. */
 function replyService(routes: ApiRoutes) {
   const body = { name: 'Forgé', items: [1, 2, 3] };
+  // Declared as the answers are (the suite checks every answer against the document: test/setup).
+  const schema = z.object({ name: z.string(), items: z.array(z.number()) });
   for (const method of ['get', 'post', 'put', 'delete'] as const) {
     routes.add({
       method,
       path: '/replies/json',
       summary: `JSON answer to ${method}`,
       tags: ['test'],
-      responses: { 200: { description: 'JSON' } },
+      responses: { [method === 'post' ? 201 : 200]: { description: 'JSON', schema } },
       handler: () => ({ status: method === 'post' ? 201 : 200, body, headers: { 'X-Reply': method } }),
     });
   }
@@ -21,7 +23,7 @@ function replyService(routes: ApiRoutes) {
     path: '/replies/typed',
     summary: 'JSON with its own media type',
     tags: ['test'],
-    responses: { 200: { description: 'Typed JSON' } },
+    responses: { 200: { description: 'Typed JSON', schema, mediaType: 'application/vnd.forge+json' } },
     handler: () => ({ status: 200, body, headers: { 'Content-Type': 'application/vnd.forge+json' } }),
   });
   routes.add({

@@ -27,6 +27,13 @@ export interface paths {
                         "application/json": components["schemas"]["McpProtectedResource"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -47,6 +54,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -141,6 +157,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -174,6 +199,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["InsightsSummary"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -213,6 +245,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -319,6 +360,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -404,6 +454,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -437,6 +496,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["AdminBrainStatus"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -476,6 +542,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -524,6 +599,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["UserActivity"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -579,6 +661,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -618,6 +709,13 @@ export interface paths {
                         "application/json": components["schemas"]["EconomyAudit"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -656,6 +754,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -708,6 +815,13 @@ export interface paths {
                         "application/json": components["schemas"]["McpUsageReport"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -746,6 +860,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -888,6 +1011,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1012,6 +1144,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1117,6 +1258,15 @@ export interface paths {
                 };
                 /** @description The signer is stopped (SIGNER_ADDRESS_MISMATCH, SIGNER_KEY_UNAVAILABLE, SIGNER_MISCONFIGURED) or the chain is unreachable (SIGNER_CHAIN_UNAVAILABLE, SIGNER_NONCE_STALE) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1257,6 +1407,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1345,6 +1504,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1415,6 +1583,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1451,6 +1628,13 @@ export interface paths {
                         "application/json": components["schemas"]["Session"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -1471,6 +1655,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1531,6 +1724,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1566,6 +1768,13 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -1595,6 +1804,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1692,6 +1910,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1762,6 +1989,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1796,6 +2032,13 @@ export interface paths {
                         "application/json": components["schemas"]["Me"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -1825,6 +2068,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1905,6 +2157,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         post?: never;
@@ -1944,6 +2205,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["Session"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Unknown or expired state */
                 400: {
@@ -1992,6 +2260,15 @@ export interface paths {
                 };
                 /** @description OIDC_UNAVAILABLE: the identity provider cannot be reached; retry later */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2075,6 +2352,15 @@ export interface paths {
                 };
                 /** @description OIDC_UNAVAILABLE: the identity provider cannot be reached; retry later */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2177,6 +2463,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         post?: never;
@@ -2243,6 +2538,15 @@ export interface paths {
                 };
                 /** @description Wallet sign-in is disabled */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2356,6 +2660,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2444,6 +2757,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2478,6 +2800,13 @@ export interface paths {
                         "application/json": components["schemas"]["BrainCacheStats"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -2498,6 +2827,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2588,6 +2926,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2625,6 +2972,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["ConsolidationRunList"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -2664,6 +3018,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2715,6 +3078,13 @@ export interface paths {
                         "application/json": components["schemas"]["DecisionList"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -2744,6 +3114,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2834,6 +3213,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2869,6 +3257,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["DecisionWithVersions"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -2908,6 +3303,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3022,6 +3426,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3120,6 +3533,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3242,6 +3664,13 @@ export interface paths {
                         "application/json": components["schemas"]["EntityList"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -3271,6 +3700,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3319,6 +3757,13 @@ export interface paths {
                         "application/json": components["schemas"]["EntityDetail"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -3357,6 +3802,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3481,6 +3935,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3522,6 +3985,13 @@ export interface paths {
                         "application/json": components["schemas"]["MemoryList"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -3551,6 +4021,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3599,6 +4078,13 @@ export interface paths {
                         "application/json": components["schemas"]["MemoryEntry"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -3637,6 +4123,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3722,6 +4217,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3791,6 +4295,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3874,6 +4387,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3913,6 +4435,13 @@ export interface paths {
                         "application/json": components["schemas"]["WorkingMemory"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -3942,6 +4471,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4030,6 +4568,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4109,6 +4656,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4151,6 +4707,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["MemoryAuditList"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -4197,6 +4760,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -4236,6 +4808,13 @@ export interface paths {
                         "application/json": components["schemas"]["SubjectExport"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -4265,6 +4844,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4359,6 +4947,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4437,6 +5034,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4529,6 +5135,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         options?: never;
@@ -4562,6 +5177,13 @@ export interface paths {
                         "application/json": components["schemas"]["BrainStats"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -4582,6 +5204,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4628,6 +5259,13 @@ export interface paths {
                         "application/json": components["schemas"]["CompanionBrainView"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -4657,6 +5295,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4745,6 +5392,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4817,6 +5473,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4905,6 +5570,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         post?: never;
@@ -4943,6 +5617,13 @@ export interface paths {
                         "application/json": components["schemas"]["DevOutbox"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -4972,6 +5653,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5087,6 +5777,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5126,6 +5825,13 @@ export interface paths {
                         "application/json": components["schemas"]["EconomyLedgerPage"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5155,6 +5861,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5261,6 +5976,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5298,6 +6022,13 @@ export interface paths {
                         "application/json": components["schemas"]["EconomyWallet"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5327,6 +6058,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5370,6 +6110,13 @@ export interface paths {
                         "application/json": components["schemas"]["GatewayHealth"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5399,6 +6146,15 @@ export interface paths {
                 };
                 /** @description Every worker is down */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5441,6 +6197,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["GatewayHealthDetail"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -5487,6 +6250,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -5523,6 +6295,13 @@ export interface paths {
                         "application/json": components["schemas"]["Liveness"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5543,6 +6322,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5658,6 +6446,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5693,6 +6490,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["InfluencerEntity"];
                     };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input */
                 400: {
@@ -5732,6 +6536,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5826,6 +6639,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5860,6 +6682,13 @@ export interface paths {
                         "application/json": components["schemas"]["InfluencerInsights"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5889,6 +6718,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5935,6 +6773,13 @@ export interface paths {
                         "application/json": components["schemas"]["InfluencerPosts"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -5964,6 +6809,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6033,6 +6887,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -6070,6 +6933,13 @@ export interface paths {
                         "application/json": components["schemas"]["InfluencerKnowledgeSearch"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -6099,6 +6969,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6193,6 +7072,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -6229,6 +7117,13 @@ export interface paths {
                         "application/json": components["schemas"]["MarketplaceListing"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -6258,6 +7153,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6346,6 +7250,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6451,6 +7364,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -6489,6 +7411,13 @@ export interface paths {
                         "application/json": components["schemas"]["MarketplaceSearchResult"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -6518,6 +7447,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6573,6 +7511,13 @@ export interface paths {
                         "application/json": components["schemas"]["MarketplaceSearchResult"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -6593,6 +7538,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6627,22 +7581,47 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid input */
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description MCP_CATALOGUE_INVALID, or a request the transport refuses */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Missing or invalid credential */
+                /** @description Missing or invalid bearer token (`WWW-Authenticate` names the resource metadata) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_ORIGIN_FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_SESSION_NOT_FOUND: initialize again */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
                 /** @description This gateway sends no server-initiated messages */
@@ -6651,11 +7630,20 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Rate limited */
+                /** @description MCP_CALLER_SESSION_LIMIT, or rate limited */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6663,8 +7651,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unexpected error */
-                500: {
+                /** @description MCP_SESSION_LIMIT */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6688,33 +7685,70 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description JSON-RPC response (or 202 for notifications) */
+                /** @description JSON-RPC response, or an event stream of them (`subscriptions/listen`) */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpMessage"];
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Notification accepted (no body) */
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Invalid input */
+                /** @description MCP_CATALOGUE_INVALID, or a request the transport refuses */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Missing or invalid credential */
+                /** @description Missing or invalid bearer token (`WWW-Authenticate` names the resource metadata) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Rate limited */
+                /** @description MCP_ORIGIN_FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_SESSION_NOT_FOUND: initialize again */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_CALLER_SESSION_LIMIT, or rate limited */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6722,8 +7756,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unexpected error */
-                500: {
+                /** @description MCP_SESSION_LIMIT */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6750,26 +7793,53 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input */
+                /** @description MCP_CATALOGUE_INVALID, or a request the transport refuses */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Missing or invalid credential */
+                /** @description Missing or invalid bearer token (`WWW-Authenticate` names the resource metadata) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        "application/json": components["schemas"]["McpError"];
                     };
                 };
-                /** @description Rate limited */
+                /** @description MCP_ORIGIN_FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_SESSION_NOT_FOUND: initialize again */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description MCP_CALLER_SESSION_LIMIT, or rate limited */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Unexpected error */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6777,8 +7847,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unexpected error */
-                500: {
+                /** @description MCP_SESSION_LIMIT */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpError"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6815,6 +7894,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
                     content?: never;
                 };
                 /** @description Invalid input */
@@ -6837,6 +7925,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6943,6 +8040,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7040,6 +8146,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7074,6 +8189,13 @@ export interface paths {
                         "application/json": components["schemas"]["MudSpawnStatus"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7103,6 +8225,15 @@ export interface paths {
                 };
                 /** @description No game process answers (WORLD_UNAVAILABLE) */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7187,6 +8318,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7220,6 +8360,13 @@ export interface paths {
             responses: {
                 /** @description Switching Protocols (WebSocket upgrade) */
                 101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7279,6 +8426,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -7324,6 +8480,13 @@ export interface paths {
                         "application/json": components["schemas"]["NotificationPage"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7353,6 +8516,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7441,6 +8613,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7471,6 +8652,13 @@ export interface paths {
             responses: {
                 /** @description Switching Protocols (WebSocket upgrade) */
                 101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7514,6 +8702,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7602,6 +8799,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7647,6 +8853,13 @@ export interface paths {
                         "application/json": components["schemas"]["NpcMemoryPage"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7676,6 +8889,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7722,6 +8944,13 @@ export interface paths {
                         "application/json": components["schemas"]["NpcRelationship"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7751,6 +8980,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7794,6 +9032,13 @@ export interface paths {
                         "application/json": components["schemas"]["QuestInsights"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7823,6 +9068,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7868,6 +9122,13 @@ export interface paths {
                         "application/json": components["schemas"]["QuestRecommendations"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -7897,6 +9158,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7989,6 +9259,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -8023,6 +9302,13 @@ export interface paths {
                         "application/json": components["schemas"]["QuestBrainStatus"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8052,6 +9338,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8099,6 +9394,13 @@ export interface paths {
                         "application/json": components["schemas"]["QuestSuggestions"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8128,6 +9430,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8171,6 +9482,13 @@ export interface paths {
                         "application/json": components["schemas"]["Readiness"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8200,6 +9518,15 @@ export interface paths {
                 };
                 /** @description A store without a fallback did not answer, or the process is shutting down */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8294,6 +9621,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -8357,6 +9693,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8451,6 +9796,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -8536,6 +9890,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -8599,6 +9962,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8690,6 +10062,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -8760,6 +10141,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         options?: never;
@@ -8801,6 +10191,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialFriends"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8830,6 +10227,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8880,6 +10286,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialGraph"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -8909,6 +10322,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9009,6 +10431,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9095,6 +10526,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -9155,6 +10595,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9236,6 +10685,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9331,6 +10789,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9376,6 +10843,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialProfile"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -9405,6 +10879,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9455,6 +10938,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialRelationships"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -9484,6 +10974,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9577,6 +11076,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9611,6 +11119,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialStats"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -9640,6 +11155,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9686,6 +11210,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialThreats"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -9724,6 +11255,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9779,6 +11319,13 @@ export interface paths {
                         "application/json": components["schemas"]["SocialTrustHistory"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -9808,6 +11355,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11141,6 +12697,24 @@ export interface components {
                 score: number | null;
             }[];
         };
+        /** @description JSON-RPC 2.0 error object */
+        McpError: {
+            error: {
+                code: number;
+                data?: unknown;
+                message: string;
+            };
+            id: string | number | null;
+            /** @enum {string} */
+            jsonrpc: "2.0";
+        };
+        /** @description JSON-RPC 2.0 message */
+        McpMessage: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+        } & {
+            [key: string]: unknown;
+        };
         McpProtectedResource: {
             bearer_methods_supported: "header"[];
             /** @description The protected resource: this server’s /mcp URL */
@@ -12026,7 +13600,7 @@ export interface components {
                 identity: components["schemas"]["SocialIdentity"];
                 /** @description Trust-weighted closeness: product of trust/100 along the best path */
                 score: number;
-                via: components["schemas"]["SocialIdentity"] & (Record<string, never> | null);
+                via: components["schemas"]["SocialIdentity"] | null;
             }[];
             root: components["schemas"]["SocialIdentity"];
         };
@@ -12051,7 +13625,7 @@ export interface components {
             occurred_at: string;
             recorded_at: string;
             sentiment: number | null;
-            target: components["schemas"]["SocialIdentity"] & (Record<string, never> | null);
+            target: components["schemas"]["SocialIdentity"] | null;
         };
         /** @enum {string} */
         SocialInteractionKind: "help" | "gift" | "trade_completed" | "play_together" | "praise" | "message" | "spam" | "insult" | "scam" | "grief" | "attack" | "kill" | "report";
@@ -12134,7 +13708,7 @@ export interface components {
                 they_trust_viewer: number;
                 viewer_trusts_them: number;
             } | null;
-            viewer: components["schemas"]["SocialIdentity"] & (Record<string, never> | null);
+            viewer: components["schemas"]["SocialIdentity"] | null;
         };
         /** @enum {string} */
         SocialRelationship: "blocked" | "foe" | "wary" | "neutral" | "friendly" | "fren";

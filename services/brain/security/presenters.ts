@@ -14,7 +14,8 @@ export function presentAuditRecord(record: MemoryAuditDocument) {
     memory_ids: record.memory_ids,
     count: record.count,
     request_id: record.request_id,
-    details: record.details,
+    // Older records and some actions carry none: the contract says an object, so an empty one.
+    details: record.details ?? {},
   };
 }
 

@@ -3,7 +3,16 @@ import type { InteractionEffect } from '../../../models/SocialInteraction';
 import type { SocialTrustChangeRecord } from '../../../models/SocialTrustChange';
 import { edgeId } from '../identities';
 import { socialError } from '../errors';
-import { chunksOf, ignoreDuplicateKeys, isDuplicateKeyError } from '../storeQueries';
+import { chunksOf, isDuplicateKeyError } from '../storeQueries';
+import {
+  PENDING_HISTORY,
+  flushHistory,
+  pendingAfter,
+  recordedEffects,
+  type EdgeWithHistory,
+  type HistoryEntry,
+  type WrittenEdge,
+} from './edgeHistory';
 import type { SocialStore } from '../socialStore';
 import {
   applyInteraction,
@@ -42,13 +51,17 @@ export function stateOf(edge: SocialEdgeRecord): EdgeState {
   };
 }
 
-/** What one edge write changes, and the filter that makes it conditional on the version read. */
+/**
+ * What one edge write changes, and the filter that makes it conditional on the version read. The write carries the
+ * history entries of its change (`trust/edgeHistory.ts`): trust and its history land in one document write.
+ */
 function edgeWrite(
   id: string,
-  found: SocialEdgeRecord | undefined,
+  found: EdgeWithHistory | undefined,
   state: EdgeState,
   applied: string[],
   now: Date,
+  history: HistoryEntry[],
   extra: Partial<SocialEdgeRecord> = {},
 ) {
   const [from, to] = id.split('>');
@@ -61,6 +74,7 @@ function edgeWrite(
     applied: applied.slice(-APPLIED_KEPT),
     version: version + 1,
     updatedAt: now,
+    [PENDING_HISTORY]: pendingAfter(found, history),
   };
   // A new edge is inserted (a concurrent insert fails on its _id: a lost race, read again and retried).
   if (!found) return { insertOne: { document: { _id: id, ...fields, createdAt: now } } };
@@ -70,14 +84,16 @@ function edgeWrite(
 /**
  * Applies interactions to their edges in order, each edge read once and written once per attempt with a write
  * conditional on the version it read; edges another writer changed meanwhile are read and applied again. Answers
- * each interaction's effect and writes the trust history. Interactions an edge already applied are skipped.
+ * each interaction's effect and writes the trust history. Interactions an edge already applied are skipped and
+ * answer the effect recorded when they were (a retry after a crash between the edge and the interaction's record).
  */
 export async function applyEdgeInteractions(
   store: SocialStore,
   items: EdgeInteraction[],
 ): Promise<Map<string, InteractionEffect>> {
   const effects = new Map<string, InteractionEffect>();
-  const history: SocialTrustChangeRecord[] = [];
+  const written: WrittenEdge[] = [];
+  const alreadyApplied: { itemId: string; edge: EdgeWithHistory }[] = [];
   let pending = groupByEdge(items);
   for (let attempt = 0; pending.size > 0; attempt++) {
     if (attempt >= MAX_ATTEMPTS)
@@ -98,7 +114,10 @@ export async function applyEdgeInteractions(
       const results: { itemId: string; effect: InteractionEffect; change: SocialTrustChangeRecord }[] = [];
       let reportedAt = edge?.reportedAt ?? null;
       for (const item of group) {
-        if (applied.includes(item.id)) continue;
+        if (applied.includes(item.id)) {
+          if (edge) alreadyApplied.push({ itemId: item.id, edge });
+          continue;
+        }
         const next = applyInteraction(state, item.kind, item.sentiment, nowMs);
         state = next.state;
         applied.push(item.id);
@@ -128,15 +147,19 @@ export async function applyEdgeInteractions(
       }
       if (results.length === 0) {
         for (const item of group) effects.set(item.id, currentEffect(item, state, nowMs));
+        // A retry after a crash before the history was copied: copy it now.
+        const held = edge?.[PENDING_HISTORY] ?? [];
+        if (edge && held.length > 0) written.push({ id, version: edge.version, pending: held });
         continue;
       }
       attemptEffects.set(id, results);
       finalStates.set(id, state);
-      writes.push(edgeWrite(id, edge, state, applied, now, { reportedAt }));
+      const entries = results.map(({ change, effect }) => ({ ...change, capped: effect.capped }));
+      writes.push(edgeWrite(id, edge, state, applied, now, entries, { reportedAt }));
     }
-    const written = writes.length > 0 ? await writeEdges(store, writes) : true;
+    const allLanded = writes.length > 0 ? await writeEdges(store, writes) : true;
     // Every write matched its version: no need to read them back. Otherwise see which edges got ours.
-    const landed = written ? null : await loadEdges(store, [...attemptEffects.keys()]);
+    const landed = allLanded ? null : await loadEdges(store, [...attemptEffects.keys()]);
     const retry = new Map<string, EdgeInteraction[]>();
     for (const [id, results] of attemptEffects) {
       const group = pending.get(id) as EdgeInteraction[];
@@ -145,20 +168,26 @@ export async function applyEdgeInteractions(
         retry.set(id, group);
         continue;
       }
-      for (const { itemId, effect, change } of results) {
-        effects.set(itemId, effect);
-        history.push(change);
-      }
+      for (const { itemId, effect } of results) effects.set(itemId, effect);
+      const edge = found.get(id);
+      written.push({
+        id,
+        version: (edge?.version ?? 0) + 1,
+        pending: pendingAfter(
+          edge,
+          results.map(({ change, effect }) => ({ ...change, capped: effect.capped })),
+        ),
+      });
       for (const item of group)
         if (!effects.has(item.id))
           effects.set(item.id, currentEffect(item, finalStates.get(id) as EdgeState, nowMs));
     }
     pending = retry;
   }
-  if (history.length > 0)
-    await store.changes.collection
-      .insertMany(history as never, { ordered: false })
-      .catch(ignoreDuplicateKeys);
+  await flushHistory(store, written);
+  // Interactions applied before (a crash after the edge write): the effect they had, not "nothing applied".
+  if (alreadyApplied.length > 0)
+    for (const [itemId, effect] of await recordedEffects(store, alreadyApplied)) effects.set(itemId, effect);
   return effects;
 }
 
@@ -182,13 +211,10 @@ export async function updateEdge(
     const next = change(state, nowMs);
     const before = trustScore(state, nowMs);
     const after = trustScore(next, nowMs);
-    const result = await store.edges.collection
-      .bulkWrite([edgeWrite(id, edge, next, edge?.applied ?? [], now)] as never)
-      .catch((error: unknown) => (isDuplicateKeyError(error) ? null : Promise.reject(error)));
-    if (!result || result.matchedCount + result.insertedCount === 0) continue;
-    await store.changes.create({
+    const version = (edge?.version ?? 0) + 1;
+    const entry: HistoryEntry = {
       // The edge's new version names the change: unique, however fast the same change is repeated.
-      _id: `${id}#v${String((edge?.version ?? 0) + 1).padStart(10, '0')}`,
+      _id: `${id}#v${String(version).padStart(10, '0')}`,
       edge: id,
       observer,
       subject,
@@ -197,7 +223,12 @@ export async function updateEdge(
       applied: after - before,
       before,
       after,
-    });
+    };
+    const result = await store.edges.collection
+      .bulkWrite([edgeWrite(id, edge, next, edge?.applied ?? [], now, [entry])] as never)
+      .catch((error: unknown) => (isDuplicateKeyError(error) ? null : Promise.reject(error)));
+    if (!result || result.matchedCount + result.insertedCount === 0) continue;
+    await flushHistory(store, [{ id, version, pending: pendingAfter(edge, [entry]) }]);
     return { before, after, state: next };
   }
   throw socialError('SOCIAL_BUSY', 'The relationship keeps changing; retry the request');
@@ -212,10 +243,10 @@ async function writeEdges(store: SocialStore, writes: ReturnType<typeof edgeWrit
 }
 
 /** The stored edges of `ids`. */
-export async function loadEdges(store: SocialStore, ids: string[]): Promise<Map<string, SocialEdgeRecord>> {
+export async function loadEdges(store: SocialStore, ids: string[]): Promise<Map<string, EdgeWithHistory>> {
   const edges = await Promise.all(
     chunksOf(ids).map((chunk) =>
-      store.edges.collection.find<SocialEdgeRecord>({ _id: { $in: chunk } } as never).toArray(),
+      store.edges.collection.find<EdgeWithHistory>({ _id: { $in: chunk } } as never).toArray(),
     ),
   );
   return new Map(edges.flat().map((edge) => [edge._id, edge]));

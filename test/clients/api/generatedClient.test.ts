@@ -15,23 +15,28 @@ const SERVICE_TOKEN = 'generated-client-service-token-0123456789';
 const SETUP_TIMEOUT_MS = 120_000;
 
 const CLIENT_TYPES_FILE = path.join(REPO_ROOT, 'clients/api/generated/schema.d.ts');
+const DOCUMENT_FILE = path.join(REPO_ROOT, 'clients/api/generated/openapi.json');
 
 describe('the committed client types', () => {
   // The generator runs as `npm run client:generate` does, in its own process (openapi-typescript is ESM inside).
   it(
-    'are what `npm run client:generate` writes from the current routes',
+    'are, with the document beside them, what `npm run client:generate` writes from the current routes',
     async () => {
       const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-client-types-'));
       const fresh = path.join(dir, 'schema.d.ts');
       try {
         const script = path.join(REPO_ROOT, 'clients/api/generateClientTypes.ts');
         await promisify(execFile)(process.execPath, ['--import', 'tsx', script, fresh], { cwd: REPO_ROOT });
-        const [committed, current] = await Promise.all([
+        const [committed, current, committedDocument, currentDocument] = await Promise.all([
           fs.readFile(CLIENT_TYPES_FILE, 'utf8'),
           fs.readFile(fresh, 'utf8'),
+          fs.readFile(DOCUMENT_FILE, 'utf8'),
+          fs.readFile(path.join(dir, 'openapi.json'), 'utf8'),
         ]);
         // A failure here means the contract changed: run `npm run client:generate` and commit the result.
         expect(committed === current).toBe(true);
+        // The document the suite validates every answer against (test/setup/responseContract.ts) is current too.
+        expect(committedDocument === currentDocument).toBe(true);
       } finally {
         await fs.rm(dir, { recursive: true, force: true });
       }

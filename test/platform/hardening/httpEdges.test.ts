@@ -13,7 +13,9 @@ function echoService(routes: ApiRoutes) {
     summary: 'Echo a value',
     tags: ['examples'],
     request: { body: z.object({ value: z.unknown() }) },
-    responses: { 200: { description: 'Echoed' } },
+    responses: {
+      200: { description: 'Echoed', schema: z.object({ echoed: z.boolean(), kind: z.string() }) },
+    },
     handler: ({ body }) => ({ status: 200, body: { echoed: true, kind: typeof body.value } }),
   });
   routes.add({
@@ -21,7 +23,7 @@ function echoService(routes: ApiRoutes) {
     path: '/whoami',
     summary: 'The client address requests are counted under (the rate limiter key)',
     tags: ['examples'],
-    responses: { 200: { description: 'The address' } },
+    responses: { 200: { description: 'The address', schema: z.object({ ip: z.string().optional() }) } },
     handler: ({ req }) => ({ status: 200, body: { ip: req.ip } }),
   });
 }

@@ -1,5 +1,6 @@
 import { Wallet } from 'ethers';
 import request from 'supertest';
+import { z } from 'zod';
 import type { ServiceRegistrar } from '../../../platform/app';
 import type { PlatformContext, ProductParts } from '../../../platform/platform';
 import { createAuthService } from '../../../services/auth';
@@ -21,7 +22,7 @@ async function partsWithGuardedRoutes(context: PlatformContext): Promise<Product
         tags: ['test'],
         security: 'bearer',
         middleware,
-        responses: { 200: { description: 'Allowed' } },
+        responses: { 200: { description: 'Allowed', schema: z.object({ caller: z.string() }) } },
         handler: ({ req }) => ({ status: 200, body: { caller: req.principal?.kind } }),
       });
     probe('/probe/brain', auth.guard.requireBrainAuth);

@@ -1,0 +1,35 @@
+import type { Agenda } from 'agenda';
+import { rememberPending } from '../memories/interactionMemories';
+import type { SocialContext } from '../interactionRecorder';
+import { flushPendingHistory } from '../trust/edgeHistory';
+
+/** The job that finishes social writes a crash left half done (every minute, and at start). */
+export const SOCIAL_RECOVERY_JOB = 'social.recovery';
+
+/**
+ * Finishes what a killed process left between the social area's stores: trust history entries still in their
+ * edge's outbox (`trust/edgeHistory.ts`) are copied into the history, and interactions stored but not yet
+ * remembered (`memories/interactionMemories.ts`) are remembered. Both are idempotent, so a pass that overlaps a live
+ * write or another pass changes nothing twice.
+ */
+export class SocialRecovery {
+  constructor(private readonly context: SocialContext) {}
+
+  /** One pass; answers what it finished. */
+  async run(): Promise<{ edges: number; remembered: number }> {
+    const edges = await flushPendingHistory(this.context.store);
+    const remembered = await rememberPending(this.context);
+    if (edges + remembered > 0)
+      this.context.logger.info({ edges, remembered }, 'social writes finished by recovery');
+    return { edges, remembered };
+  }
+
+  /** The recovery job, every minute; run once at start by the process that registers it. */
+  async registerJob(agenda: Agenda): Promise<void> {
+    agenda.define(SOCIAL_RECOVERY_JOB, async () => {
+      await this.run();
+    });
+    await agenda.every('1 minute', SOCIAL_RECOVERY_JOB);
+    await agenda.now(SOCIAL_RECOVERY_JOB);
+  }
+}
