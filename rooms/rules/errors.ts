@@ -66,11 +66,7 @@ export type WorldProtocolCode = (typeof WORLD_PROTOCOL_CODES)[number];
 
 /** Every code an action can fail with: the rule codes plus the protocol-level ones. */
 export type WorldActionErrorCode =
-  | WorldRuleCode
-  | WorldProtocolCode
-  | 'COMPANION_NOT_PURCHASABLE'
-  | 'WORLD_UNAVAILABLE'
-  | 'INTERNAL_ERROR';
+  WorldRuleCode | WorldProtocolCode | 'COMPANION_NOT_PURCHASABLE' | 'WORLD_UNAVAILABLE' | 'INTERNAL_ERROR';
 
 /** 409: the action is well-formed but the world does not allow it now (no such exit, in combat, ...). */
 export class ActionRejectedError extends ConflictError {

@@ -14,12 +14,9 @@ export const enrichmentFields = {
 };
 
 /** Why a search answered from a partial index (vectors, graph or trees still catching up with recent ingests). */
-export const partialReasons = z
-  .array(z.string())
-  .optional()
-  .meta({
-    description: 'Present when a strategy answered from an index still catching up with recent ingests',
-  });
+export const partialReasons = z.array(z.string()).optional().meta({
+  description: 'Present when a strategy answered from an index still catching up with recent ingests',
+});
 
 const backgroundIndex = z.object({
   unit: z.enum(['chunks', 'documents']).meta({ description: 'What pending and done count' }),

@@ -3588,6 +3588,13 @@ export interface paths {
                         "application/json": components["schemas"]["BrainDocumentStatus"];
                     };
                 };
+                /** @description Not modified (If-None-Match matched) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Invalid input */
                 400: {
                     headers: {
@@ -3617,6 +3624,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Any other error: RFC 9457 problem details with a stable `code` */
+                default: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -77,7 +77,9 @@ export async function startBrainPlatform(env: Record<string, string> = {}): Prom
         const { enrichment } = (await request(platform.url).get('/brain/stats').expect(200)).body as {
           enrichment: Record<string, { pending: number; state: string }>;
         };
-        const busy = Object.values(enrichment).some((e) => e.pending > 0 || ['running', 'building'].includes(e.state));
+        const busy = Object.values(enrichment).some(
+          (e) => e.pending > 0 || ['running', 'building'].includes(e.state),
+        );
         if (!busy) return;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -68,12 +68,16 @@ describe('brain ingest and search over HTTP', () => {
       indexed: ['fulltext', 'vectors', 'graph', 'raptor'],
       pending: [],
     });
-    const semantic = await brain.search({ query: 'lookup cache', strategy: 'semantic', limit: 10 }).expect(200);
+    const semantic = await brain
+      .search({ query: 'lookup cache', strategy: 'semantic', limit: 10 })
+      .expect(200);
     expect(semantic.body.hits.map((h: { source: string }) => h.source)).toContain('ai/other.ts');
   });
 
   it('answers 404 problem JSON for an unknown document and 400 for a malformed id', async () => {
-    const missing = await request(brain.url).get(`/brain/documents/${'0'.repeat(64)}`).expect(404);
+    const missing = await request(brain.url)
+      .get(`/brain/documents/${'0'.repeat(64)}`)
+      .expect(404);
     expect(missing.body.code).toBe('BRAIN_DOCUMENT_NOT_FOUND');
     await request(brain.url).get('/brain/documents/nothex').expect(400);
   });

@@ -86,11 +86,16 @@ describe('npm run brain:ingest', () => {
   });
 
   it('writes nothing on a re-run over an unchanged tree, and says so', async () => {
-    await writeFiles(repo, { '.gitignore': 'build/\n', 'build/out.md': '# Generated\n\nNot for the brain.\n' });
+    await writeFiles(repo, {
+      '.gitignore': 'build/\n',
+      'build/out.md': '# Generated\n\nNot for the brain.\n',
+    });
     const first = await run(['.']);
     const again = await run(['.']);
 
-    expect(first.lines[0]).toBe('.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 0 removed, 1 skipped');
+    expect(first.lines[0]).toBe(
+      '.: 3 files (3 created, 0 updated, 0 unchanged), 3 chunks, 0 removed, 1 skipped',
+    );
     expect(again).toEqual({
       status: 0,
       lines: [
