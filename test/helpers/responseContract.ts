@@ -42,6 +42,12 @@ export const OUTSIDE_THE_CONTRACT: { method: string; path: RegExp; reason: strin
       "Colyseus matchmaking: the SDK's own protocol, documented by Colyseus, not a REST operation of ours",
   },
   {
+    method: 'GET',
+    path: /^\/(index\.html|app\.js|style\.css)?$/,
+    reason:
+      'the built web client (services/web: index.html, app.js, style.css at `/`): pages for browsers, not API operations',
+  },
+  {
     method: 'OPTIONS',
     path: /.*/,
     reason:

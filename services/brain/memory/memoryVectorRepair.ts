@@ -107,6 +107,7 @@ export class MemoryVectorRepair {
   async stored(doc: MemoryDocument): Promise<void> {
     this.unflag(doc);
     await this.clears.submit(doc._id);
+    this.counted = undefined;
   }
 
   /** Removes the flag from an in-process copy (the stored one keeps it until its vector is written). */
@@ -131,6 +132,7 @@ export class MemoryVectorRepair {
     }
     this.queue.push(id);
     this.waiting.add(id);
+    this.counted = undefined;
     this.kick();
   }
 
@@ -253,6 +255,8 @@ export class MemoryVectorRepair {
       $set: { vector_model: model },
     } as never);
     this.written += docs.length;
+    // The count cached for /brain/stats is at most 5 s old, except after a change made here.
+    this.counted = undefined;
     return docs.length;
   }
 
