@@ -23,7 +23,7 @@ import type { FullTextIndex } from '../fulltext/fullTextIndex';
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import type { ChunkStore } from './chunkStore';
 import type { EnrichmentJournal } from './enrichmentJournal';
-import { writeSearchableFirst } from './searchableFirstWrite';
+import { unchangedResult, writeSearchableFirst } from './searchableFirstWrite';
 
 /**
  * What the ingestor writes to. Defaults: system clock, 1 MiB documents, 512-token chunks cut inline (`chunking`:
@@ -65,10 +65,6 @@ export interface IngestResult {
   indexed: string[];
   /** Indexes still to catch up with this version in the background (vectors, graph, raptor). */
   pending: string[];
-}
-
-function sameMetadata(previous: DocumentRecord, next: DocumentRecord): boolean {
-  return previous.title === next.title && previous.tags.join('\n') === next.tags.join('\n');
 }
 
 /**
@@ -168,16 +164,8 @@ export class Ingestor {
       source: document.source,
       title: document.title,
     };
-    if (previous && previous.contentHash === document.contentHash && sameMetadata(previous, document)) {
-      const unchanged = {
-        chunks: previous.chunkIds.length,
-        embedded: 0,
-        removed: 0,
-        indexed: [],
-        pending: [],
-      };
-      return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
-    }
+    const unchanged = unchangedResult(previous, document);
+    if (unchanged) return unchanged;
 
     const plan = planReingest(previous?.chunkIds ?? [], cut);
     const { model, embedded } = await this.embedChunks(

@@ -16,8 +16,30 @@ export interface SearchableFirstDeps {
   backgroundIndexes: readonly string[];
 }
 
-function sameMetadata(previous: DocumentRecord, next: DocumentRecord): boolean {
-  return previous.title === next.title && previous.tags.join('\n') === next.tags.join('\n');
+/**
+ * The answer for a document whose stored version has the same content and metadata (nothing is written), or
+ * `undefined` when it changed. Both write paths (inline and searchable first) answer an unchanged document this way.
+ */
+export function unchangedResult(
+  previous: DocumentRecord | null | undefined,
+  document: DocumentRecord,
+): IngestResult | undefined {
+  if (!previous || previous.contentHash !== document.contentHash) return undefined;
+  if (previous.title !== document.title || previous.tags.join('\n') !== document.tags.join('\n'))
+    return undefined;
+  return {
+    documentId: document.id,
+    index: document.index,
+    source: document.source,
+    title: document.title,
+    chunks: previous.chunkIds.length,
+    embedded: 0,
+    removed: 0,
+    indexed: [],
+    pending: [],
+    status: 'unchanged',
+    embeddingModel: previous.embeddingModel,
+  };
 }
 
 /**
@@ -45,16 +67,8 @@ export async function writeSearchableFirst(
       source: document.source,
       title: document.title,
     };
-    if (previous && previous.contentHash === document.contentHash && sameMetadata(previous, document)) {
-      const unchanged = {
-        chunks: previous.chunkIds.length,
-        embedded: 0,
-        removed: 0,
-        indexed: [],
-        pending: [],
-      };
-      return { ...base, ...unchanged, status: 'unchanged', embeddingModel: previous.embeddingModel };
-    }
+    const unchanged = unchangedResult(previous, document);
+    if (unchanged) return unchanged;
     const plan = planReingest(previous?.chunkIds ?? [], cut);
     const chunks = cut.map((chunk) => ({ ...chunk, ingestedBy, ingestedAt }));
     const model = previous?.embeddingModel ?? null;
