@@ -80,11 +80,11 @@ describe('remember stores first, the vector follows (neural path)', () => {
   it('answers before the vector exists, recalls by words at once and by meaning after the background pass', async () => {
     const clock = new ManualClock(Date.parse('2026-11-28T10:00:00.000Z'));
     const { server, keeper } = await start(clock, path.join(dataDir, 'first'));
+    // The background pass is held until `release`; released on failure too, so the platform can stop.
+    let release = () => {};
     try {
       for (const content of OTHERS) await call(server, '/brain/memory/remember', { content }).expect(201);
       await keeper.vectorRepair.settled();
-      // The background pass is held: nothing is embedded until `release`.
-      let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const real = keeper.embedInBackground.bind(keeper);
       const held = jest.spyOn(keeper, 'embedInBackground').mockImplementation(async (contents) => {
@@ -112,6 +112,7 @@ describe('remember stores first, the vector follows (neural path)', () => {
       expect(await recalled(server, 'where did I hide my extra blade?')).toContain(SWORD);
       await eventually(async () => (await memoryVectors(server)).pending, 0, 10_000, 200);
     } finally {
+      release();
       await server.stop();
     }
     // The background threads run at the lowest priority: on a busy machine they wait for every other thread.
