@@ -21,6 +21,11 @@ export interface SocialIdentityRecord {
   /** When it was linked into a web person, and by whom (`user:<id>` or `service`); null when not linked. */
   linked_at: Date | null;
   linked_by: string | null;
+  /**
+   * Set in the same write that links the identity, cleared when its history has been folded into the new person
+   * (services/social/personMerger.ts): a link a crash left half merged is finished by a relink or the recovery pass.
+   */
+  merge_pending?: boolean;
 }
 
 const socialIdentitySchema = new Schema<SocialIdentityRecord>(
@@ -34,10 +39,12 @@ const socialIdentitySchema = new Schema<SocialIdentityRecord>(
     last_seen: { type: Date, required: true },
     linked_at: { type: Date, default: null },
     linked_by: { type: String, default: null },
+    merge_pending: { type: Boolean },
   },
   { versionKey: false },
 );
 socialIdentitySchema.index({ person: 1 });
+socialIdentitySchema.index({ merge_pending: 1 }, { sparse: true });
 
 /** The `socialidentities` collection on `connection`. */
 export const socialIdentityModel = (connection: Connection) =>

@@ -8,6 +8,11 @@ import { stateOf, updateEdge } from './trust/trustLedger';
  * Folds person `old` (an identity that was its own person until it was linked) into person `into`: its edges are
  * re-keyed (an edge both persons had toward the same other is combined, one between the two is dropped) and its
  * interactions (with their topic terms) are moved. The trust history of the old edges stays under their old ids.
+ *
+ * Safe to run again after a crash at any step: each edge is combined into its new place at most once (the new edge
+ * keeps `merge:<old edge id>` among its applied ids) before the old one is deleted, and the rest are plain moves.
+ * The link that asks for it marks the identity `merge_pending` first (links/identityLinker.ts), so a half-done
+ * merge is finished by a relink or by the recovery pass.
  */
 export async function mergePerson(store: SocialStore, old: string, into: string): Promise<void> {
   const edges = await store.edges.find({ $or: [{ from: old }, { to: old }] }).lean<SocialEdgeRecord[]>();
@@ -21,7 +26,7 @@ export async function mergePerson(store: SocialStore, old: string, into: string)
   await store.interactions.updateMany({ targetPerson: old }, { $set: { targetPerson: into } });
 }
 
-/** Copies an edge under its new persons, combining it with an edge already there. */
+/** Copies an edge under its new persons, combining it with an edge already there (once per old edge). */
 async function moveEdge(store: SocialStore, edge: SocialEdgeRecord, from: string, to: string): Promise<void> {
   const moving = stateOf(edge);
   await updateEdge(
@@ -31,6 +36,7 @@ async function moveEdge(store: SocialStore, edge: SocialEdgeRecord, from: string
     (existing, now) =>
       existing.interactions === 0 && !hasMarks(existing) ? moving : combine(existing, moving, now),
     'link:merge',
+    `merge:${edge._id}`,
   );
   if (edge.reportedAt)
     await store.edges.updateOne({ _id: edgeId(from, to) }, { $max: { reportedAt: edge.reportedAt } });

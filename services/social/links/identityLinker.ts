@@ -83,24 +83,53 @@ export async function linkIdentity(
   const into = identityKey(webIdentity(webUser));
   const now = store.now();
   await store.persons([key, into], now);
+  // The merge it owes is recorded with the link (one write): a crash before the merge ends leaves the flag.
   const moved = await store.identities.updateOne(
     { _id: key, person: key },
-    { $set: { person: into, linked_at: now, linked_by: origin.actor } },
+    { $set: { person: into, linked_at: now, linked_by: origin.actor, merge_pending: true } },
   );
   const current = (await store.identities.findById(key).lean<SocialIdentityRecord>()) as SocialIdentityRecord;
   if (moved.modifiedCount === 0 && current.person !== into) {
     audit(context, origin, 'social.link', key, 'refused', { person: current.person });
     throw socialError('IDENTITY_LINKED_ELSEWHERE', `${key} is linked to another person; unlink it first`);
   }
-  if (moved.modifiedCount === 1) {
-    await mergePerson(store, key, into);
+  // Linked now, or linked by an earlier attempt whose merge a crash cut short: this one finishes it.
+  const finishing = moved.modifiedCount === 1 || current.merge_pending === true;
+  if (finishing) {
+    await finishMerge(store, key, into);
     ports.notify?.(webUser, 'social.link_confirmed', {
       platform: identity.platform,
       user_id: identity.user_id,
     });
     audit(context, origin, 'social.link', key, 'ok', { person: into });
   }
-  return { identity: current, linked: moved.modifiedCount === 1 };
+  const { merge_pending: _pending, ...stored } = current;
+  return { identity: stored, linked: finishing };
+}
+
+/** Folds a linked identity's own person into the one it joined, then clears the identity's `merge_pending`. */
+async function finishMerge(store: SocialContext['store'], key: string, into: string): Promise<void> {
+  await mergePerson(store, key, into);
+  await store.identities.updateOne({ _id: key, person: into }, { $unset: { merge_pending: '' } });
+}
+
+/** Identities linked this long ago and still flagged are not being merged now: the recovery pass finishes them. */
+export const MERGE_AFTER_MS = 30_000;
+
+/**
+ * The recovery pass's part (`recovery/socialRecovery.ts`): finishes the merges of links a crash cut short (linked
+ * more than `MERGE_AFTER_MS` ago and still `merge_pending`). Answers how many it finished.
+ */
+export async function finishPendingMerges(store: SocialContext['store']): Promise<number> {
+  const before = new Date(store.clock.now() - MERGE_AFTER_MS);
+  const pending = await store.identities
+    .find({ merge_pending: true, linked_at: { $lt: before } })
+    .limit(500)
+    .lean<SocialIdentityRecord[]>();
+  for (const identity of pending)
+    if (identity.person !== identity._id) await finishMerge(store, identity._id, identity.person);
+    else await store.identities.updateOne({ _id: identity._id }, { $unset: { merge_pending: '' } });
+  return pending.length;
 }
 
 /** Unlinks an identity from its web person (a user only their own). It becomes its own person again, with no history. */
@@ -119,7 +148,7 @@ export async function unlinkIdentity(
   }
   const moved = await store.identities.updateOne(
     { _id: key, person: current.person },
-    { $set: { person: key, linked_at: null, linked_by: null } },
+    { $set: { person: key, linked_at: null, linked_by: null }, $unset: { merge_pending: '' } },
   );
   if (moved.modifiedCount === 0) throw socialError('SOCIAL_BUSY', `${key} changed meanwhile; retry`);
   audit(context, origin, 'social.unlink', key, 'ok', { person: current.person });
@@ -144,4 +173,9 @@ function audit(
     request_id: origin.requestId,
     details,
   });
+}
+
+/** How many links wait for their merge (the area's admin status). */
+export function countPendingMerges(store: SocialContext['store']): Promise<number> {
+  return store.identities.countDocuments({ merge_pending: true });
 }

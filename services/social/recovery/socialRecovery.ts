@@ -1,4 +1,5 @@
 import type { Agenda } from 'agenda';
+import { finishPendingMerges } from '../links/identityLinker';
 import { rememberPending } from '../memories/interactionMemories';
 import type { SocialContext } from '../interactionRecorder';
 import { flushPendingHistory } from '../trust/edgeHistory';
@@ -9,19 +10,21 @@ export const SOCIAL_RECOVERY_JOB = 'social.recovery';
 /**
  * Finishes what a killed process left between the social area's stores: trust history entries still in their
  * edge's outbox (`trust/edgeHistory.ts`) are copied into the history, and interactions stored but not yet
- * remembered (`memories/interactionMemories.ts`) are remembered. Both are idempotent, so a pass that overlaps a live
- * write or another pass changes nothing twice.
+ * remembered (`memories/interactionMemories.ts`) are remembered, and links whose merge a crash cut short
+ * (`links/identityLinker.ts`) are merged. All three are idempotent, so a pass that overlaps a live write or another
+ * pass changes nothing twice.
  */
 export class SocialRecovery {
   constructor(private readonly context: SocialContext) {}
 
   /** One pass; answers what it finished. */
-  async run(): Promise<{ edges: number; remembered: number }> {
+  async run(): Promise<{ edges: number; remembered: number; merged: number }> {
+    const merged = await finishPendingMerges(this.context.store);
     const edges = await flushPendingHistory(this.context.store);
     const remembered = await rememberPending(this.context);
-    if (edges + remembered > 0)
-      this.context.logger.info({ edges, remembered }, 'social writes finished by recovery');
-    return { edges, remembered };
+    if (edges + remembered + merged > 0)
+      this.context.logger.info({ edges, remembered, merged }, 'social writes finished by recovery');
+    return { edges, remembered, merged };
   }
 
   /** The recovery job, every minute; run once at start by the process that registers it. */

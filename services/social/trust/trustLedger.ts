@@ -193,7 +193,8 @@ export async function applyEdgeInteractions(
 
 /**
  * Changes one edge with `change` (a pure function of its state), conditionally on the version read, retrying
- * when another writer got there first. Answers the trust before and after, and the new state.
+ * when another writer got there first. Answers the trust before and after, and the new state. With `once` (an id
+ * kept in the edge's `applied` list with the change), a change the edge has applied already changes nothing.
  */
 export async function updateEdge(
   store: SocialStore,
@@ -201,6 +202,7 @@ export async function updateEdge(
   subject: string,
   change: (state: EdgeState, now: number) => EdgeState,
   cause: string,
+  once?: string,
 ): Promise<{ before: number; after: number; state: EdgeState }> {
   const id = edgeId(observer, subject);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -208,6 +210,11 @@ export async function updateEdge(
     const now = new Date(nowMs);
     const edge = (await loadEdges(store, [id])).get(id);
     const state = edge ? stateOf(edge) : newEdgeState(nowMs);
+    if (once && edge?.applied.includes(once)) {
+      // Applied already (a re-run after a crash): nothing changes.
+      const score = trustScore(state, nowMs);
+      return { before: score, after: score, state };
+    }
     const next = change(state, nowMs);
     const before = trustScore(state, nowMs);
     const after = trustScore(next, nowMs);
@@ -225,7 +232,7 @@ export async function updateEdge(
       after,
     };
     const result = await store.edges.collection
-      .bulkWrite([edgeWrite(id, edge, next, edge?.applied ?? [], now, [entry])] as never)
+      .bulkWrite([edgeWrite(id, edge, next, appliedWith(edge?.applied ?? [], once), now, [entry])] as never)
       .catch((error: unknown) => (isDuplicateKeyError(error) ? null : Promise.reject(error)));
     if (!result || result.matchedCount + result.insertedCount === 0) continue;
     await flushHistory(store, [{ id, version, pending: pendingAfter(edge, [entry]) }]);
@@ -233,6 +240,9 @@ export async function updateEdge(
   }
   throw socialError('SOCIAL_BUSY', 'The relationship keeps changing; retry the request');
 }
+
+/** An edge's applied ids with `once` added (when given). */
+const appliedWith = (applied: string[], once: string | undefined) => (once ? [...applied, once] : applied);
 
 /** Runs the edge writes; true when each one matched (or inserted) its edge, false when some lost a race. */
 async function writeEdges(store: SocialStore, writes: ReturnType<typeof edgeWrite>[]): Promise<boolean> {

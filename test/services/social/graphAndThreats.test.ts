@@ -173,6 +173,8 @@ describe('social brain: graph, threats, stats, decay and the world’s standing'
         edges: stats.edges,
         interactions: stats.interactions.total,
         sync_batches: stats.sync_batches,
+        memories_waiting: 0,
+        merges_waiting: 0,
       },
       detail: null,
     });
