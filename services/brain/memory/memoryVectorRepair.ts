@@ -189,13 +189,17 @@ export class MemoryVectorRepair {
     return repaired;
   }
 
-  /** The repair job, every minute; run once at start by the process that registers it. */
+  /**
+   * The repair job, every minute; run once at start by the process that registers it. The start's pass takes every
+   * flagged memory, however recent: what a killed process left is found at once instead of a minute later (a
+   * remember still in flight in another process gets the same vector written twice, which changes nothing).
+   */
   async registerJob(agenda: Agenda): Promise<void> {
-    agenda.define(MEMORY_VECTOR_REPAIR_JOB, async () => {
-      await this.repair();
+    agenda.define<{ all?: boolean }>(MEMORY_VECTOR_REPAIR_JOB, async (job) => {
+      await this.repair(500, job.attrs.data?.all ? 0 : REPAIR_AFTER_MS);
     });
     await agenda.every('1 minute', MEMORY_VECTOR_REPAIR_JOB);
-    await agenda.now(MEMORY_VECTOR_REPAIR_JOB);
+    await agenda.now(MEMORY_VECTOR_REPAIR_JOB, { all: true });
   }
 
   private kick(): void {

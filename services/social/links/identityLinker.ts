@@ -118,12 +118,12 @@ export const MERGE_AFTER_MS = 30_000;
 
 /**
  * The recovery pass's part (`recovery/socialRecovery.ts`): finishes the merges of links a crash cut short (linked
- * more than `MERGE_AFTER_MS` ago and still `merge_pending`). Answers how many it finished.
+ * more than `MERGE_AFTER_MS` ago, or all with `all`, and still `merge_pending`). Answers how many it finished.
  */
-export async function finishPendingMerges(store: SocialContext['store']): Promise<number> {
-  const before = new Date(store.clock.now() - MERGE_AFTER_MS);
+export async function finishPendingMerges(store: SocialContext['store'], all = false): Promise<number> {
+  const before = new Date(store.clock.now() - (all ? 0 : MERGE_AFTER_MS));
   const pending = await store.identities
-    .find({ merge_pending: true, linked_at: { $lt: before } })
+    .find({ merge_pending: true, linked_at: { $lte: before } })
     .limit(500)
     .lean<SocialIdentityRecord[]>();
   for (const identity of pending)

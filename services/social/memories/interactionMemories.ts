@@ -79,10 +79,10 @@ export async function rememberInteractions(
   return remembered.length;
 }
 
-/** Remembers the interactions flagged more than `REMEMBER_AFTER_MS` ago (oldest first, at most `limit`). */
-export async function rememberPending(context: SocialContext, limit = 500): Promise<number> {
+/** Remembers the interactions flagged more than `REMEMBER_AFTER_MS` ago, or all (`all`), oldest first, at most `limit`. */
+export async function rememberPending(context: SocialContext, limit = 500, all = false): Promise<number> {
   if (!context.ports.memory) return 0;
-  const before = new Date(context.store.clock.now() - REMEMBER_AFTER_MS);
+  const before = new Date(context.store.clock.now() - (all ? 0 : REMEMBER_AFTER_MS));
   const pending = await context.store.interactions.collection
     .find<SocialInteractionRecord>({ [REMEMBER_PENDING]: true, recordedAt: { $lte: before } } as never)
     .sort({ recordedAt: 1 })

@@ -18,21 +18,25 @@ export class SocialRecovery {
   constructor(private readonly context: SocialContext) {}
 
   /** One pass; answers what it finished. */
-  async run(): Promise<{ edges: number; remembered: number; merged: number }> {
-    const merged = await finishPendingMerges(this.context.store);
+  async run(options: { all?: boolean } = {}): Promise<{ edges: number; remembered: number; merged: number }> {
+    const merged = await finishPendingMerges(this.context.store, options.all);
     const edges = await flushPendingHistory(this.context.store);
-    const remembered = await rememberPending(this.context);
+    const remembered = await rememberPending(this.context, 500, options.all);
     if (edges + remembered + merged > 0)
       this.context.logger.info({ edges, remembered, merged }, 'social writes finished by recovery');
     return { edges, remembered, merged };
   }
 
-  /** The recovery job, every minute; run once at start by the process that registers it. */
+  /**
+   * The recovery job, every minute; run once at start by the process that registers it. The start's pass (`all`)
+   * takes every flagged write however recent, so what a killed process left is finished at once (a write still in
+   * flight in another process is finished twice, which changes nothing: every step is idempotent).
+   */
   async registerJob(agenda: Agenda): Promise<void> {
-    agenda.define(SOCIAL_RECOVERY_JOB, async () => {
-      await this.run();
+    agenda.define<{ all?: boolean }>(SOCIAL_RECOVERY_JOB, async (job) => {
+      await this.run({ all: job.attrs.data?.all === true });
     });
     await agenda.every('1 minute', SOCIAL_RECOVERY_JOB);
-    await agenda.now(SOCIAL_RECOVERY_JOB);
+    await agenda.now(SOCIAL_RECOVERY_JOB, { all: true });
   }
 }

@@ -124,6 +124,14 @@ describe('a link killed while its history is merged', () => {
     });
   }
 
+  it('finishes at once, in the pass a process runs when it starts, a link however recent', async () => {
+    const views = await twoViewsOfOnePerson(8);
+    dieOnce(store().edges as unknown as Patchable, 'deleteOne', false);
+    expect((await views.link()).status).toBe(500);
+    expect((await platform.area.recovery.run({ all: true })).merged).toBe(1);
+    await expectMergedOnce(views);
+  });
+
   it('finishes a half-merged link when the user links again', async () => {
     const views = await twoViewsOfOnePerson(9);
     dieOnce(store().edges as unknown as Patchable, 'deleteOne', false);
