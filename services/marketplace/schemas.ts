@@ -40,6 +40,12 @@ export const ListingSchema = z
     description: z.string(),
     category: z.string(),
     state: z.enum(['escrowing', 'active', 'sold', 'cancelled']),
+    search_indexed: z.boolean().meta({
+      description:
+        'Whether semantic search (and similar) can find this listing: true once an active listing is in the vector ' +
+        'index. An active listing with false is for sale and found by keyword search, but its vector could not be ' +
+        'stored yet (no embedding provider answered); it is retried every 10 s. Always false once sold or cancelled.',
+    }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: 'MarketplaceListing' });
