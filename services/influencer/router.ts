@@ -38,7 +38,7 @@ export function registerInfluencerRoutes(routes: ApiRoutes, brain: InfluencerBra
     request: { body: CreatePostSchema },
     description:
       'All or nothing: the post is embedded and its vector stored before the post is, so a stored post is always ' +
-      'recallable. When no embedding provider or the vector store does not answer, nothing is stored (503; retry).',
+      'recallable. When no embedding provider answers or the vector store fails, nothing is stored (503; retry).',
     responses: {
       201: { description: 'Stored and indexed', schema: PostSchema },
       503: {

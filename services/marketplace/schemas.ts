@@ -44,7 +44,8 @@ export const ListingSchema = z
       description:
         'Whether semantic search (and similar) can find this listing: true once an active listing is in the vector ' +
         'index. An active listing with false is for sale and found by keyword search, but its vector could not be ' +
-        'stored yet (no embedding provider answered); it is retried every 10 s. Always false once sold or cancelled.',
+        'stored yet (no embedding provider answered, or the vector store failed); the recovery job retries it 30 s ' +
+        'after each attempt. Always false once sold or cancelled.',
     }),
     created_at: z.iso.datetime(),
   })
