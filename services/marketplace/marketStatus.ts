@@ -20,7 +20,7 @@ export function marketplaceStatus(core: MarketCore): BrainStatusSource {
         last_consolidation: null,
         detail:
           backlog.failed > 0 && oldest
-            ? `${backlog.unindexed} active listing(s) not in semantic search; oldest ${oldest.id} listed at ${oldest.listedAt.toISOString()}, ${oldest.attempts} failed attempt(s), last ${oldest.error ?? 'none yet'} (the recovery job retries every 10 s)`
+            ? `${backlog.unindexed} active listing(s) not in semantic search; oldest ${oldest.id} listed at ${oldest.listedAt.toISOString()}, ${oldest.attempts} failed attempt(s), last ${oldest.error ?? 'none yet'} (the recovery job retries it 30 s after each attempt)`
             : null,
       };
     },
