@@ -98,6 +98,7 @@ export async function productParts(
       ...(brain.decisionStatus ? [brain.decisionStatus] : []),
       socialStatus,
       quests.status,
+      marketplace.status,
       ...(influencer.status ? [influencer.status] : []),
     ];
     const admin = createAdminArea(context, auth, {

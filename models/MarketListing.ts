@@ -31,6 +31,13 @@ export interface MarketListingRecord {
   returned: boolean;
   /** The listing's vector is in the search collection. */
   indexed: boolean;
+  /**
+   * Failed attempts to put an active listing's vector in the search collection since it was last indexed, the last
+   * one's error code (`BRAIN_EMBEDDING_UNAVAILABLE`, ...) and when (the recovery job retries; absent: none failed).
+   */
+  indexAttempts?: number;
+  indexError?: string | null;
+  indexFailedAt?: Date | null;
   /** `<seller>:<idempotency key>` of the request that created it (when one was sent), and that request's hash. */
   requestKey?: string;
   requestHash?: string;
@@ -56,6 +63,9 @@ const marketListingSchema = new Schema<MarketListingRecord>(
     buyer: { type: String },
     returned: { type: Boolean, default: false },
     indexed: { type: Boolean, default: false },
+    indexAttempts: { type: Number },
+    indexError: { type: String },
+    indexFailedAt: { type: Date },
     requestKey: { type: String },
     requestHash: { type: String },
   },
@@ -63,6 +73,11 @@ const marketListingSchema = new Schema<MarketListingRecord>(
 );
 marketListingSchema.index({ state: 1, createdAt: -1 });
 marketListingSchema.index({ seller: 1, state: 1 });
+// Active listings not in the search collection yet (the backlog count, its oldest, the gauge): a small index.
+marketListingSchema.index(
+  { createdAt: 1 },
+  { partialFilterExpression: { state: 'active', indexed: false }, name: 'unindexed_active' },
+);
 // One listing per seller and idempotency key: a retried create finds the first one.
 marketListingSchema.index({ requestKey: 1 }, { unique: true, sparse: true });
 

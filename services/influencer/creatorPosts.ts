@@ -6,6 +6,7 @@ import { openChunkCollection } from '../../ai/retrieval/qdrantCollection';
 import { analyze } from '../../ai/text/terms';
 import { influencerPostModel, type InfluencerPostRecord } from '../../models/InfluencerPost';
 import type { Clock } from '../../platform/clock';
+import { postIndexUnavailable } from './errors';
 
 /** Prefix of the posts' Qdrant collection (`influencer_posts_v<n>`). */
 export const POSTS_COLLECTION = 'influencer_posts';
@@ -47,6 +48,7 @@ export class CreatorPosts {
     private readonly collection: string,
     private readonly models: string[],
     private readonly clock: Clock,
+    private readonly logger: Logger,
   ) {
     this.posts = influencerPostModel(connection);
   }
@@ -60,10 +62,15 @@ export class CreatorPosts {
   ): Promise<CreatorPosts> {
     const { name, spaces } = await openChunkCollection(client, POSTS_COLLECTION, chain.spaces(), logger);
     await influencerPostModel(connection).createIndexes();
-    return new CreatorPosts(connection, client, chain, name, [...spaces.keys()], clock);
+    return new CreatorPosts(connection, client, chain, name, [...spaces.keys()], clock, logger);
   }
 
-  /** Stores and indexes a post (embedded first: a post that cannot be embedded is not stored). */
+  /**
+   * Stores and indexes a post, all or nothing: embedded first (no embedding provider: 503
+   * BRAIN_EMBEDDING_UNAVAILABLE), then its vector upserted (the vector store fails: 503 POST_INDEX_UNAVAILABLE), and
+   * only then the post stored; a store that fails takes the vector back out. A post that cannot be indexed is not
+   * stored, so every stored post is recallable, and the caller is told to retry.
+   */
   async create(creator: string, post: NewPost): Promise<InfluencerPostRecord> {
     const record: InfluencerPostRecord = {
       _id: new Types.ObjectId(),
@@ -77,17 +84,27 @@ export class CreatorPosts {
       created_at: new Date(this.clock.now()),
     };
     const { vectors, model } = await this.chain.embed([`${post.tags.join(' ')}\n${post.text}`], this.models);
-    await this.client.upsert(this.collection, {
-      wait: true,
-      points: [
-        {
-          id: pointId(record._id.toHexString()),
-          vector: { [model]: vectors[0] },
-          payload: { creator, model },
-        },
-      ],
-    });
-    await this.posts.collection.insertOne(record);
+    const id = pointId(record._id.toHexString());
+    try {
+      await this.client.upsert(this.collection, {
+        wait: true,
+        points: [{ id, vector: { [model]: vectors[0] }, payload: { creator, model } }],
+      });
+    } catch (error) {
+      this.logger.warn(
+        { err: error, post: record._id.toHexString() },
+        'post vector not stored; post refused',
+      );
+      throw postIndexUnavailable();
+    }
+    try {
+      await this.posts.collection.insertOne(record);
+    } catch (error) {
+      await this.client.delete(this.collection, { wait: true, points: [id] }).catch((err: unknown) => {
+        this.logger.warn({ err, post: record._id.toHexString() }, 'orphan post vector not removed');
+      });
+      throw error;
+    }
     return record;
   }
 

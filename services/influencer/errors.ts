@@ -6,6 +6,7 @@ export const INFLUENCER_ERRORS = {
   ENTITY_NOT_FOUND: { status: 404, title: 'Not Found' },
   ENGAGEMENT_CONFLICT: { status: 409, title: 'Conflict' },
   NO_SOURCES: { status: 422, title: 'No sources' },
+  POST_INDEX_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
 } as const;
 
 /** `influencerError('CODE', detail)`: the AppError that code answers with. */
@@ -34,5 +35,13 @@ export function noSources(topic: string): AppError {
   return influencerError(
     'NO_SOURCES',
     `Nothing in the knowledge base or your posts is about "${topic}"; no draft is written without sources`,
+  );
+}
+
+/** 503: the vector store did not take the post's vector; nothing was stored. */
+export function postIndexUnavailable(): AppError {
+  return influencerError(
+    'POST_INDEX_UNAVAILABLE',
+    'Your post could not be indexed for recall right now and was not stored; retry later',
   );
 }

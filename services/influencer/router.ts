@@ -36,7 +36,15 @@ export function registerInfluencerRoutes(routes: ApiRoutes, brain: InfluencerBra
     path: '/influencer/brain/posts',
     summary: 'Record one of your published posts (indexed for recall)',
     request: { body: CreatePostSchema },
-    responses: { 201: { description: 'Stored and indexed', schema: PostSchema } },
+    description:
+      'All or nothing: the post is embedded and its vector stored before the post is, so a stored post is always ' +
+      'recallable. When no embedding provider answers or the vector store fails, nothing is stored (503; retry).',
+    responses: {
+      201: { description: 'Stored and indexed', schema: PostSchema },
+      503: {
+        description: 'BRAIN_EMBEDDING_UNAVAILABLE, POST_INDEX_UNAVAILABLE: nothing was stored; retry later',
+      },
+    },
     handler: async ({ req, body }) => ({
       status: 201,
       body: presentPost(

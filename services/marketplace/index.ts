@@ -1,6 +1,7 @@
 import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
+import type { BrainStatusSource } from '../../platform/areaStatus';
 import type { AuthService } from '../auth';
 import { embeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
 import type { EconomyService } from '../economy';
@@ -8,6 +9,7 @@ import type { WorldService } from '../mud';
 import { ListingVectors } from './listingVectors';
 import { type MarketCore, marketModels } from './marketCore';
 import { MarketRecovery } from './marketRecovery';
+import { marketplaceStatus } from './marketStatus';
 import { registerMarketplaceRoutes } from './router';
 import { worldMarket } from './worldMarket';
 import { type MarketplaceService, marketplaceService } from './marketplaceService';
@@ -26,6 +28,8 @@ export interface MarketplaceArea extends ProductParts {
   worldMarket: WorldMarket;
   /** The marketplace for other areas (the MCP gateway). */
   service: MarketplaceService;
+  /** Its listings' search index for `GET /admin/brain/status` (active listings, those not indexed, the oldest). */
+  status: BrainStatusSource;
 }
 
 /**
@@ -54,12 +58,14 @@ export async function createMarketplaceArea(
     world: world.world,
     vectors,
     clock,
+    logger,
     feePercent: config.ECONOMY_CREATOR_FEE_PERCENT,
   };
   const recovery = new MarketRecovery(core, logger);
   return {
     core,
     recovery,
+    status: marketplaceStatus(core),
     worldMarket: worldMarket(core),
     service: marketplaceService(core),
     services: hasRole(config, 'api') ? [(routes) => registerMarketplaceRoutes(routes, core, auth.guard)] : [],

@@ -1,5 +1,4 @@
 import { Types } from 'mongoose';
-import { UnavailableError } from '../../platform/errors';
 import { idempotencyConflict } from '../economy';
 import { findById, nativeCollection } from '../../platform/stores/nativeCollection';
 import { hashRequest } from '../economy';
@@ -13,6 +12,7 @@ import {
   notListingSeller,
   unknownItem,
 } from './errors';
+import { indexListing } from './listingIndexing';
 import type { MarketCore } from './marketCore';
 
 /** What a seller lists. */
@@ -114,23 +114,6 @@ export async function completeEscrow(
   }
   await core.listings.updateOne({ _id: listing._id, state: 'escrowing' }, { $set: { state: 'active' } });
   return indexListing(core, await findListing(core, id));
-}
-
-/** Puts an active listing's vector into the search collection (the recovery job retries a failed embedding). */
-export async function indexListing(
-  core: MarketCore,
-  listing: MarketListingRecord,
-): Promise<MarketListingRecord> {
-  if (listing.state !== 'active' || listing.indexed) return listing;
-  try {
-    await core.vectors.index(listing);
-  } catch (error) {
-    // No embedding provider answered (503): the listing is for sale now and the recovery job indexes it later.
-    if (error instanceof UnavailableError) return listing;
-    throw error;
-  }
-  await core.listings.updateOne({ _id: listing._id }, { $set: { indexed: true } });
-  return { ...listing, indexed: true };
 }
 
 /** Cancels the seller's active listing and returns its item (403 NOT_LISTING_SELLER, 409 LISTING_*). */

@@ -1,4 +1,5 @@
 import type { Connection, Model } from 'mongoose';
+import type { Logger } from 'pino';
 import { marketListingModel, type MarketListingRecord } from '../../models/MarketListing';
 import { marketSaleModel, type MarketSaleRecord } from '../../models/MarketSale';
 import type { Clock } from '../../platform/clock';
@@ -16,6 +17,7 @@ export interface MarketCore {
   world: World;
   vectors: ListingVectors;
   clock: Clock;
+  logger: Logger;
   /** The platform's share of a sale, percent (ECONOMY_CREATOR_FEE_PERCENT; SPEC 1: 5, so creators get 95%). */
   feePercent: number;
 }

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { MarketListingRecord } from '../../models/MarketListing';
 import type { MarketSaleRecord } from '../../models/MarketSale';
 import { RECOVERY_AFTER_MS } from '../economy';
-import { completeEscrow, indexListing, returnItem } from './listings';
+import { countUnindexed, indexListing } from './listingIndexing';
+import { completeEscrow, returnItem } from './listings';
 import type { MarketCore } from './marketCore';
 import { driveSale } from './purchases';
 
@@ -23,7 +24,9 @@ export interface MarketRecoveryReport {
 /**
  * The marketplace's recovery pass (every 10 s): drives sales left `pending` or `paid` for over 30 s to their end,
  * finishes escrows of listings left `escrowing`, returns the items of cancelled listings, indexes active listings
- * whose embedding failed, and takes sold listings out of the search collection. Every step it repeats is idempotent, so it may race live requests safely.
+ * whose indexing failed (30 s after their last attempt; a failure is recorded on the listing, see listingIndexing.ts),
+ * takes sold listings out of the search collection, and recounts the listings not indexed (the gauge). Every
+ * step it repeats is idempotent, so it may race live requests safely.
  */
 export class MarketRecovery {
   constructor(
@@ -56,9 +59,10 @@ export class MarketRecovery {
         report.escrows += await this.attempt('escrow', id, () => completeEscrow(this.core, listing));
       else if (listing.state === 'cancelled')
         report.returns += await this.attempt('return', id, () => returnItem(this.core, listing));
-      else report.indexed += await this.attempt('index', id, () => indexListing(this.core, listing));
+      else if ((await indexListing(this.core, listing)).indexed) report.indexed += 1;
     }
     report.unindexed = await this.unindexSold();
+    await countUnindexed(this.core);
     if (report.sales + report.escrows + report.returns + report.indexed + report.unindexed > 0)
       this.logger.info({ report }, 'marketplace recovery');
     return report;

@@ -17,6 +17,7 @@ export function presentListing(listing: MarketListingRecord): z.infer<typeof Lis
     description: listing.description,
     category: listing.category,
     state: listing.state,
+    search_indexed: listing.state === 'active' && listing.indexed,
     created_at: listing.createdAt.toISOString(),
   };
 }

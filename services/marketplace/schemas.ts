@@ -40,6 +40,13 @@ export const ListingSchema = z
     description: z.string(),
     category: z.string(),
     state: z.enum(['escrowing', 'active', 'sold', 'cancelled']),
+    search_indexed: z.boolean().meta({
+      description:
+        'Whether semantic search (and similar) can find this listing: true once an active listing is in the vector ' +
+        'index. An active listing with false is for sale and found by keyword search, but its vector could not be ' +
+        'stored yet (no embedding provider answered, or the vector store failed); the recovery job retries it 30 s ' +
+        'after each attempt. Always false once sold or cancelled.',
+    }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: 'MarketplaceListing' });

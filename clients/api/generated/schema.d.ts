@@ -6844,7 +6844,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Record one of your published posts (indexed for recall) */
+        /**
+         * Record one of your published posts (indexed for recall)
+         * @description All or nothing: the post is embedded and its vector stored before the post is, so a stored post is always recallable. When no embedding provider answers or the vector store fails, nothing is stored (503; retry).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6896,6 +6899,15 @@ export interface paths {
                 };
                 /** @description Unexpected error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description BRAIN_EMBEDDING_UNAVAILABLE, POST_INDEX_UNAVAILABLE: nothing was stored; retry later */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12661,6 +12673,8 @@ export interface components {
                 currency: components["schemas"]["Currency"];
             };
             qty: number;
+            /** @description Whether semantic search (and similar) can find this listing: true once an active listing is in the vector index. An active listing with false is for sale and found by keyword search, but its vector could not be stored yet (no embedding provider answered, or the vector store failed); the recovery job retries it 30 s after each attempt. Always false once sold or cancelled. */
+            search_indexed: boolean;
             seller_id: string;
             /** @enum {string} */
             source: "inventory" | "content";
