@@ -62,6 +62,19 @@ describe('memories a crash left without their vector', () => {
     expect(await vectors()).toBe(before + 1);
   });
 
+  it('stores a memory with a NUL character whole: record, vector and words', async () => {
+    const before = await vectors();
+    const res = await remember('The cellar key\u0000hangs behind the bar').expect(201);
+    expect(await flagged(res.body.id)).toBe(false);
+    expect(await vectors()).toBe(before + 1);
+    const recalled = await request(server.url)
+      .post('/brain/memory/recall')
+      .set('Authorization', `Bearer ${TOKEN}`)
+      .send({ subject: 'bot:crash-test', query: 'where is the cellar key' })
+      .expect(200);
+    expect(recalled.body.hits.map((m: { id: string }) => m.id)).toContain(res.body.id);
+  });
+
   it('finishes the vector when the same content is remembered again, before answering merged', async () => {
     const content = 'The ferryman only crosses the river at dawn';
     killBeforeVector();
