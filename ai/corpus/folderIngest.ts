@@ -18,18 +18,29 @@ export async function ingestFolder(
   ingestor: Pick<Ingestor, 'ingest'>,
   root: string,
   folder = '.',
+  onProgress?: (progress: FolderProgress) => void,
 ): Promise<FolderIngestReport> {
   const report: FolderIngestReport = { results: [], skipped: [] };
-  for (const source of await listSourceFiles(root, folder)) {
+  const sources = await listSourceFiles(root, folder);
+  let chunks = 0;
+  for (const [i, source] of sources.entries()) {
     try {
-      report.results.push(
-        ...(await ingestor.ingest([await readSourceDocument(root, source)], source, 'cli')),
-      );
+      const results = await ingestor.ingest([await readSourceDocument(root, source)], source, 'cli');
+      report.results.push(...results);
+      for (const result of results) if (result.status !== 'unchanged') chunks += result.chunks;
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;
       const detail = error.errors?.map((e) => e.message).join('; ') || error.message;
       report.skipped.push({ source, code: error.code, detail });
     }
+    onProgress?.({ files: i + 1, total: sources.length, chunks });
   }
   return report;
+}
+
+/** Where a folder ingest stands: files done of those listed, chunks written (unchanged files write none). */
+export interface FolderProgress {
+  files: number;
+  total: number;
+  chunks: number;
 }

@@ -4,6 +4,8 @@
  * exactly as POST /brain/ingest would. npm runs scripts from the repository root, so paths are relative to it
  * and `.` indexes the whole repository (docs, code and tests). Files the validation rejects (binary, empty,
  * over BRAIN_MAX_DOCUMENT_BYTES) are listed and skipped; exit status 1 means the run stopped on an error.
+ * Progress goes to stderr: a bar on a terminal, a plain line every `--progress-every` seconds (5) otherwise.
+ * Killed at any moment, a re-run resumes: what was acknowledged is unchanged and skipped, the rest is written.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import { createLogger } from '../../platform/logger';
 import { openStores } from '../../platform/stores';
 import { openBrainCore, type BrainCore } from './brainCore';
 import { ingestFolderOverHttp } from './ingestOverHttp';
+import { ProgressReporter, type ProgressStream } from './ingestProgress';
 
 /** Where a path's files are read from, and the folder within it: repository-relative sources when possible. */
 async function rootAndFolder(cwd: string, target: string): Promise<{ root: string; folder: string }> {
@@ -27,6 +30,30 @@ async function rootAndFolder(cwd: string, target: string): Promise<{ root: strin
   return isFile
     ? { root: path.dirname(absolute), folder: path.basename(absolute) }
     : { root: absolute, folder: '.' };
+}
+
+const USAGE =
+  'usage: npm run brain:ingest -- [--url <server>] [--progress-every <seconds>] <path> [<path> ...]';
+
+/** The CLI's options and paths; undefined when they do not parse (the usage is printed). */
+function parseArgs(args: string[]): { url?: string; progressEveryMs: number; targets: string[] } | undefined {
+  const rest = args.filter((arg) => arg !== '--');
+  const options: { url?: string; progressEveryMs: number } = { progressEveryMs: 5000 };
+  const targets: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const [arg, value] = [rest[i], rest[i + 1]];
+    if (arg === '--url') {
+      if (!value) return undefined;
+      options.url = value;
+      i++;
+    } else if (arg === '--progress-every') {
+      const seconds = Number(value);
+      if (!value || !Number.isFinite(seconds) || seconds < 0) return undefined;
+      options.progressEveryMs = seconds * 1000;
+      i++;
+    } else targets.push(arg);
+  }
+  return targets.length > 0 ? { ...options, targets } : undefined;
 }
 
 /** One line summing up a folder's report. */
@@ -46,18 +73,24 @@ export function summarise(target: string, report: FolderIngestReport): string {
  */
 export async function runIngestCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; print?: (line: string) => void } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    print?: (line: string) => void;
+    /** Where progress goes (default stderr: a bar on a terminal, a line every few seconds otherwise). */
+    progress?: ProgressStream;
+  } = {},
 ): Promise<number> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const urlAt = args.indexOf('--url');
-  const url = urlAt >= 0 ? args[urlAt + 1] : undefined;
-  const targets = args.filter((arg, i) => arg !== '--' && (urlAt < 0 || (i !== urlAt && i !== urlAt + 1)));
-  if (targets.length === 0 || (urlAt >= 0 && !url)) {
-    print('usage: npm run brain:ingest -- [--url <server>] <path> [<path> ...]');
+  const parsed = parseArgs(args);
+  if (!parsed) {
+    print(USAGE);
     return 2;
   }
+  const { url, targets, progressEveryMs } = parsed;
+  const progress = () => new ProgressReporter(options.progress ?? process.stderr, progressEveryMs);
   const config = loadConfig(options.env ?? process.env);
-  if (url) return runOverHttp(url, targets, config, options.cwd ?? process.cwd(), print);
+  if (url) return runOverHttp(url, targets, config, options.cwd ?? process.cwd(), print, progress);
   const logger = createLogger({ level: config.LOG_LEVEL, destination: pino.destination(2) });
   const stores = await openStores(config, logger, embeddedEngines);
   let core: BrainCore | undefined;
@@ -67,7 +100,9 @@ export async function runIngestCli(
     let files = 0;
     for (const target of targets) {
       const { root, folder } = await rootAndFolder(options.cwd ?? process.cwd(), target);
-      const report = await ingestFolder(core.ingestor, root, folder);
+      const reporter = progress();
+      const report = await ingestFolder(core.ingestor, root, folder, (p) => reporter.update(p));
+      reporter.done();
       print(summarise(target, report));
       for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
       changed += report.results.filter((r) => r.status !== 'unchanged').length;
@@ -97,6 +132,7 @@ async function runOverHttp(
   config: ReturnType<typeof loadConfig>,
   cwd: string,
   print: (line: string) => void,
+  progress: () => ProgressReporter,
 ): Promise<number> {
   if (!config.BRAIN_SERVICE_TOKEN) {
     print('brain ingest over HTTP needs BRAIN_SERVICE_TOKEN');
@@ -113,7 +149,9 @@ async function runOverHttp(
     let files = 0;
     for (const path of targets) {
       const { root, folder } = await rootAndFolder(cwd, path);
-      const report = await ingestFolderOverHttp(target, root, folder);
+      const reporter = progress();
+      const report = await ingestFolderOverHttp(target, root, folder, (p) => reporter.update(p));
+      reporter.done();
       print(summarise(path, report));
       for (const skip of report.skipped) print(`  skipped ${skip.source}: ${skip.code} (${skip.detail})`);
       changed += report.results.filter((r) => r.status !== 'unchanged').length;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FolderIngestReport } from '../../ai/corpus/folderIngest';
+import type { FolderIngestReport, FolderProgress } from '../../ai/corpus/folderIngest';
 import type { IngestResult } from '../../ai/corpus/ingestor';
 import { listSourceFiles, readSourceDocument } from '../../ai/corpus/repositoryFiles';
 import { AppError } from '../../platform/errors';
@@ -44,6 +44,7 @@ export async function ingestFolderOverHttp(
   target: HttpIngestTarget,
   root: string,
   folder: string,
+  onProgress?: (progress: FolderProgress) => void,
 ): Promise<FolderIngestReport> {
   const report: FolderIngestReport = { results: [], skipped: [] };
   const documents: SourceDocument[] = [];
@@ -86,7 +87,14 @@ export async function ingestFolderOverHttp(
       `POST /brain/ingest answered ${answer.status}: ${answer.body.code ?? ''} ${answer.body.detail ?? ''}`,
     );
   };
-  for (let start = 0; start < documents.length; start += target.batch)
+  const skippedBefore = report.skipped.length;
+  const total = documents.length + skippedBefore;
+  const written = () =>
+    report.results.reduce((sum, result) => sum + (result.status === 'unchanged' ? 0 : result.chunks), 0);
+  for (let start = 0; start < documents.length; start += target.batch) {
     await send(documents.slice(start, start + target.batch));
+    const files = skippedBefore + Math.min(documents.length, start + target.batch);
+    onProgress?.({ files, total, chunks: written() });
+  }
   return report;
 }

@@ -32,12 +32,16 @@ describe('npm run brain:ingest', () => {
     await fs.rm(dataDir, { recursive: true, force: true });
   });
 
+  /** Progress the last run wrote (as to a pipe: plain lines). */
+  let progress: string[] = [];
   async function run(args: string[]): Promise<{ status: number; lines: string[] }> {
     const lines: string[] = [];
+    progress = [];
     const status = await runIngestCli(args, {
       env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       cwd: repo,
       print: (line) => lines.push(line),
+      progress: { write: (text: string) => progress.push(text) },
     });
     return { status, lines };
   }
@@ -139,10 +143,27 @@ describe('npm run brain:ingest', () => {
     }
   });
 
-  it('prints its usage without a path', async () => {
-    expect(await run([])).toEqual({
+  it('prints its usage without a path or with an option it cannot read', async () => {
+    const usage = {
       status: 2,
-      lines: ['usage: npm run brain:ingest -- [--url <server>] <path> [<path> ...]'],
-    });
+      lines: [
+        'usage: npm run brain:ingest -- [--url <server>] [--progress-every <seconds>] <path> [<path> ...]',
+      ],
+    };
+    expect(await run([])).toEqual(usage);
+    expect(await run(['--url'])).toEqual(usage);
+    expect(await run(['--progress-every', 'soon', '.'])).toEqual(usage);
+  });
+
+  it('shows its progress on stderr, a line per interval when not on a terminal', async () => {
+    const { status } = await run(['--progress-every', '0', '.']);
+    expect(status).toBe(0);
+    // Four files listed (the binary one is skipped but counted as done); one line after each.
+    expect(progress).toHaveLength(4);
+    expect(progress.at(-1)).toMatch(/^files 4\/4 \(100%\), 3 chunks, \d+ chunks\/s, 0:00 left\n$/);
+    expect(progress[0]).toMatch(/^files 1\/4 \(25%\), /);
+    // The default interval (5 s): one line at the start of a short run.
+    await run(['.']);
+    expect(progress).toHaveLength(1);
   });
 });
