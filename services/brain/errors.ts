@@ -21,6 +21,7 @@ export const BRAIN_ERRORS = {
   BRAIN_EMBEDDING_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   BRAIN_NO_EMBEDDING_MODEL: { status: 503, title: 'Service Unavailable' },
   BRAIN_INGEST_BUSY: { status: 503, title: 'Service Unavailable' },
+  BRAIN_STORE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   BRAIN_STRATEGY_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
 } as const;
 

@@ -25,8 +25,11 @@ async function post(target: HttpIngestTarget, documents: SourceDocument[]): Prom
       body: JSON.stringify({ documents }),
     });
     const body = (await response.json()) as Posted['body'];
-    // Busy: wait as told and send the same batch again (an ingest is idempotent per source and content).
-    if (response.status === 503 && body.code === 'BRAIN_INGEST_BUSY') {
+    // Busy, or its store failed: wait as told and send the same batch again (idempotent per source and content).
+    if (
+      response.status === 503 &&
+      (body.code === 'BRAIN_INGEST_BUSY' || body.code === 'BRAIN_STORE_UNAVAILABLE')
+    ) {
       await sleep(1000 * Number(response.headers.get('retry-after') ?? 1));
       continue;
     }

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError } from '../../platform/errors';
+import { AppError, retryAfter } from '../../platform/errors';
 import type { ApiRoutes } from '../../platform/http/routes';
 import { actorOf } from '../../access/authGuard';
 import type { Principal } from '../../access/principal';
@@ -37,6 +37,31 @@ function tooLargeAs413(error: unknown, limitBytes: number | undefined): unknown 
     errors: error.errors,
     extensions: limitBytes === undefined ? undefined : { limit_bytes: limitBytes },
   });
+}
+
+/**
+ * A store that failed under an ingest (MongoDB gone, a full disk): 503 BRAIN_STORE_UNAVAILABLE with Retry-After, the
+ * cause kept for the log only. Nothing acknowledged is lost (a document is committed by its own write after its
+ * chunks; chunks of one not committed are never searched and are replaced by the retry), so the same request can
+ * simply be sent again.
+ */
+function storeFailureAs503(error: unknown): unknown {
+  if (!isStoreFailure(error)) return error;
+  return brainError(
+    'BRAIN_STORE_UNAVAILABLE',
+    'The document store failed during the ingest; retry the request',
+    {
+      ...retryAfter(5),
+      cause: error,
+    },
+  );
+}
+
+/** A MongoDB driver or server error, or a system error (`ENOSPC`, `EIO`, `ECONNRESET`); not a fault of ours. */
+function isStoreFailure(error: unknown): boolean {
+  if (error instanceof AppError || !(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return error.name.startsWith('Mongo') || (typeof code === 'string' && /^E[A-Z]+$/.test(code));
 }
 
 /** The ingest guard has admitted a principal: record it as the author. */
@@ -103,7 +128,9 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
       413: { description: 'BRAIN_DOCUMENT_TOO_LARGE (nothing written; `limit_bytes` says the limit)' },
       503: {
         description:
-          'BRAIN_INGEST_BUSY (too many ingests running and waiting; retry after Retry-After seconds)',
+          'BRAIN_INGEST_BUSY (too many ingests running and waiting), or BRAIN_STORE_UNAVAILABLE (the document ' +
+          'store failed mid-write: a full disk, MongoDB gone; what was acknowledged before stays, and the same ' +
+          'request can be sent again); retry after Retry-After seconds',
       },
     },
     handler: async ({ req, body }) => {
@@ -122,7 +149,7 @@ export function registerBrainRoutes(routes: ApiRoutes, deps: BrainRouteDependenc
       const results = await deps.queue
         .run(() => ingestAdmitted(core.ingestor, admitted, ingestedBy))
         .catch((error: unknown) => {
-          throw tooLargeAs413(error, deps.maxDocumentBytes);
+          throw storeFailureAs503(tooLargeAs413(error, deps.maxDocumentBytes));
         });
       return { status: refused.length > 0 ? 207 : 200, body: presentIngest(results, refused) };
     },

@@ -3942,7 +3942,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description BRAIN_INGEST_BUSY (too many ingests running and waiting; retry after Retry-After seconds) */
+                /** @description BRAIN_INGEST_BUSY (too many ingests running and waiting), or BRAIN_STORE_UNAVAILABLE (the document store failed mid-write: a full disk, MongoDB gone; what was acknowledged before stays, and the same request can be sent again); retry after Retry-After seconds */
                 503: {
                     headers: {
                         [name: string]: unknown;
