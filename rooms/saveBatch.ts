@@ -20,7 +20,7 @@ const MAX_BATCH = 500;
  * acknowledging an action, so even a `kill -9` loses no acknowledged progress: services/mud/README.md), but:
  *
  * - saves asked for in the same turn of the event loop, or while the previous batch was being written, go to the
- *   store together (`PlayerStore.saveMany`: two MongoDB round trips for the batch instead of two per save);
+ *   store together (`PlayerStore.saveMany`: at most two MongoDB round trips for the batch instead of two per save);
  * - a player's record is taken when their batch is written, not when the save was asked for, and a save asked for
  *   while an earlier one of the same player still waits to be written joins it (a player who acts twice, or is
  *   autosaved, before the write is saved once, with the latest state, and both callers wait for that write).
