@@ -60,6 +60,9 @@ export interface CharacterRecord {
   updatedAt: number;
 }
 
+/** A field of the record a save may write alone (every one but `updatedAt`, which every write sets). */
+export type CharacterField = Exclude<keyof CharacterRecord, 'updatedAt'>;
+
 /**
  * A player's character in the MUD world, one document per user (`userId`, the platform user id): where they
  * are, health, level, currencies, inventory, equipment, skills, quest progress, NPC relations and companion.

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Client, Protocol, getMessageBytes } from '@colyseus/core';
 import { Packr } from 'msgpackr';
 import type { PlayerIdentity } from './persistence';
+import type { SavedFields } from './savedFields';
 import type { PlayerState } from './state/PlayerState';
 import type { PlayerJournal } from './rules/context';
 import type { GameEvent } from './text/events';
@@ -20,8 +21,12 @@ export interface PlayerSession {
   lastRemoteAt: number;
   inbox: MudEvent[];
   saving: Promise<void>;
-  /** The last saved record (without its time) as JSON: autosave skips a player whose record has not changed. */
-  savedAs?: string;
+  /**
+   * The character as the last durable save left it, field by field (rooms/savedFields.ts): a save writes only the
+   * fields that differ from it, and nothing when none does. Undefined until a save or a faithful load (the next
+   * save then writes the whole record) and again after a failed save.
+   */
+  saved?: SavedFields;
 }
 
 /** The Colyseus message carrying a batch of events to a client: `room.onMessage(EVENTS_MESSAGE, (events) => ...)`. */

@@ -1,5 +1,5 @@
 import type { PlayerSession } from './eventDelivery';
-import type { CharacterSync } from './persistence';
+import type { CharacterField, CharacterSync } from './persistence';
 import { addItem, countOf, removeItem } from './rules/inventory';
 
 /** What taking items out of a live player for the platform did: taken, not enough of them, or not hosted here. */
@@ -12,14 +12,18 @@ export type LiveTake = 'taken' | 'short' | 'absent';
  *
  * Coins: the account holds `balance` and the last save synced the live coins from `base`, so `balance − base` came
  * from outside. The live coins change by that much (not below zero: an account in debt shows 0) and the base moves
- * by exactly what the live coins changed, so the next save still posts only what the world earned or spent.
+ * by exactly what the live coins changed, so the next save still posts only what the world earned or spent (and
+ * writes the coins whatever they are then).
  */
 export async function applyOutsideChanges(session: PlayerSession, sync: CharacterSync): Promise<void> {
   const { state } = session;
-  for (const { item, qty } of await sync.unseenItems(state.userId)) {
+  const moves = await sync.unseenItems(state.userId);
+  for (const { item, qty } of moves) {
     if (qty > 0) addItem(state, item, qty);
     else removeItem(state, item, Math.min(-qty, countOf(state, item)));
   }
+  // The saved inventory already holds these moves: the next save must write the inventory whatever it is then.
+  if (moves.length > 0) forgetSaved(session, 'inventory');
   const coins = await sync.coinView(state.userId);
   if (!coins) return;
   state.hard = coins.hard;
@@ -33,6 +37,19 @@ export async function applyOutsideChanges(session: PlayerSession, sync: Characte
     state.soft = Math.max(0, state.soft - applied);
     throw error;
   }
+  // The base moved under the saved coins: the next save must write them (and post what the world did since) even
+  // when the live coins are back at the saved figure.
+  forgetSaved(session, 'currencies');
+}
+
+/**
+ * Marks a field of the session's last save as unknown (rooms/savedFields.ts), so the next save writes it: the
+ * platform changed the saved character behind the room's back, and a save writes only the fields that differ from
+ * the last one (rooms/saveBatch.ts). Without this, a live value that comes back to the last saved one (items
+ * returned, coins spent after a grant) would not be written, and the store would keep the platform's figure.
+ */
+function forgetSaved(session: PlayerSession, field: CharacterField): void {
+  session.saved?.delete(field);
 }
 
 /**
@@ -55,6 +72,8 @@ export async function takeFromLivePlayer(
     takenNow = await afterSaves(session, () => sync.takeLive(state.userId, claimId, item, qty));
   } finally {
     if (!takenNow) addItem(state, item, qty);
+    // The saved inventory changed (or may have: a failed take is not known to have missed the store).
+    forgetSaved(session, 'inventory');
   }
   return 'taken';
 }

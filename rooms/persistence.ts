@@ -1,10 +1,10 @@
-import type { CharacterRecord } from '../models/Character';
+import type { CharacterField, CharacterRecord } from '../models/Character';
 import type { Disposition } from './content/schemas';
 import { type World } from './content/world';
 import { BASE_HEALTH } from './rules/progression';
 
 /** A saved player character; the record type lives with its model so the models never import the rooms. */
-export type { CharacterRecord };
+export type { CharacterField, CharacterRecord };
 
 /**
  * Where characters live. `load` answers null for a user who has never played, else everything `save` wrote (defaults
@@ -20,8 +20,18 @@ export interface PlayerStore {
    * Saves several characters (one record per user) in as few round trips as the store can, with `save`'s promise for
    * each: durable when it resolves. Answers, in order, undefined for a record saved and the error for one that was
    * not. Absent where the store has no cheaper way than one `save` each (rooms/saveBatch.ts then calls `save`).
+   *
+   * `changed[i]`, when given, names the only top-level fields of `records[i]` that differ from what this store last
+   * durably saved for that character (never empty: an unchanged character is not passed). The store may then write
+   * those fields and `updatedAt` alone, and must leave the others as they are. Undefined (or no `changed`): the
+   * whole record, as `save`. Callers keep the list honest (rooms/savedFields.ts): a field changed in the store
+   * behind the room's back is listed, except items moved by the platform's claims, which the store re-applies to
+   * any inventory it writes (as `save` does).
    */
-  saveMany?(records: CharacterRecord[]): Promise<Array<Error | undefined>>;
+  saveMany?(
+    records: CharacterRecord[],
+    changed?: ReadonlyArray<readonly CharacterField[] | undefined>,
+  ): Promise<Array<Error | undefined>>;
   /** Changes made to characters outside the world (marketplace, economy); absent where nothing else changes them. */
   sync?: CharacterSync;
 }

@@ -90,8 +90,3 @@ export function recordFromPlayer(
     updatedAt,
   };
 }
-
-/** A record's content without its save time: equal keys mean nothing to save (autosave compares with the last save). */
-export function recordKey(record: CharacterRecord): string {
-  return JSON.stringify({ ...record, updatedAt: 0 });
-}

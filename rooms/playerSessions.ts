@@ -6,7 +6,8 @@ import { type AreaDef, type World, areaOf } from './content/world';
 import type { EventDelivery, PlayerSession } from './eventDelivery';
 import { type LiveTake, afterSaves, applyOutsideChanges, takeFromLivePlayer } from './outsideChanges';
 import { type Authenticate, type PlayerIdentity, type PlayerStore, newCharacter } from './persistence';
-import { playerFromRecord, recordFromPlayer, recordKey as withoutTime } from './playerRecords';
+import { playerFromRecord, recordFromPlayer } from './playerRecords';
+import { type SavedFields, recordChanges } from './savedFields';
 import { SaveBatch } from './saveBatch';
 import { firstImpression, type PlayerStandings } from './standings';
 import { disengage } from './rules/combat';
@@ -104,8 +105,9 @@ export class PlayerSessions {
       lastRemoteAt: clock.now(),
       inbox: [],
       saving: Promise.resolve(),
-      // What was loaded is what is saved (until the player or the platform changes it).
-      savedAs: asSaved ? withoutTime(recordFromPlayer(state, journal, 0)) : undefined,
+      // What was loaded is what is saved (until the player or the platform changes it), but for what a load may
+      // answer differently from what the store holds.
+      saved: asSaved ? loadedAsSaved(recordFromPlayer(state, journal, 0)) : undefined,
     };
     this.all.set(identity.userId, session);
     sim.state.players.set(identity.userId, state);
@@ -203,7 +205,7 @@ export class PlayerSessions {
   saveEveryone(): void {
     for (const session of this.all.values()) {
       const record = recordFromPlayer(session.state, session.journal, 0);
-      if (session.savedAs === withoutTime(record)) continue;
+      if (recordChanges(record, session.saved).changed?.length === 0) continue;
       this.persist(session).catch((err) =>
         this.host.log.error({ err, userId: session.identity.userId }, 'autosave failed'),
       );
@@ -227,4 +229,17 @@ export class PlayerSessions {
     await Promise.all([...this.all.values()].map((session) => this.dismiss(session)));
     await this.saves.drain();
   }
+}
+
+/**
+ * The saved fields a loaded character is known to have in the store: all of them but the two a load may answer
+ * differently from the stored document (rooms/persistence.ts `load`): the `group` (null when no longer one, while
+ * the document still names it) and the `name` (the platform's store answers the account's display name). The first
+ * save writes those two, so the document then holds what the room shows.
+ */
+function loadedAsSaved(record: ReturnType<typeof recordFromPlayer>): SavedFields {
+  const { fields } = recordChanges(record, undefined);
+  fields.delete('group');
+  fields.delete('name');
+  return fields;
 }

@@ -1,6 +1,7 @@
 import type { PlayerSession } from './eventDelivery';
-import type { CharacterRecord, PlayerStore } from './persistence';
-import { recordFromPlayer, recordKey } from './playerRecords';
+import type { CharacterField, CharacterRecord, PlayerStore } from './persistence';
+import { recordFromPlayer } from './playerRecords';
+import { type SavedFields, recordChanges } from './savedFields';
 
 /** A save asked for and not written yet: settled once the batch holding it is durable. */
 interface Asked {
@@ -19,10 +20,15 @@ const MAX_BATCH = 500;
  * acknowledging an action, so even a `kill -9` loses no acknowledged progress: services/mud/README.md), but:
  *
  * - saves asked for in the same turn of the event loop, or while the previous batch was being written, go to the
- *   store together (`PlayerStore.saveMany`: two MongoDB round trips for the batch instead of two per save);
+ *   store together (`PlayerStore.saveMany`: at most two MongoDB round trips for the batch instead of two per save);
  * - a player's record is taken when their batch is written, not when the save was asked for, and a save asked for
  *   while an earlier one of the same player still waits to be written joins it (a player who acts twice, or is
  *   autosaved, before the write is saved once, with the latest state, and both callers wait for that write).
+ *
+ * - a save writes only the top-level fields of the character that changed since the player's last durable save
+ *   (`session.saved`, rooms/savedFields.ts), and a player with no change writes nothing: their last save, settled
+ *   before this one was queued, already holds it, so the save resolves at once. A failed save forgets the snapshot
+ *   (what the store holds is then unknown), so the next one writes the whole record.
  *
  * A player's saves stay in order behind the work queued on `session.saving` (outside changes: rooms/outsideChanges.ts),
  * so a record is never taken halfway through applying a change from outside, and the economy sees each coin once.
@@ -91,23 +97,34 @@ export class SaveBatch {
 
   private async write(batch: Asked[]): Promise<void> {
     const now = this.now();
-    const records: CharacterRecord[] = batch.map((asked) => {
+    const toWrite: Array<{ asked: Asked; record: CharacterRecord; fields: SavedFields }> = [];
+    const changed: Array<CharacterField[] | undefined> = [];
+    for (const asked of batch) {
       if (this.open.get(asked.session) === asked) this.open.delete(asked.session);
-      return recordFromPlayer(asked.session.state, asked.session.journal, now);
-    });
+      const record = recordFromPlayer(asked.session.state, asked.session.journal, now);
+      const changes = recordChanges(record, asked.session.saved);
+      // Nothing changed since the last durable save (settled before this save was queued): nothing to write.
+      if (changes.changed?.length === 0) asked.resolve();
+      else {
+        toWrite.push({ asked, record, fields: changes.fields });
+        changed.push(changes.changed);
+      }
+    }
+    if (toWrite.length === 0) return;
+    const records = toWrite.map((entry) => entry.record);
     let errors: Array<Error | undefined>;
     try {
       errors = this.store.saveMany
-        ? await this.store.saveMany(records)
+        ? await this.store.saveMany(records, changed)
         : await Promise.all(records.map((record) => this.store.save(record).then(() => undefined, asError)));
     } catch (error) {
       errors = records.map(() => asError(error));
     }
-    batch.forEach((asked, i) => {
+    toWrite.forEach(({ asked, fields }, i) => {
       const error = errors[i];
-      if (error) return asked.reject(error);
-      asked.session.savedAs = recordKey(records[i]);
-      asked.resolve();
+      asked.session.saved = error ? undefined : fields;
+      if (error) asked.reject(error);
+      else asked.resolve();
     });
   }
 }

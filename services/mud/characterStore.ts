@@ -1,8 +1,10 @@
+import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { Types, type Connection } from 'mongoose';
 import { characterModel } from '../../models/Character';
 import { userModel } from '../../models/User';
-import type { CharacterRecord, CharacterSync, PlayerStore } from '../../rooms/persistence';
+import type { CharacterField, CharacterRecord, CharacterSync, PlayerStore } from '../../rooms/persistence';
 import type { WorldPurse } from '../economy';
+import { pickFields } from './characterFields';
 import { CharacterItems, applyClaims, unseenClaims } from './characterItems';
 import { CharacterCoins, SAVED_COINS, type SavedCoins } from './coinSync';
 import { recordFromStored } from './storedCharacter';
@@ -12,8 +14,9 @@ const MAX_SAVE_ROUNDS = 20;
 const NONE: ReadonlySet<string> = new Set();
 
 /**
- * The world's `PlayerStore` on MongoDB: one `characters` document per user, replaced whole on each save (one
- * single-document write, so a save is atomic). Area rooms await `save` before acknowledging a state-changing
+ * The world's `PlayerStore` on MongoDB: one `characters` document per user, replaced whole by `save` and, in the
+ * rooms' group commits (`saveMany`), updated with only the fields that changed (each a single-document write, so a
+ * save is atomic). Area rooms await `save` before acknowledging a state-changing
  * action, and MongoDB acknowledges only written data, so a restart loses no acknowledged progress.
  * With a `purse` (the economy), the coins are the soft currency of the user's economy account: see CharacterCoins.
  * Items moved from outside (marketplace escrow, deliveries; CharacterItems) are shown to the live player through
@@ -104,29 +107,57 @@ export class MongoPlayerStore implements PlayerStore {
   }
 
   /**
-   * Saves a batch of characters in two round trips: one read of every guard, one unordered bulk of guarded replaces.
-   * A record that needs more than a replace goes through `save` on its own: a character not saved yet, and, with the
-   * economy, one whose coins changed or whose coin sync is unsettled (CharacterCoins.save posts them in its three
-   * steps). When a guard no longer matches (an item claim landed in between), the batch's records are saved again one
-   * by one (a replace is idempotent; `save` re-reads the claims).
+   * Saves a batch of characters in at most two round trips: one read of the guards it needs, one unordered bulk
+   * write. With `changed` (rooms/saveBatch.ts: the fields that differ from the session's last durable save), a
+   * character's write is a `$set` of those fields and `updatedAt` alone; a record without it is replaced whole.
+   * - Only a write of the inventory or the coins needs the read: the inventory gets the outside item claims the
+   *   session has not shown applied, under a guard on `claimSeq`; the coins need the economy's sync state. Any other
+   *   change (a move, health, quests, …) is written without reading anything.
+   * - A record that needs more than one write goes through `save` on its own: a character not saved yet, and, with
+   *   the economy, one whose soft coins changed or whose coin sync is unsettled (CharacterCoins.save posts them in
+   *   its three steps).
+   * - When a write matches no document (a guard no longer matches: an item claim landed in between; or the
+   *   document is gone), the batch's records are saved again one by one through `save`, whole (a replace is
+   *   idempotent; `save` re-reads the claims and upserts).
    */
-  async saveMany(records: CharacterRecord[]): Promise<Array<Error | undefined>> {
+  async saveMany(
+    records: CharacterRecord[],
+    changed?: ReadonlyArray<readonly CharacterField[] | undefined>,
+  ): Promise<Array<Error | undefined>> {
     const one = (record: CharacterRecord) =>
       this.save(record).then(
         () => undefined,
         (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
       );
-    if (records.length < 2) return Promise.all(records.map(one));
-    const docs = await this.characters
-      .find(
-        { userId: { $in: records.map((record) => record.userId) } },
-        { userId: 1, claimSeq: 1, itemClaims: 1, ...(this.coins ? SAVED_COINS : {}) },
-      )
-      .lean();
+    const fieldsOf = (index: number) => {
+      const fields = changed?.[index];
+      return fields && fields.length > 0 ? fields : undefined;
+    };
+    const needsRead = (index: number) => {
+      const fields = fieldsOf(index);
+      return !fields || fields.includes('inventory') || fields.includes('currencies');
+    };
+    const toRead = records.filter((_, index) => needsRead(index));
+    if (records.length === 1 && toRead.length === 1 && !fieldsOf(0)) return [await one(records[0])];
+    const docs =
+      toRead.length > 0
+        ? await this.characters
+            .find(
+              { userId: { $in: toRead.map((record) => record.userId) } },
+              { userId: 1, claimSeq: 1, itemClaims: 1, ...(this.coins ? SAVED_COINS : {}) },
+            )
+            .lean()
+        : [];
     const byUser = new Map(docs.map((doc) => [doc.userId, doc]));
     const alone: number[] = [];
     const bulk: number[] = [];
-    const writes = records.flatMap((record, index) => {
+    const writes = records.flatMap((record, index): AnyBulkWriteOperation<Document>[] => {
+      const fields = fieldsOf(index);
+      if (!needsRead(index)) {
+        bulk.push(index);
+        const update = { $set: pickFields(record, fields!) };
+        return [{ updateOne: { filter: { userId: record.userId }, update } }];
+      }
       const doc = byUser.get(record.userId);
       const sync = doc?.coinSync;
       const coinsSettled = sync && doc.currencies && !sync.pending && record.currencies.soft === sync.base;
@@ -140,9 +171,10 @@ export class MongoPlayerStore implements PlayerStore {
         record,
         unseenClaims(doc, seen, this.liveClaims.get(record.userId) ?? NONE),
       );
+      const filter = { claimSeq: doc.claimSeq ?? { $exists: false }, userId: record.userId };
+      if (fields) return [{ updateOne: { filter, update: { $set: pickFields(toWrite, fields) } } }];
       const keep = doc.claimSeq ? { claimSeq: doc.claimSeq, itemClaims: doc.itemClaims ?? [] } : {};
       const replacement = { ...toWrite, ...keep, ...(this.coins ? { coinSync: sync } : {}) };
-      const filter = { claimSeq: doc.claimSeq ?? { $exists: false }, userId: record.userId };
       return [{ replaceOne: { filter, replacement } }];
     });
     const results: Array<Error | undefined> = new Array(records.length).fill(undefined);

@@ -1,5 +1,11 @@
 import type { PlayerSession } from '../../rooms/eventDelivery';
-import { type CharacterRecord, InMemoryPlayerStore } from '../../rooms/persistence';
+import { applyOutsideChanges } from '../../rooms/outsideChanges';
+import {
+  type CharacterField,
+  type CharacterRecord,
+  type CharacterSync,
+  InMemoryPlayerStore,
+} from '../../rooms/persistence';
 import { playerFromRecord } from '../../rooms/playerRecords';
 import { SaveBatch } from '../../rooms/saveBatch';
 import { type GameServer, joinArea, startGameServer } from '../helpers/gameServer';
@@ -7,6 +13,8 @@ import { type GameServer, joinArea, startGameServer } from '../helpers/gameServe
 /** A store that writes batches and records each call; `hold()` keeps the next writes waiting until released. */
 class BatchStore extends InMemoryPlayerStore {
   readonly calls: string[][] = [];
+  /** Per call, the fields each record was saved with (`all` for a whole record). */
+  readonly changed: string[][] = [];
   failFor = new Set<string>();
   private gate?: Promise<void>;
   private open?: () => void;
@@ -20,8 +28,12 @@ class BatchStore extends InMemoryPlayerStore {
     this.gate = undefined;
   }
 
-  async saveMany(records: CharacterRecord[]): Promise<Array<Error | undefined>> {
+  async saveMany(
+    records: CharacterRecord[],
+    changed?: ReadonlyArray<readonly CharacterField[] | undefined>,
+  ): Promise<Array<Error | undefined>> {
     this.calls.push(records.map((record) => `${record.userId}:${record.health}`));
+    this.changed.push(records.map((_, i) => changed?.[i]?.join(',') ?? 'all'));
     await this.gate;
     return Promise.all(
       records.map(async (record) => {
@@ -70,7 +82,7 @@ describe('SaveBatch: group commit of character saves', () => {
     await Promise.all(saved);
     expect(store.calls).toEqual([['ann:30', 'bob:30', 'cid:30']]);
     expect(annDurable).toBe(true);
-    expect(ann.savedAs).toBeDefined();
+    expect(ann.saved).toBeDefined();
   });
 
   it('lets a later save join one still waiting to be written, with the latest state', async () => {
@@ -126,7 +138,56 @@ describe('SaveBatch: group commit of character saves', () => {
     store.release();
     await draining;
     expect((await results).map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
-    expect(bob.savedAs).toBeUndefined();
+    expect(bob.saved).toBeUndefined();
+  });
+
+  it('writes only the fields changed since the last durable save, and nothing for a player with no change', async () => {
+    const store = new BatchStore();
+    const batch = new SaveBatch(store, () => 1);
+    const ann = sessionOf('ann');
+    await batch.persist(ann);
+    ann.state.roomRef = 'village:market';
+    ann.journal.visited.add('village:market');
+    await batch.persist(ann);
+    await batch.persist(ann);
+    ann.state.health = 12;
+    await batch.persist(ann);
+    expect(store.changed).toEqual([['all'], ['roomRef,visited'], ['health']]);
+    expect(await store.load('ann')).toMatchObject({ roomRef: 'village:market', health: 12 });
+  });
+
+  it('writes the whole record after a failed save (what the store holds is then unknown)', async () => {
+    const store = new BatchStore();
+    const batch = new SaveBatch(store, () => 1);
+    const bob = sessionOf('bob');
+    await batch.persist(bob);
+    store.failFor.add('bob');
+    bob.state.health = 20;
+    await expect(batch.persist(bob)).rejects.toThrow('cannot save bob');
+    store.failFor.delete('bob');
+    await batch.persist(bob);
+    expect(store.changed).toEqual([['all'], ['health'], ['all']]);
+  });
+
+  it('writes the coins after the platform moved their sync base, even when they are back at the saved figure', async () => {
+    const store = new BatchStore();
+    const batch = new SaveBatch(store, () => 1);
+    const ann = sessionOf('ann');
+    await batch.persist(ann);
+    const rebased: number[] = [];
+    const sync: CharacterSync = {
+      unseenItems: async () => [],
+      takeLive: async () => true,
+      coinView: async () => ({ balance: 15, base: 10, hard: 0 }),
+      rebaseCoins: async (_userId, _base, newBase) => void rebased.push(newBase),
+    };
+    // 5 coins came from outside (the base moves to 15), then the player spends 5: back at the saved 10, but the
+    // next save must still carry the coins, or the 5 spent would never be posted to the account.
+    await applyOutsideChanges(ann, sync);
+    ann.state.soft -= 5;
+    await batch.persist(ann);
+    expect(rebased).toEqual([15]);
+    expect(store.changed).toEqual([['all'], ['currencies']]);
   });
 
   it('saves one record at a time through a store without saveMany', async () => {

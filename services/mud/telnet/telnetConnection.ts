@@ -161,7 +161,21 @@ export class TelnetConnection {
     }
     if (this.deflate) this.deflate.write(bytes);
     else if (this.held) this.held.push(bytes);
-    else this.socket.write(bytes);
+    else {
+      this.holdForTurn();
+      this.socket.write(bytes);
+    }
+  }
+
+  /**
+   * Corks the socket until the current turn of the event loop is done (Node's `cork` then `uncork` on the next
+   * tick), so what one turn sends (an answer's text, its GMCP messages and the prompt) leaves in ONE write system
+   * call instead of one per piece: at 125 telnet players, their separate writes were 8% of the server's main thread.
+   */
+  private holdForTurn(): void {
+    if (this.socket.writableCorked > 0) return;
+    this.socket.cork();
+    process.nextTick(() => this.socket.uncork());
   }
 
   /** Bytes straight to the socket: only the MCCP2 start marker and the compressor's own output. */

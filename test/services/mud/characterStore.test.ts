@@ -60,4 +60,58 @@ describe('MongoPlayerStore writes', () => {
     expect([bobNow?.health, bobNow?.inventory['village:stick']]).toEqual([3, 3]);
     expect((await store.load('cid'))?.name).toBe('Cid');
   });
+
+  it('writes only the fields a batch names as changed, without a read unless items or coins changed', async () => {
+    const store = new MongoPlayerStore(connection());
+    const ann = buildFullCharacter({ group: 'ann' });
+    const bob = buildFullCharacter({
+      userId: 'bob',
+      name: 'Bob',
+      group: null,
+      inventory: { 'village:stick': 1 },
+    });
+    await store.save(ann);
+    await store.save(bob);
+    await store.load('ann');
+    await store.load('bob');
+    // Delivered to Bob from outside after his session loaded him: a save of his inventory must keep it.
+    expect(await new CharacterItems(connection()).give('bob', 'delivery-2', 'village:stick', 2)).toBe(true);
+    const characters = characterModel(connection());
+    const bulk = jest.spyOn(characters.collection, 'bulkWrite');
+    const find = jest.spyOn(characters, 'find');
+    const annMoved = { ...ann, roomRef: 'village:square', updatedAt: ann.updatedAt + 1 };
+
+    expect(await store.saveMany([annMoved], [['roomRef']])).toEqual([undefined]);
+    expect(find).not.toHaveBeenCalled();
+    expect(bulk.mock.calls[0][0]).toEqual([
+      {
+        updateOne: {
+          filter: { userId: 'ann' },
+          update: { $set: { roomRef: 'village:square', updatedAt: annMoved.updatedAt } },
+        },
+      },
+    ]);
+
+    const bobHurt = { ...bob, health: 3, inventory: { 'village:stick': 1, 'village:herb': 1 } };
+    expect(await store.saveMany([bobHurt], [['health', 'inventory']])).toEqual([undefined]);
+    expect(find).toHaveBeenCalledTimes(1);
+    const [write] = bulk.mock.calls[1][0] as unknown as Array<{
+      updateOne: { filter: object; update: { $set: Record<string, unknown> } };
+    }>;
+    // Guarded by the claims sequence, with the delivery the session has not shown applied to the inventory written.
+    expect(write.updateOne.filter).toEqual({ claimSeq: expect.any(Number), userId: 'bob' });
+    expect(write.updateOne.update.$set.inventory).toEqual({ 'village:stick': 3, 'village:herb': 1 });
+    expect(Object.keys(write.updateOne.update.$set)).toEqual(['health', 'inventory', 'updatedAt']);
+    bulk.mockRestore();
+    find.mockRestore();
+
+    // A restart (a new store reading the documents) restores everything: the fields written and the ones kept.
+    const restarted = new MongoPlayerStore(connection());
+    expect(await restarted.load('ann')).toEqual(annMoved);
+    expect(await restarted.load('bob')).toEqual({
+      ...bob,
+      health: 3,
+      inventory: { 'village:stick': 3, 'village:herb': 1 },
+    });
+  });
 });

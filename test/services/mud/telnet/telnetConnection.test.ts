@@ -47,6 +47,22 @@ async function pair(limits = {}) {
 const has = (buffer: Buffer, bytes: Buffer) => buffer.indexOf(bytes) >= 0;
 
 describe('TelnetConnection', () => {
+  it('sends what one turn writes (text, GMCP, prompt) in one write to the socket, in order', async () => {
+    const { connection, client, received, until } = await pair();
+    const socket = connection.socket as net.Socket & { _writev?: unknown; _write: unknown };
+    const writev = jest.spyOn(socket, '_writev' as never);
+    const write = jest.spyOn(socket, '_write' as never);
+    connection.write('You see a square.\r\n');
+    connection.write('Ann is here.\r\n');
+    connection.prompt('> ');
+    expect([writev.mock.calls.length, write.mock.calls.length]).toEqual([0, 0]);
+    await until(() => has(received(), Buffer.from('> ')));
+    expect(writev).toHaveBeenCalledTimes(1);
+    expect(write).not.toHaveBeenCalled();
+    expect(received().toString('latin1')).toBe('You see a square.\r\nAnn is here.\r\n> \xff\xf9');
+    client.destroy();
+  });
+
   it('ends prompts with GA, or with EOR once the client agreed', async () => {
     const { connection, client, events, received, until } = await pair();
     connection.start();
