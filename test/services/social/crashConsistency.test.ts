@@ -4,20 +4,12 @@ import {
   SOCIAL_SERVICE_TOKEN,
   as,
   buildInteraction,
+  dieOnce,
   startSocialPlatform,
   type SocialPlatform,
 } from './socialPlatform';
 
-/** The process "dies" at a step: the store call throws (after doing its write, for the `after` steps), once. */
 type Collection = Record<string, (...args: unknown[]) => Promise<unknown>>;
-function dieOnce(collection: Collection, method: string, after: boolean): void {
-  const original = collection[method];
-  collection[method] = async (...args: unknown[]) => {
-    collection[method] = original;
-    if (after) await original.apply(collection, args);
-    throw new Error(`simulated crash at ${method}`);
-  };
-}
 
 /**
  * A social interaction touches three records (the edge's trust, its history, the interaction) and the memory

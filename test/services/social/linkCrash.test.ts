@@ -5,24 +5,11 @@ import {
   SOCIAL_SERVICE_TOKEN,
   as,
   buildInteraction,
+  dieOnce,
   signUp,
   startSocialPlatform,
   type SocialPlatform,
 } from './socialPlatform';
-
-type Patchable = Record<string, (...args: unknown[]) => unknown>;
-
-/** The process "dies" at the next call of `method` on `target` (after doing its write when `after`), once. */
-function dieOnce(target: Patchable, method: string, after: boolean): void {
-  const original = target[method];
-  target[method] = (...args: unknown[]) => {
-    target[method] = original;
-    if (!after) throw new Error(`simulated crash at ${method}`);
-    return Promise.resolve(original.apply(target, args)).then(() => {
-      throw new Error(`simulated crash after ${method}`);
-    });
-  };
-}
 
 /**
  * Linking a game account folds its person's edges and interactions into the web person: several writes. A process
@@ -93,15 +80,15 @@ describe('a link killed while its history is merged', () => {
   const steps: { name: string; crash: () => void }[] = [
     {
       name: 'after the link, before any edge moved',
-      crash: () => dieOnce(store().edges as unknown as Patchable, 'find', false),
+      crash: () => dieOnce(store().edges, 'find', false),
     },
     {
       name: 'after an edge was combined, before the old one was deleted',
-      crash: () => dieOnce(store().edges as unknown as Patchable, 'deleteOne', false),
+      crash: () => dieOnce(store().edges, 'deleteOne', false),
     },
     {
       name: 'after the edges moved, before the interactions moved',
-      crash: () => dieOnce(store().interactions as unknown as Patchable, 'updateMany', true),
+      crash: () => dieOnce(store().interactions, 'updateMany', true),
     },
   ];
 
@@ -126,7 +113,7 @@ describe('a link killed while its history is merged', () => {
 
   it('finishes at once, in the pass a process runs when it starts, a link however recent', async () => {
     const views = await twoViewsOfOnePerson(8);
-    dieOnce(store().edges as unknown as Patchable, 'deleteOne', false);
+    dieOnce(store().edges, 'deleteOne', false);
     expect((await views.link()).status).toBe(500);
     expect((await platform.area.recovery.run({ all: true })).merged).toBe(1);
     await expectMergedOnce(views);
@@ -134,7 +121,7 @@ describe('a link killed while its history is merged', () => {
 
   it('finishes a half-merged link when the user links again', async () => {
     const views = await twoViewsOfOnePerson(9);
-    dieOnce(store().edges as unknown as Patchable, 'deleteOne', false);
+    dieOnce(store().edges, 'deleteOne', false);
     expect((await views.link()).status).toBe(500);
     const again = await views.link();
     expect(again.status).toBe(200);

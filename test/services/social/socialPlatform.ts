@@ -157,3 +157,21 @@ export function buildBatch(events: object[], overrides: Record<string, unknown> 
   seqs += 1;
   return { bot_instance_id: 'bot-test', seq: seqs, sent_at: '2026-11-26T08:00:00Z', events, ...overrides };
 }
+
+type Patchable = Record<string, (...args: unknown[]) => unknown>;
+
+/**
+ * The process "dies" at the next call of `method` on `target` (a collection, a model): the call throws, after doing
+ * its write when `after`, once. As a kill between two of a write's steps would stop it.
+ */
+export function dieOnce(target: object, method: string, after: boolean): void {
+  const patched = target as Patchable;
+  const original = patched[method];
+  patched[method] = (...args: unknown[]) => {
+    patched[method] = original;
+    if (!after) throw new Error(`simulated crash at ${method}`);
+    return Promise.resolve(original.apply(target, args)).then(() => {
+      throw new Error(`simulated crash after ${method}`);
+    });
+  };
+}
