@@ -33,13 +33,21 @@ export interface EnrichmentJournal {
     entries: readonly { documentId: string; chunkIds: readonly string[] }[],
     at: Date,
   ): Promise<void>;
-  /** Owed entries, oldest first, up to about `maxChunks` chunks (at least one entry when any is owed). */
+  /**
+   * Owed entries, oldest first, up to about `maxChunks` chunks (at least one entry when any is owed and free), claimed
+   * for this process where the journal is shared.
+   */
   next(maxChunks: number): Promise<EnrichmentEntry[]>;
   /** Removes the entry if it is still at `version` (a newer record() keeps it for the next round). */
   complete(documentId: string, version: number): Promise<void>;
   /** The entry of one document, if vectors are owed for it. */
   find(documentId: string): Promise<EnrichmentEntry | undefined>;
   backlog(): Promise<EnrichmentBacklog>;
+  /**
+   * Entries other processes have claimed and are working on (a journal shared by several processes); the backfill
+   * waits for them instead of calling itself idle. Absent: nothing is shared.
+   */
+  claimedElsewhere?(): Promise<number>;
 }
 
 /** Takes entries oldest first until `maxChunks` chunks (always at least one). */

@@ -7,7 +7,10 @@ import type { ChunkStore } from './chunkStore';
 import type { EnrichmentJournal } from './enrichmentJournal';
 import { RateMeter } from './rateMeter';
 
-/** Backfill settings. Defaults: 128 chunks per batch, 5 ms between batches, 2 s after a failed batch. */
+/**
+ * Backfill settings. Defaults: 128 chunks per batch, 5 ms between batches, 2 s after a failed batch, 2 s between
+ * looks while other processes hold every owed entry.
+ */
 export interface VectorBackfillOptions {
   batchChunks: number;
   pauseMs: number;
@@ -20,6 +23,8 @@ export interface VectorBackfillOptions {
    */
   onVectors?: () => Promise<void>;
   announceEveryMs: number;
+  /** How long to wait before looking again when every owed entry is claimed by another process. */
+  claimWaitMs: number;
 }
 
 /** The backfill's figures for /brain/stats and /metrics. */
@@ -72,6 +77,7 @@ export class VectorBackfill {
       pauseMs: 5,
       retryMs: 2000,
       announceEveryMs: 1000,
+      claimWaitMs: 2000,
       clock: systemClock,
       logger: pino({ level: 'silent' }),
       ...options,
@@ -116,6 +122,11 @@ export class VectorBackfill {
       this.wake = false;
       const entries = await this.deps.journal.next(this.options.batchChunks);
       if (entries.length === 0) {
+        // Nothing free, but other processes hold claims: wait for them (or for their claims to lapse).
+        if (((await this.deps.journal.claimedElsewhere?.()) ?? 0) > 0) {
+          await sleep(this.options.claimWaitMs);
+          continue;
+        }
         await this.announce(true);
         if (!this.wake) return;
         continue;

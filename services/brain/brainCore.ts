@@ -202,7 +202,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const chunking = new ChunkingPool({ threads: config.BRAIN_CHUNKING_THREADS });
   // Searchable first, enriched after: an ingest answers once its chunks are stored and in the fulltext index; the
   // vectors it owes are on record in the journal and computed in batches in the background (resumed at start-up).
-  const journal = new MongoEnrichmentJournal(stores.mongo);
+  const journal = new MongoEnrichmentJournal(stores.mongo, clock);
   await journal.init();
   const backfill = new VectorBackfill(
     { journal, store, vectors, embeddings },

@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { Connection } from 'mongoose';
 import type { DocumentRecord } from '../../../models/corpusRecords';
 import { MongoChunkStore } from '../../../ai/corpus/mongoChunkStore';
-import { MongoEnrichmentJournal } from '../../../ai/corpus/mongoEnrichmentJournal';
+import { CLAIM_MS, MongoEnrichmentJournal } from '../../../ai/corpus/mongoEnrichmentJournal';
 import { startMongoEngine, type MongoEngine } from '../../../embedded/mongo';
+import { ManualClock } from '../../../platform/clock';
 import { silentLogger } from '../../../platform/logger';
 import { connectMongo } from '../../../platform/stores/mongo';
 import { buildChunk } from '../factories';
@@ -98,5 +99,36 @@ describe('batch writes of a searchable-first ingest (embedded MongoDB)', () => {
     await journal.complete('a', 2);
     expect(await journal.find('a')).toBeUndefined();
     expect((await journal.next(100)).map((e) => e.documentId)).toEqual(['c', 'b']);
+  });
+
+  it('spreads owed entries over the processes sharing the journal, and a dead process’s claims lapse', async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:10:00Z'));
+    const [one, two] = [
+      new MongoEnrichmentJournal(connection, clock),
+      new MongoEnrichmentJournal(connection, clock),
+    ];
+    await one.init();
+    for (const [i, id] of ['a', 'b', 'c', 'd'].entries())
+      await one.record(id, [`${id}1`, `${id}2`], new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000));
+
+    // Each takes the oldest entries nobody else holds.
+    expect((await one.next(4)).map((e) => e.documentId)).toEqual(['a', 'b']);
+    expect((await two.next(4)).map((e) => e.documentId)).toEqual(['c', 'd']);
+    expect([await one.claimedElsewhere(), await two.claimedElsewhere()]).toEqual([2, 2]);
+    // A journal takes its own claims again (a batch that failed is retried by the same process).
+    expect((await one.next(4)).map((e) => e.documentId)).toEqual(['a', 'b']);
+
+    // One completes its entries; a re-record of one meanwhile keeps it owed and frees it for anyone.
+    await one.record('b', ['b3'], new Date('2026-01-01T00:05:00Z'));
+    await one.complete('a', 1);
+    await one.complete('b', 1);
+    expect(await one.find('a')).toBeUndefined();
+    expect((await two.next(4)).map((e) => e.documentId)).toEqual(['b']);
+
+    // Two dies holding c and d: after the claim lapses, one takes them.
+    expect((await one.next(4)).map((e) => e.documentId)).toEqual([]);
+    clock.advance(CLAIM_MS + 1);
+    expect((await one.next(5)).map((e) => e.documentId)).toEqual(['b', 'c']);
+    expect(await one.claimedElsewhere()).toBe(0);
   });
 });

@@ -70,6 +70,29 @@ describe('searchable first, enriched after', () => {
     expect(backfill.stats()).toMatchObject({ state: 'idle', done: 6, failures: 0 });
   });
 
+  it('waits while other processes hold every owed entry instead of calling itself idle', async () => {
+    const { ingestor, store, journal, vectors, embeddings } = buildStores();
+    await ingestor.ingest([page(1)]);
+    // Another process claimed the entry; it finishes it two looks later.
+    const claimed = [...(await journal.next(100))];
+    const take = journal.next.bind(journal);
+    let looks = 0;
+    journal.next = async (max) => (looks >= 2 ? take(max) : []);
+    journal.claimedElsewhere = async () => (++looks <= 2 ? claimed.length : 0);
+    const backfill = new VectorBackfill(
+      { journal, store, vectors, embeddings },
+      { batchChunks: 4, pauseMs: 0, claimWaitMs: 1 },
+    );
+
+    backfill.kick();
+    await backfill.whenIdle();
+
+    expect(looks).toBe(3);
+    // Its claim lapsed without the work being done (looks ran out): this process did it.
+    expect(await vectorCount(vectors)).toBe(2);
+    expect(await journal.backlog()).toMatchObject({ documents: 0 });
+  });
+
   it('embeds only the new chunk of a changed document and skips chunks the document no longer lists', async () => {
     const { ingestor, store, journal, vectors, embeddings } = buildStores();
     const backfill = new VectorBackfill({ journal, store, vectors, embeddings }, { pauseMs: 0 });
