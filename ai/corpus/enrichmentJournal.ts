@@ -48,6 +48,8 @@ export interface EnrichmentJournal {
    * waits for them instead of calling itself idle. Absent: nothing is shared.
    */
   claimedElsewhere?(): Promise<number>;
+  /** Gives up this process's claims (called when its backfill stops). */
+  release?(): Promise<void>;
 }
 
 /** Takes entries oldest first until `maxChunks` chunks (always at least one). */

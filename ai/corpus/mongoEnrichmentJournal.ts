@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Schema, type Connection } from 'mongoose';
 import { systemClock, type Clock } from '../../platform/clock';
@@ -49,13 +48,14 @@ const toEntry = (stored: StoredEntry): EnrichmentEntry => ({
  *
  * Several processes share one journal: next() claims the entries it answers for `CLAIM_MS` (`claimedBy` this
  * journal's owner id, `claimedUntil`), skipping entries another live process claimed, so each batch is worked by
- * one process and the backlog spreads over all of them; a claim of a process that died lapses and another takes it.
+ * one process and the backlog spreads over all of them; a clean stop releases its claims (`release`), and a claim of
+ * a process that died lapses and another takes it.
  * Two processes racing for one entry both may read it, but only one claim update matches it.
  */
 export class MongoEnrichmentJournal implements EnrichmentJournal {
   private readonly entries;
-  /** This process's name on its claims. */
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** This process's name on its claims (one per process: a platform restarted in the same process takes them back). */
+  readonly owner = `${hostname()}:${process.pid}`;
 
   constructor(
     connection: Connection,
@@ -138,6 +138,11 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
         { _id: documentId, claimedBy: this.owner },
         { $unset: { claimedBy: '', claimedUntil: '' } },
       );
+  }
+
+  /** Gives up this process's claims (a clean stop), so another process need not wait for them to lapse. */
+  async release(): Promise<void> {
+    await this.entries.updateMany({ claimedBy: this.owner }, { $unset: { claimedBy: '', claimedUntil: '' } });
   }
 
   /** Entries other live processes are working on (the backfill waits for them rather than calling itself idle). */

@@ -106,6 +106,7 @@ export class VectorBackfill {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.running;
+    await this.deps.journal.release?.();
   }
 
   stats(): VectorBackfillStats {

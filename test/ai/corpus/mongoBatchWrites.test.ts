@@ -107,6 +107,8 @@ describe('batch writes of a searchable-first ingest (embedded MongoDB)', () => {
       new MongoEnrichmentJournal(connection, clock),
       new MongoEnrichmentJournal(connection, clock),
     ];
+    // Two processes: a journal's owner is its process.
+    Object.assign(two, { owner: `${one.owner}-other` });
     await one.init();
     for (const [i, id] of ['a', 'b', 'c', 'd'].entries())
       await one.record(id, [`${id}1`, `${id}2`], new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000));
@@ -125,7 +127,11 @@ describe('batch writes of a searchable-first ingest (embedded MongoDB)', () => {
     expect(await one.find('a')).toBeUndefined();
     expect((await two.next(4)).map((e) => e.documentId)).toEqual(['b']);
 
-    // Two dies holding c and d: after the claim lapses, one takes them.
+    // A clean stop gives its claims back at once.
+    await two.release();
+    expect(await one.claimedElsewhere()).toBe(0);
+    expect((await two.next(8)).map((e) => e.documentId)).toEqual(['b', 'c', 'd']);
+    // Two dies holding them: after the claims lapse, one takes them.
     expect((await one.next(4)).map((e) => e.documentId)).toEqual([]);
     clock.advance(CLAIM_MS + 1);
     expect((await one.next(5)).map((e) => e.documentId)).toEqual(['b', 'c']);

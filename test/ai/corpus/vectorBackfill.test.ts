@@ -78,7 +78,7 @@ describe('searchable first, enriched after', () => {
     const take = journal.next.bind(journal);
     let looks = 0;
     journal.next = async (max) => (looks >= 2 ? take(max) : []);
-    journal.claimedElsewhere = async () => (++looks <= 2 ? claimed.length : 0);
+    Object.assign(journal, { claimedElsewhere: async () => (++looks <= 2 ? claimed.length : 0) });
     const backfill = new VectorBackfill(
       { journal, store, vectors, embeddings },
       { batchChunks: 4, pauseMs: 0, claimWaitMs: 1 },
