@@ -2,7 +2,8 @@
  * CPU per v2 auto search, in process (no HTTP): an in-memory brain (bench/brainCorpus.ts) holding either the
  * realistic pages of bench/ingestScale.ts (default, ingested through the ingest pipeline) or the repository's own
  * corpus (`BENCH_CORPUS=forge`), then `router.search` over queries of bench/syntheticCorpus.ts (SIMPLE keyword
- * lookups, as bench/ingestScale.ts sends) or the forge eval's questions (forge corpus). It prints the process's
+ * lookups, as bench/ingestScale.ts sends) or the forge eval's questions (forge corpus, read from
+ * `BENCH_CORPUS_ROOT`, default this checkout, so two builds can be compared on the same files). It prints the process's
  * CPU per query (all threads, the primary figure: it depends least on what else runs on the machine), the
  * event loop's share, and a digest of every answer's chunk ids and scores: two builds with the same digest rank
  * the same. `BENCH_PROFILE=file.cpuprofile` profiles the timed part.
@@ -11,7 +12,9 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { buildInMemoryBrain, ingestRepository } from './brainCorpus';
+import path from 'node:path';
+import { ingestFolder } from '../ai/corpus/folderIngest';
+import { buildInMemoryBrain, CORPUS_PATHS } from './brainCorpus';
 import { PageFactory } from './ingestScale/pages';
 import { SyntheticCorpus } from './syntheticCorpus';
 import { threadCpuMs } from './support/threadCpu';
@@ -20,12 +23,18 @@ import questions from './brainEval/questions.json';
 const PAGES = Number(process.argv[2] ?? 500);
 const QUERIES = Number(process.argv[3] ?? 2_000);
 const FORGE = process.env.BENCH_CORPUS === 'forge';
+/** Where the forge corpus is read (BENCH_CORPUS_ROOT, default this checkout): two builds compare on the same files. */
+const ROOT = process.env.BENCH_CORPUS_ROOT ?? path.join(__dirname, '..');
 
 async function main(): Promise<void> {
   const brain = buildInMemoryBrain({ raptor: false });
   let queries: string[];
   if (FORGE) {
-    const { chunks } = await ingestRepository(brain);
+    let chunks = 0;
+    for (const folder of CORPUS_PATHS) {
+      const report = await ingestFolder(brain.ingestor, ROOT, folder);
+      chunks += report.results.reduce((sum, r) => sum + r.chunks, 0);
+    }
     const asked = (questions as { questions: Array<{ question: string }> }).questions.map((q) => q.question);
     queries = Array.from({ length: QUERIES }, (_, i) => asked[i % asked.length]);
     console.log(`corpus: forge, ${chunks} chunks; ${asked.length} eval questions asked in turn`);
