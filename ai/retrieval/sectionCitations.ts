@@ -50,7 +50,7 @@ export function citedSectionsOf(
  * authority is: a change costs the changed document's chunks.
  *
  * What each chunk cites is read once, when the chunk is indexed (`apply`), not at every search: the pattern over
- * the title and text of the first 50 candidates was 15-30 % of a v2 SIMPLE search's CPU (bench/README.md, issue
+ * the title and text of the first 50 candidates was 15-33 % of a v2 SIMPLE search's CPU (bench/README.md, issue
  * 37). A hit of a chunk not applied here (a stale hit, a test's own) is read at search time, as before.
  */
 export class SectionCitations {
