@@ -10,7 +10,8 @@
  * (vectors, graph, RAPTOR: waited for through /brain/stats) with its rate per core (chunks per CPU-second the
  * server spent after the last page was findable), and the server's RSS at the end. The load average is printed next
  * to every size. `BENCH_SERVER_PROFILE=<dir>` writes the server's CPU profile (node --cpu-prof) there.
- * `BENCH_SEARCH_PER_SECOND=0` measures the ingest alone (no search load).
+ * `BENCH_SEARCH_PER_SECOND=0` measures the ingest alone (no search load). After the enrichment, 1,000 v2 SIMPLE searches
+ * (`BENCH_QUIET_SEARCHES`) measure the server's CPU per search over HTTP.
  * Run: npx tsx bench/ingestScale.ts [sizes=2000,20000]   (e.g. 2000,20000,100000)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -34,6 +35,8 @@ const BANDS = 5;
 const TOKEN = 'bench-service-token-0123456789';
 /** v2 SIMPLE searches per second during the ingest (BENCH_SEARCH_PER_SECOND, default 100; 0: ingest alone). */
 const SEARCH_PER_SECOND = Number(process.env.BENCH_SEARCH_PER_SECOND ?? 100);
+/** v2 SIMPLE searches sent after the enrichment to measure the server's CPU per search (BENCH_QUIET_SEARCHES; 0: none). */
+const QUIET_SEARCHES = Number(process.env.BENCH_QUIET_SEARCHES ?? 1000);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const load = () =>
   loadavg()
@@ -236,11 +239,43 @@ async function runSize(chunks: number): Promise<void> {
         `${stats.total_chunks / (findableSeconds + enrichSeconds) > 0 ? (stats.total_chunks / (findableSeconds + enrichSeconds)).toFixed(0) : 0} chunks/s ingest to fully enriched; load ${load()}`,
     );
     if (stats.enrichment) console.log(`enrichment stats: ${JSON.stringify(stats.enrichment)}`);
+    await searchCost(port, pid);
     console.log(`server memory at the end: RSS ${rssMiB(pid)}`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
   }
+}
+
+/**
+ * The server's CPU per v2 SIMPLE search over HTTP once the ingest and its enrichment are done: QUIET_SEARCHES keyword
+ * queries (the same seeded sequence every run), 4 in flight, with the server's idle CPU over 2 s before as the floor.
+ */
+async function searchCost(port: number, pid: number): Promise<void> {
+  if (QUIET_SEARCHES <= 0) return;
+  const idleStart = cpuMs(pid);
+  await sleep(2_000);
+  const idlePerSecond = (cpuMs(pid) - idleStart) / 2;
+  const corpus = new SyntheticCorpus();
+  const queries = Array.from({ length: QUIET_SEARCHES }, () => corpus.query());
+  let next = 0;
+  let cached = 0;
+  const cpuStart = cpuMs(pid);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < queries.length) {
+        const response = await call(port, 'POST', '/brain/search/v2', { query: queries[next++] });
+        if (response.json().cached === true) cached++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `v2 SIMPLE search after the ingest (${queries.length} queries, 4 in flight, ${cached} from the cache): server CPU ` +
+      `${((cpuMs(pid) - cpuStart) / queries.length).toFixed(2)} ms per query (idle beside it: ${idlePerSecond.toFixed(0)} ` +
+      `ms/s), ${(queries.length / seconds).toFixed(0)} queries/s; load ${load()}`,
+  );
 }
 
 async function main(): Promise<void> {

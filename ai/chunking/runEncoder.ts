@@ -1,5 +1,8 @@
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 
+/** Distinct pre-tokens (words with their leading space, numbers, punctuation runs) whose tokens are remembered. */
+const PRE_TOKENS_REMEMBERED = 100_000;
+
 /**
  * cl100k_base byte-pair encoding of long runs without whitespace (a base64 blob, minified code, CJK text, one
  * 100 KB "word"), the same tokens js-tiktoken's `encode` gives, without its costs on such text: `encode` builds its
@@ -13,6 +16,8 @@ export class RunEncoder {
   /** Token → its bytes as a Latin-1 string. */
   private readonly bytes: string[] = [];
   private readonly pattern = new RegExp(cl100kBase.pat_str, 'gu');
+  /** Pre-token → its tokens (`encodeOrdinary`). */
+  private readonly remembered = new Map<string, number[]>();
 
   constructor() {
     for (const line of cl100kBase.bpe_ranks.split('\n')) {
@@ -44,6 +49,26 @@ export class RunEncoder {
       }
     }
     return tokens;
+  }
+
+  /**
+   * The tokens of ordinary text, appended to `into`: js-tiktoken's `encode(text, [], [])` (every pre-token merged
+   * whole), with each pre-token's tokens remembered (up to PRE_TOKENS_REMEMBERED, then forgotten all at once). Prose
+   * and code repeat their words, and js-tiktoken merges a word it does not hold whole anew at every occurrence: that
+   * was 40 % of an ingest's CPU per chunk (bench/README.md, issue 37). Callers cut runs longer than a few dozen
+   * characters out first (`encode` with pieces): a whole pre-token's merge is quadratic in its length.
+   */
+  encodeOrdinary(text: string, into: number[]): void {
+    for (const [preToken] of text.matchAll(this.pattern)) {
+      let tokens = this.remembered.get(preToken);
+      if (tokens === undefined) {
+        tokens = [];
+        this.encodePiece(latin1Bytes(preToken), tokens);
+        if (this.remembered.size >= PRE_TOKENS_REMEMBERED) this.remembered.clear();
+        this.remembered.set(preToken, tokens);
+      }
+      for (const token of tokens) into.push(token);
+    }
   }
 
   /** The UTF-8 bytes of `token` as a Latin-1 string ('' for a special token). */

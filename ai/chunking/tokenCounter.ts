@@ -1,5 +1,3 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import { RunEncoder } from './runEncoder';
 
 /**
@@ -12,17 +10,11 @@ export interface TokenCounter {
   split(text: string, maxTokens: number, overlapTokens: number): string[];
 }
 
-let encoder: Tiktoken | undefined;
-
-function cl100k(): Tiktoken {
-  encoder ??= new Tiktoken(cl100kBase);
-  return encoder;
-}
-
 /**
  * BPE merging is quadratic in the length of one pre-token (a run without whitespace), and js-tiktoken's `encode` is
  * slow on text its vocabulary does not hold whole: 8,000 characters of `x` took seconds, a 100 KB line of base64 or
- * CJK text several. Text is encoded by js-tiktoken as it is, except runs longer than LONG_RUN_CHARS characters (a
+ * CJK text several. Text is encoded as js-tiktoken encodes it (by `RunEncoder.encodeOrdinary`, which merges each
+ * distinct word once instead of at every occurrence), except runs longer than LONG_RUN_CHARS characters (a
  * base64 blob, minified code, CJK text without spaces, one 100 KB "word"), which `RunEncoder` encodes with the same
  * ranks, cutting a pre-token longer than RUN_PIECE characters into pieces of that many: the cost is then linear in
  * the run, the tokens still decode to the exact text, and counts differ from one-piece encoding only inside such
@@ -49,17 +41,20 @@ function encode(text: string): number[] {
   return tokens;
 }
 
-/** cl100k_base tokens of `text`, with runs longer than LONG_RUN_CHARS encoded by `RunEncoder`. */
+/**
+ * cl100k_base tokens of `text`: runs longer than LONG_RUN_CHARS encoded by `RunEncoder` in pieces, the text between
+ * them as js-tiktoken encodes it (`RunEncoder.encodeOrdinary`: the same tokens, each word merged once).
+ */
 function encodeAnew(text: string): number[] {
   const tokens: number[] = [];
+  const runs = (runEncoder ??= new RunEncoder());
   let last = 0;
   for (const match of text.matchAll(LONG_RUN)) {
-    appendTokens(tokens, cl100k().encode(text.slice(last, match.index), [], []));
-    runEncoder ??= new RunEncoder();
-    appendTokens(tokens, runEncoder.encode(match[0], RUN_PIECE));
+    runs.encodeOrdinary(text.slice(last, match.index), tokens);
+    appendTokens(tokens, runs.encode(match[0], RUN_PIECE));
     last = match.index + match[0].length;
   }
-  appendTokens(tokens, cl100k().encode(text.slice(last), [], []));
+  runs.encodeOrdinary(text.slice(last), tokens);
   return tokens;
 }
 

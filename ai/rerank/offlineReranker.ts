@@ -47,11 +47,70 @@ export const DEFAULT_RERANKER_OPTIONS: OfflineRerankerOptions = {
   mmrLambda: 0.85,
 };
 
-/** A candidate with its relevance score and term set, as MMR reads it. */
+/** A candidate with its relevance score and its text's distinct term ids (ascending), as MMR reads it. */
 export interface Scored {
   hit: Hit;
   score: number;
-  terms: Set<string>;
+  terms: Uint32Array;
+}
+
+/** Candidates whose analysis the reranker keeps (chunk ids are content hashes: an analysis never goes stale). */
+const ANALYSED_CHUNKS = 50_000;
+
+/**
+ * What the reranker reads of a candidate, worked out the first time the chunk is a candidate and kept: its text's
+ * terms as ids in text order (proximity) and distinct in ascending order (coverage, MMR's overlap by a merge),
+ * and its title's, symbols' and source's distinct term ids. Ids are the reranker's own (`TermIds`).
+ */
+interface Analysis {
+  body: Uint32Array;
+  distinct: Uint32Array;
+  title: Uint32Array;
+}
+
+/** Term → a small integer, so a candidate's terms are a typed array and set operations are merges of numbers. */
+class TermIds {
+  private readonly ids = new Map<string, number>();
+
+  /** The term's id, or -1 when no analysed text holds it. */
+  of(term: string): number {
+    return this.ids.get(term) ?? -1;
+  }
+
+  /** Ids of `terms` (in their order), giving new terms the next id. */
+  intern(terms: readonly string[]): Uint32Array {
+    const out = new Uint32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) {
+      let id = this.ids.get(terms[i]);
+      if (id === undefined) this.ids.set(terms[i], (id = this.ids.size));
+      out[i] = id;
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.ids.clear();
+  }
+}
+
+/** Distinct values, ascending. */
+function distinctSorted(ids: Uint32Array): Uint32Array {
+  return Uint32Array.from(new Set(ids)).sort();
+}
+
+/** Whether the ascending `sorted` holds `id` (-1: an unknown term, held by none). */
+function holds(sorted: Uint32Array, id: number): boolean {
+  if (id < 0) return false;
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const value = sorted[mid];
+    if (value === id) return true;
+    if (value < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /**
@@ -62,21 +121,23 @@ export interface Scored {
  * value of the kind the question asks for (a duration for "how long", a path for "which route"…); then
  * selects greedily by maximal marginal relevance, so near-duplicate chunks of one document do not crowd the
  * top. `score` of a reranked hit is its relevance score in [0, 1].
+ * A candidate's terms are analysed once per chunk and kept as ids (`Analysis`): a search then compares
+ * numbers, not strings (the reranker was about a fifth of a v2 SIMPLE search's CPU; bench/README.md, issue 37).
  */
 export function createOfflineReranker(
   deps: OfflineRerankerDeps,
   options: Partial<OfflineRerankerOptions> = {},
 ): Reranker {
   const w = { ...DEFAULT_RERANKER_OPTIONS, ...options };
-  // Chunk ids are content hashes, so a chunk's analysis never goes stale; bounded, cleared when full.
-  const analysed = new Map<string, { body: string[]; bodySet: Set<string>; titleSet: Set<string> }>();
-  const analysis = (hit: Hit) => {
+  // Bounded: both are cleared when full, between searches (an id must not change during one).
+  const analysed = new Map<string, Analysis>();
+  const termIds = new TermIds();
+  const analysis = (hit: Hit): Analysis => {
     let entry = analysed.get(hit.chunkId);
     if (!entry) {
-      const body = analyze(hit.text);
-      const titleSet = new Set(analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`));
-      entry = { body, bodySet: new Set(body), titleSet };
-      if (analysed.size >= 50_000) analysed.clear();
+      const body = termIds.intern(analyze(hit.text));
+      const title = termIds.intern(analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`));
+      entry = { body, distinct: distinctSorted(body), title: distinctSorted(title) };
       analysed.set(hit.chunkId, entry);
     }
     return entry;
@@ -84,30 +145,37 @@ export function createOfflineReranker(
   return async (query, hits, limit) => {
     const terms = [...queryTerms(query)];
     if (terms.length === 0 || hits.length === 0) return hits.slice(0, limit);
+    if (analysed.size + hits.length > ANALYSED_CHUNKS) {
+      analysed.clear();
+      termIds.clear();
+    }
+    const analyses = hits.map(analysis);
     const expansions = expandQueryTerms(query);
-    const idf = new Map(terms.map((t) => [t, deps.idf(t)]));
-    const mass = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+    const idf = terms.map((t) => deps.idf(t));
+    const mass = idf.reduce((a, b) => a + b, 0) || 1;
+    const ids = terms.map((t) => termIds.of(t));
+    const expansionIds = terms.map((t) => (expansions.get(t) ?? []).map((s) => termIds.of(s)));
     const target = queryTarget(query);
     const wanted = w.answerType > 0 ? answerTypeOf(query) : undefined;
     const scored: Scored[] = hits.map((hit, rank) => {
-      const { body, bodySet, titleSet } = analysis(hit);
+      const { body, distinct, title } = analyses[rank];
       let covered = 0;
       let titled = 0;
-      for (const term of terms) {
-        const weight = idf.get(term)!;
-        if (bodySet.has(term)) covered += weight;
-        else if ((expansions.get(term) ?? []).some((s) => bodySet.has(s))) covered += weight * 0.5;
-        if (titleSet.has(term)) titled += weight;
+      for (let t = 0; t < terms.length; t++) {
+        const weight = idf[t];
+        if (holds(distinct, ids[t])) covered += weight;
+        else if (expansionIds[t].some((s) => holds(distinct, s))) covered += weight * 0.5;
+        if (holds(title, ids[t])) titled += weight;
       }
       const score =
         w.prior * (1 / Math.sqrt(rank + 1)) +
         w.coverage * (covered / mass) +
-        w.proximity * proximity(body, idf) +
+        w.proximity * proximity(body, distinct, ids) +
         w.title * (titled / mass) +
         w.target * (matchesTarget(hit, target) ? 1 : 0) +
         w.authority * (deps.authority?.(hit.documentId) ?? 0) +
         (wanted && holdsAnswerType(hit.text, wanted) ? w.answerType : 0);
-      return { hit, score, terms: bodySet };
+      return { hit, score, terms: distinct };
     });
     return maximalMarginalRelevance(scored, limit, w.mmrLambda);
   };
@@ -131,18 +199,28 @@ function matchesTarget(hit: Hit, target: QueryTarget): boolean {
 
 const KNOWN_FILE_TYPE = /\.(md|markdown|mdx|txt|[cm]?[jt]sx?|sol|py|go|rs|java|rb|cs|cpp|c|h)$/i;
 
-/** 1 when the matched query terms occur side by side, falling towards 0 as the smallest window holding them widens. */
-function proximity(body: readonly string[], idf: ReadonlyMap<string, number>): number {
-  const wanted = new Set([...idf.keys()].filter((t) => body.includes(t)));
-  if (wanted.size < 2) return wanted.size === 1 ? 0.3 : 0;
-  const last = new Map<string, number>();
+/**
+ * 1 when the matched query terms occur side by side, falling towards 0 as the smallest window holding them widens.
+ * `body`: the text's term ids in order; `distinct`: the same, distinct and ascending; `query`: the query's distinct
+ * term ids (-1 for a term no text holds).
+ */
+function proximity(body: Uint32Array, distinct: Uint32Array, query: readonly number[]): number {
+  const wanted = query.filter((id) => holds(distinct, id));
+  if (wanted.length < 2) return wanted.length === 1 ? 0.3 : 0;
+  const last = new Int32Array(wanted.length).fill(-1);
+  let seen = 0;
   let best = Number.POSITIVE_INFINITY;
-  body.forEach((term, i) => {
-    if (!wanted.has(term)) return;
-    last.set(term, i);
-    if (last.size === wanted.size) best = Math.min(best, i - Math.min(...last.values()) + 1);
-  });
-  return wanted.size / best;
+  for (let i = 0; i < body.length; i++) {
+    const k = wanted.indexOf(body[i]);
+    if (k < 0) continue;
+    if (last[k] < 0) seen++;
+    last[k] = i;
+    if (seen < wanted.length) continue;
+    let first = i;
+    for (const at of last) if (at < first) first = at;
+    if (i - first + 1 < best) best = i - first + 1;
+  }
+  return wanted.length / best;
 }
 
 /**
@@ -182,9 +260,16 @@ export function maximalMarginalRelevance(candidates: Scored[], limit: number, la
   return picked.map(({ hit, score }) => ({ ...hit, score }));
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+/** |a ∩ b| / |a ∪ b| of two ascending lists of distinct ids, by a merge. */
+function jaccard(a: Uint32Array, b: Uint32Array): number {
   let shared = 0;
-  const [small, large] = a.size < b.size ? [a, b] : [b, a];
-  for (const term of small) if (large.has(term)) shared++;
-  return shared / (a.size + b.size - shared || 1);
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return shared / (a.length + b.length - shared || 1);
 }

@@ -1,4 +1,4 @@
-import type { ChunkRecord } from '../../models/corpusRecords';
+import { chunkDisplayTitle, type ChunkRecord } from '../../models/corpusRecords';
 import { hitFromChunk } from './chunkLookup';
 import type { Hit } from './hit';
 
@@ -17,6 +17,30 @@ const SECTION_NUMBER = /^(\d+(?:\.\d+)*)\.?\s/;
 /** The longest range a citation may span (`2.5-2.8` is 4 sections); longer ones are read as their two ends. */
 const MAX_RANGE = 20;
 
+/** A chunk that cites no numbered section (shared: most chunks). */
+const CITES_NOTHING: readonly string[] = Object.freeze([]);
+
+/**
+ * The numbered sections a text cites, as `<stem>#<section>` keys in order of first citation (`SPEC 4.8` →
+ * `SPEC#4.8`, `SPEC 2.5-2.6` → `SPEC#2.5`, `SPEC#2.6`), its own document's included.
+ */
+export function citedSectionKeys(text: string): readonly string[] {
+  let keys: Set<string> | undefined;
+  for (const match of text.matchAll(CITATION)) {
+    const stem = stemOf(match[1]);
+    keys ??= new Set();
+    for (const number of sectionNumbers(match[2])) keys.add(`${stem}#${number}`);
+  }
+  return keys ? [...keys] : CITES_NOTHING;
+}
+
+/** The sections a chunk cites in what its search hit shows: its display title and its text. */
+export function citedSectionsOf(
+  chunk: Pick<ChunkRecord, 'title' | 'headingPath' | 'symbols' | 'text'>,
+): readonly string[] {
+  return citedSectionKeys(`${chunkDisplayTitle(chunk)}\n${chunk.text}`);
+}
+
 /**
  * Where each numbered section of each document is, so a chunk citing `SPEC 4.8` can be followed to the chunks
  * of SPEC's section 4.8: a link between the text that restates or relies on a section and the section itself.
@@ -24,17 +48,26 @@ const MAX_RANGE = 20;
  * subsections' chunks too). Documents are named by their file stem (`docs/SPEC.md` → `SPEC`); several documents
  * may share one. Kept in step with the corpus through the fulltext index's change feed (`apply`), as the citation
  * authority is: a change costs the changed document's chunks.
+ *
+ * What each chunk cites is read once, when the chunk is indexed (`apply`), not at every search: the pattern over
+ * the title and text of the first 50 candidates was 15-33 % of a v2 SIMPLE search's CPU (bench/README.md, issue
+ * 37). A hit of a chunk not applied here (a stale hit, a test's own) is read at search time, as before.
  */
 export class SectionCitations {
   /** `<stem>#<section>` → chunk id → its document. */
   private readonly sections = new Map<string, Map<string, string>>();
   private readonly keysOf = new Map<string, Array<[key: string, chunkId: string]>>();
+  /** Chunk id → the sections its display title and text cite (CITES_NOTHING for most). */
+  private readonly citesOf = new Map<string, readonly string[]>();
+  /** Document id → its applied chunks' ids. */
+  private readonly chunksOf = new Map<string, string[]>();
 
   /** Follows a document change: its chunks as they now are (none: the document was removed). */
   apply(documentId: string, chunks: readonly ChunkRecord[]): void {
     this.forget(documentId);
     const keys: Array<[string, string]> = [];
     for (const chunk of chunks) {
+      this.citesOf.set(chunk.id, citedSectionsOf(chunk));
       const stem = stemOf(chunk.source);
       for (const heading of chunk.headingPath) {
         const number = SECTION_NUMBER.exec(heading)?.[1];
@@ -46,6 +79,11 @@ export class SectionCitations {
       }
     }
     if (keys.length > 0) this.keysOf.set(documentId, keys);
+    if (chunks.length > 0)
+      this.chunksOf.set(
+        documentId,
+        chunks.map((chunk) => chunk.id),
+      );
   }
 
   /**
@@ -53,14 +91,13 @@ export class SectionCitations {
    * in order of citation; none when they are more than `maxTargets` (a citation of a whole part, or of many
    * sections at once, says little about any one of them).
    */
-  cited(hit: Pick<Hit, 'title' | 'text' | 'documentId'>, maxTargets: number): string[] {
+  cited(hit: Pick<Hit, 'chunkId' | 'title' | 'text' | 'documentId'>, maxTargets: number): string[] {
+    const keys = this.citesOf.get(hit.chunkId) ?? citedSectionKeys(`${hit.title}\n${hit.text}`);
+    if (keys.length === 0) return [];
     const found = new Set<string>();
-    for (const match of `${hit.title}\n${hit.text}`.matchAll(CITATION)) {
-      const stem = stemOf(match[1]);
-      for (const number of sectionNumbers(match[2])) {
-        for (const [chunkId, documentId] of this.sections.get(`${stem}#${number}`) ?? []) {
-          if (documentId !== hit.documentId) found.add(chunkId);
-        }
+    for (const key of keys) {
+      for (const [chunkId, documentId] of this.sections.get(key) ?? []) {
+        if (documentId !== hit.documentId) found.add(chunkId);
       }
       if (found.size > maxTargets) return [];
     }
@@ -74,6 +111,8 @@ export class SectionCitations {
       if (members?.size === 0) this.sections.delete(key);
     }
     this.keysOf.delete(documentId);
+    for (const chunkId of this.chunksOf.get(documentId) ?? []) this.citesOf.delete(chunkId);
+    this.chunksOf.delete(documentId);
   }
 }
 

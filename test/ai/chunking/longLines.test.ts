@@ -11,13 +11,15 @@ const pick = (alphabet: string, length: number) => {
   return Array.from({ length }, () => chars[Math.floor(random() * chars.length)]).join('');
 };
 
-/** 100 KB of prose in lines of about 90 characters: the normal document the others are measured against. */
+/**
+ * 100 KB of prose in lines of about 90 characters: the normal document the others are measured against. Its words
+ * are new ones on every call (3-9 random letters), since the encoder remembers each word's tokens: the measure is the
+ * cost of text the encoder has not seen, as the long lines are.
+ */
 function proseLines(): string {
-  const words =
-    'the quick brown fox jumps over a lazy dog while merchants trade cloth and rope in the square'.split(' ');
   let text = '';
   for (let i = 0; text.length < 100_000; i++)
-    text += words[Math.floor(random() * words.length)] + (i % 14 === 13 ? '.\n' : ' ');
+    text += pick('abcdefghijklmnopqrstuvwxyz', 3 + Math.floor(random() * 7)) + (i % 14 === 13 ? '.\n' : ' ');
   return text;
 }
 
@@ -32,8 +34,8 @@ function chunkingCost(text: string): number {
  * How many times the cost of chunking `normal` chunking `text` costs: the fastest of five runs each (what the work
  * itself costs; load from other processes only adds), the two measured in turn.
  */
-function costRatio(text: string, normal: string): number {
-  const costs = Array.from({ length: 5 }, () => [chunkingCost(normal), chunkingCost(text)]);
+function costRatio(text: string, normal: () => string): number {
+  const costs = Array.from({ length: 5 }, () => [chunkingCost(normal()), chunkingCost(text)]);
   const fastest = (values: number[]) => Math.min(...values);
   return Math.round((fastest(costs.map(([, c]) => c)) / fastest(costs.map(([n]) => n))) * 10) / 10;
 }
@@ -72,10 +74,11 @@ describe('documents that are one long line', () => {
     for (const text of [normal, ...Object.values(lines)])
       chunkDocument({ source: 'docs/w.txt', index: 'docs', text });
     const ratios = Object.fromEntries(
-      Object.entries(lines).map(([kind, text]) => [kind, costRatio(text, normal)]),
+      Object.entries(lines).map(([kind, text]) => [kind, costRatio(text, proseLines)]),
     );
-    // Before: CJK 54-58 times, one letter 21-25 times, base64 6-9 times, hex 3-4 times the prose's cost; now
-    // 0.3-5 times (base64 and CJK, whose every token needs merging, the most).
+    // Before pieces: CJK 54-58 times, one letter 21-25 times, base64 6-9 times, hex 3-4 times the cost of prose of
+    // common words; with pieces, 0.3-5 times. Against prose of unseen words (since words' tokens are remembered):
+    // 0.2-1.6 times.
     expect(Object.entries(ratios).filter(([, ratio]) => ratio > 8)).toEqual([]);
   }, 120_000);
 });

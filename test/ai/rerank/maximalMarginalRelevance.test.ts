@@ -5,9 +5,9 @@ import { buildHit } from '../factories';
 function referenceMmr(candidates: Scored[], limit: number, lambda: number): string[] {
   const pool = [...candidates].sort((a, b) => b.score - a.score);
   const picked: Scored[] = [];
-  const jaccard = (a: Set<string>, b: Set<string>) => {
-    const shared = [...a].filter((t) => b.has(t)).length;
-    return shared / (a.size + b.size - shared || 1);
+  const jaccard = (a: Uint32Array, b: Uint32Array) => {
+    const shared = [...a].filter((t) => b.includes(t)).length;
+    return shared / (a.length + b.length - shared || 1);
   };
   while (picked.length < limit && pool.length > 0) {
     let bestAt = 0;
@@ -40,7 +40,10 @@ function randomCandidates(seed: number, count: number): Scored[] {
   return Array.from({ length: count }, (_, i) => ({
     hit: buildHit({ chunkId: `c${i}`, documentId: `d${Math.floor(next() * 8)}` }),
     score: Math.round(next() * 20) / 20,
-    terms: new Set(Array.from({ length: 3 + Math.floor(next() * 12) }, () => `t${Math.floor(next() * 30)}`)),
+    // A candidate's distinct term ids, ascending, as the reranker keeps them.
+    terms: Uint32Array.from(
+      new Set(Array.from({ length: 3 + Math.floor(next() * 12) }, () => Math.floor(next() * 30))),
+    ).sort(),
   }));
 }
 

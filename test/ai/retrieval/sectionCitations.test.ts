@@ -1,4 +1,5 @@
-import { followCitations, SectionCitations } from '../../../ai/retrieval/sectionCitations';
+import { hitFromChunk } from '../../../ai/retrieval/chunkLookup';
+import { citedSectionsOf, followCitations, SectionCitations } from '../../../ai/retrieval/sectionCitations';
 import type { ChunkRecord } from '../../../models/corpusRecords';
 import { buildChunk, buildHit } from '../factories';
 
@@ -64,6 +65,59 @@ describe('section citations', () => {
     expect(citations.cited(citing('See GUIDE 2.2.'), 5)).toEqual([ids.wicks]);
     citations.apply(GUIDE, []);
     expect(citations.cited(citing('See GUIDE 2.2.'), 5)).toEqual([]);
+  });
+});
+
+describe('section citations read when a chunk is indexed', () => {
+  const notes = (text: string, title = 'Notes') =>
+    buildChunk({ documentId: 'notes', source: 'notes/n.md', title, text });
+
+  it('follows an indexed chunk by what it cited when indexed, title included, not by reading the hit again', () => {
+    const { citations, ids } = indexed();
+    const [viaText, viaTitle] = [notes('See GUIDE 2.2 and GUIDE 3.'), notes('The keep.', 'Keys (GUIDE 2.1)')];
+    citations.apply('notes', [viaText, viaTitle]);
+
+    expect(citations.cited(hitFromChunk(viaText, 1, 'fulltext', undefined), 5)).toEqual([
+      ids.wicks,
+      ids.keys,
+    ]);
+    expect(citations.cited(hitFromChunk(viaTitle, 1, 'fulltext', undefined), 5)).toEqual([ids.oil]);
+    // The hit's own text is not read again for an indexed chunk.
+    expect(
+      citations.cited({ ...hitFromChunk(viaText, 1, 'fulltext', undefined), title: '', text: '' }, 5),
+    ).toEqual([ids.wicks, ids.keys]);
+  });
+
+  it("forgets a changed or removed document's chunks, and its citations then come from the hit", () => {
+    const { citations, ids } = indexed();
+    const before = notes('See GUIDE 2.2.');
+    citations.apply('notes', [before]);
+    citations.apply('notes', [notes('See GUIDE 3.')]);
+
+    expect(
+      citations.cited({ ...hitFromChunk(before, 1, 'fulltext', undefined), text: 'See GUIDE 2.3.' }, 5),
+    ).toEqual([ids.glass]);
+    citations.apply('notes', []);
+    expect(citations.cited(hitFromChunk(notes('See GUIDE 3.'), 1, 'fulltext', undefined), 5)).toEqual([
+      ids.keys,
+    ]);
+  });
+
+  it('gives the same targets as reading the hit, for any citation form', () => {
+    const { citations } = indexed();
+    const texts = [
+      'Per GUIDE sections 2.2 and 3.',
+      'Implements GUIDE 2.1-2.3.',
+      'All of GUIDE 2.',
+      'GUIDE.md §3, GUIDE 2.1',
+    ];
+    const chunks = texts.map((text) => notes(text));
+    citations.apply('notes', chunks);
+    for (const [i, chunk] of chunks.entries()) {
+      const fromIndex = citations.cited(hitFromChunk(chunk, 1, 'fulltext', undefined), 3);
+      expect(fromIndex).toEqual(citations.cited(citing(texts[i]), 3));
+    }
+    expect(citedSectionsOf(chunks[1])).toEqual(['GUIDE#2.1', 'GUIDE#2.2', 'GUIDE#2.3']);
   });
 });
 

@@ -40,6 +40,27 @@ describe('search answers from a partial index', () => {
     expect(partialIndexReasons(behind, ['fulltext', 'semantic'])).toEqual([]);
   });
 
+  it("reads no index's state for a fulltext-only search (SIMPLE's route), nor the ones the strategies skip", () => {
+    const read: string[] = [];
+    const counting = (name: string, stats: () => unknown) => ({
+      stats: () => {
+        read.push(name);
+        return stats();
+      },
+    });
+    const inner = core('running', { state: 'building', pendingDocuments: 1 }, 1);
+    const watched = {
+      backfill: counting('vectors', inner.backfill.stats),
+      graph: counting('graph', inner.graph.stats),
+      raptor: counting('raptor', inner.raptor.stats),
+    } as unknown as Core;
+
+    expect(partialIndexReasons(watched, ['fulltext'])).toEqual([]);
+    expect(read).toEqual([]);
+    partialIndexReasons(watched, ['fulltext', 'graph']);
+    expect(read).toEqual(['graph']);
+  });
+
   it('marks the answer degraded with the reasons, and leaves a complete answer as it was', () => {
     const body = { degraded: false, hits: [] };
     expect(withPartialIndexes(body, [])).toBe(body);
