@@ -38,7 +38,8 @@ describe('brain ingest when its store fails mid-write', () => {
   const steps = [
     {
       step: 'its chunks',
-      fail: () => jest.spyOn(chunks, 'bulkWrite').mockRejectedValueOnce(full()),
+      // Chunks go through the driver's collection (mongoChunkStore.ts), documents through the model.
+      fail: () => jest.spyOn(chunks.collection, 'bulkWrite').mockRejectedValueOnce(full()),
       words: ['quillon', 'pommel', 'ricasso'],
     },
     {
