@@ -120,6 +120,7 @@ describe('npm run brain:ingest', () => {
           env: { BRAIN_SERVICE_TOKEN: SERVICE_TOKEN, LOG_LEVEL: 'silent' },
           cwd: repo,
           print: (line) => lines.push(line),
+          progress: { write: () => undefined },
         });
 
       expect(await over(['--url', brain.url, '.'])).toBe(0);
