@@ -18,6 +18,8 @@ describe('POST /brain/search/v2', () => {
   beforeAll(async () => {
     brain = await startBrainPlatform();
     await brain.ingest(V2_CORPUS).expect(200);
+    // Vectors land in the background and move the cache's generation: the cache test below needs them all landed.
+    await brain.enriched();
   });
   afterAll(() => brain?.stop());
 
