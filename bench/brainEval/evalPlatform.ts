@@ -35,7 +35,7 @@ export interface CorpusIngest {
 export interface EvalPlatform {
   /** POSTs `body` to `route` with the service token; answers the parsed JSON, throwing on a status of 400 or more. */
   post<T>(route: string, body: unknown): Promise<T>;
-  /** Ingests the corpus's files and waits until the graph and the RAPTOR trees are ready. */
+  /** Ingests the corpus's files and waits until the graph, the RAPTOR trees and every vector are ready. */
   ingest(corpus: EvalCorpus): Promise<CorpusIngest>;
   stop(): Promise<void>;
 }
@@ -123,13 +123,21 @@ async function ingestCorpus(corpus: EvalCorpus, send: Send): Promise<CorpusInges
     total_chunks: number;
     graph: { state: string };
     raptor: { state: string };
+    enrichment: { vectors?: { pending: number } };
   };
   const stats = async () => JSON.parse((await send('GET', '/brain/stats')).body) as Stats;
+  // Vectors land in the background too (searchable first): a question asked before they have all landed scores the
+  // semantic strategies on a partial index, differently from run to run.
+  const settled = (s: Stats) =>
+    s.graph.state === 'ready' &&
+    ['ready', 'empty'].includes(s.raptor.state) &&
+    !s.enrichment?.vectors?.pending;
   let upkeep = await stats();
-  while (upkeep.graph.state !== 'ready' || !['ready', 'empty'].includes(upkeep.raptor.state)) {
+  while (!settled(upkeep)) {
     if (performance.now() - upkeepStarted > 600_000) {
       console.log(
-        `graph ${upkeep.graph.state}, RAPTOR ${upkeep.raptor.state} after 10 min: measured as they are`,
+        `graph ${upkeep.graph.state}, RAPTOR ${upkeep.raptor.state}, vectors pending ` +
+          `${upkeep.enrichment?.vectors?.pending ?? 0} after 10 min: measured as they are`,
       );
       break;
     }
