@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import {
   CALIBRATED_CONFIDENCE,
   evidenceFeatures,
+  NEURAL_CONFIDENCE,
   shouldAnswer,
   type ConfidenceModel,
   type EvidenceFeatures,
@@ -52,10 +53,21 @@ export interface AskResult {
   evidence?: EvidenceFeatures;
 }
 
-/** Answerer settings. Defaults: 8 hits searched, the confidence model calibrated on the multi-corpus eval. */
+/**
+ * How close in meaning the question is to each of the sentences (cosines, in order): the sentence encoder's, in
+ * services/brain. A port, so the answerer works without one (the lexical model then decides alone).
+ */
+export type SentenceSimilarity = (question: string, sentences: readonly string[]) => Promise<number[]>;
+
+/**
+ * Answerer settings. Defaults: 8 hits searched; the confidence models calibrated on the multi-corpus eval: with the
+ * encoder's similarity when the answerer has one (`NEURAL_CONFIDENCE`), and the lexical model
+ * (`CALIBRATED_CONFIDENCE`), which decides when the encoder is absent or fails.
+ */
 export interface QuestionAnswererOptions {
   searchLimit: number;
   confidence: ConfidenceModel;
+  lexicalConfidence: ConfidenceModel;
 }
 
 /**
@@ -77,10 +89,16 @@ export class QuestionAnswerer {
       router: AdaptiveRouter;
       generation: GenerationChain;
       idf: (term: string) => number;
+      similarity?: SentenceSimilarity;
     },
     options: Partial<QuestionAnswererOptions> = {},
   ) {
-    this.options = { searchLimit: 8, confidence: CALIBRATED_CONFIDENCE, ...options };
+    this.options = {
+      searchLimit: 8,
+      confidence: deps.similarity ? NEURAL_CONFIDENCE : CALIBRATED_CONFIDENCE,
+      lexicalConfidence: CALIBRATED_CONFIDENCE,
+      ...options,
+    };
     this.extractive = new ExtractiveGenerator({ idf: deps.idf });
   }
 
@@ -94,8 +112,16 @@ export class QuestionAnswerer {
     const passages = buildContext(hits, request.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS);
     const best = this.extractive.rank(request.question, passages, 1)[0];
     let result: Omit<AskResult, 'route' | 'degraded'>;
-    const features = evidenceFeatures(request.question, passages, best?.relevance ?? 0, agreement);
-    if (!best || !shouldAnswer(features, this.options.confidence)) {
+    const similarity = best ? await this.similarity(request.question, passages) : undefined;
+    const features = evidenceFeatures(
+      request.question,
+      passages,
+      best?.relevance ?? 0,
+      agreement,
+      similarity,
+    );
+    const model = similarity === undefined ? this.options.lexicalConfidence : this.options.confidence;
+    if (!best || !shouldAnswer(features, model)) {
       result = { answer: ABSTENTION, citations: [], model: 'none', grounded: false };
     } else {
       result = await this.answer(request.question, passages);
@@ -103,6 +129,22 @@ export class QuestionAnswerer {
     askTotal.inc({ outcome: result.grounded ? 'answered' : 'abstained', model: result.model });
     askLatency.observe((performance.now() - started) / 1000);
     return { ...result, route, degraded, evidence: features };
+  }
+
+  /**
+   * The encoder's similarity of the question to the closest sentence the extractive answer would state (the
+   * sentences the confidence judges are the answer's own); undefined without an encoder or when it fails, so the
+   * lexical model decides.
+   */
+  private async similarity(question: string, passages: ContextPassage[]): Promise<number | undefined> {
+    if (!this.deps.similarity) return undefined;
+    const sentences = this.extractive.choose(question, passages).map((s) => s.text);
+    if (sentences.length === 0) return 0;
+    try {
+      return Math.max(...(await this.deps.similarity(question, sentences)));
+    } catch {
+      return undefined;
+    }
   }
 
   private async answer(

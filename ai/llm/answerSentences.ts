@@ -1,14 +1,14 @@
 import { answerTypeOf, holdsAnswerType } from '../rerank/answerType';
 import type { ScoredSentence } from './extractiveGenerator';
 
-/** Sentence choice settings. Defaults: 3 sentences, rank prior 0.3, answer-type bonus 0.15. */
+/** Sentence choice settings. Defaults: 3 sentences, rank prior 2, answer-type bonus 0.15. */
 export interface AnswerSentenceOptions {
   maxSentences: number;
   rankWeight: number;
   typeBonus: number;
 }
 
-const DEFAULTS: AnswerSentenceOptions = { maxSentences: 3, rankWeight: 0.3, typeBonus: 0.15 };
+const DEFAULTS: AnswerSentenceOptions = { maxSentences: 3, rankWeight: 2, typeBonus: 0.15 };
 
 /**
  * The sentences an extractive answer states, best first: each sentence of `ranked` (scored against the question by

@@ -47,15 +47,16 @@ export class ExtractiveGenerator implements TextGenerator {
         .map((s) => s.text)
         .join(' ');
     }
-    const question = request.question ?? '';
-    const chosen = chooseAnswerSentences(
-      question,
-      this.rank(question, passages, this.options.relevanceWeight),
-      {
-        maxSentences: this.options.maxSentences,
-      },
-    );
-    return chosen.map((s) => `${s.text} [${s.n}]`).join(' ');
+    return this.choose(request.question ?? '', passages)
+      .map((s) => `${s.text} [${s.n}]`)
+      .join(' ');
+  }
+
+  /** The sentences an answer to `question` states, best first, each from its own passage (`answerSentences.ts`). */
+  choose(question: string, passages: readonly Passage[]): ScoredSentence[] {
+    return chooseAnswerSentences(question, this.rank(question, passages, this.options.relevanceWeight), {
+      maxSentences: this.options.maxSentences,
+    });
   }
 
   /** Every sentence of the passages, best first, by relevance (weight `relevanceWeight`) and centrality. */

@@ -1,13 +1,21 @@
 /**
  * Fits /brain/ask's abstention model (ai/answer/answerConfidence.ts) on a trace of the tuning half written by
  * bench/brainEval/routerLab.ts --trace-ask: every question answered once, with its evidence features and whether
- * the answer cited a relevant passage. A grid over the feature weights; for each, the cut-off that answers the most
- * answerable questions correctly while abstaining on at least `--abstain` (default 0.9) of the unanswerable ones.
- * Prints the best models, the simplest first among equals (fewer features used, then smaller weights).
- * Run: npx tsx bench/brainEval/fitConfidence.ts trace.json [--variant=name] [--abstain=0.9]
+ * the answer cited a relevant passage. A grid over the feature weights (at most three features at once); for each,
+ * the cut-off that answers the most answerable questions correctly while abstaining on at least `--abstain`
+ * (default 0.9) of the unanswerable ones, placed midway between the two traced scores around it. Prints the best
+ * models, the simplest first among equals (fewer features used, then smaller weights), and the shipped models'
+ * result on the same trace.
+ * Run: npx tsx bench/brainEval/fitConfidence.ts trace.json [--variant=name] [--abstain=0.9] [--features=a,b]
  */
 import fs from 'node:fs';
-import type { EvidenceFeatures } from '../../ai/answer/answerConfidence';
+import {
+  CALIBRATED_CONFIDENCE,
+  NEURAL_CONFIDENCE,
+  shouldAnswer,
+  type ConfidenceModel,
+  type EvidenceFeatures,
+} from '../../ai/answer/answerConfidence';
 
 interface Traced {
   corpus: string;
@@ -18,6 +26,14 @@ interface Traced {
   evidence?: EvidenceFeatures;
 }
 
+type Feature = 'sentence' | 'top' | 'agreement' | 'similarity';
+const GRIDS: Record<Feature, number[]> = {
+  sentence: [0, 0.5, 1, 2, 3, 4, 6, 8],
+  top: [0, 0.5, 1, 2, 3, 4],
+  agreement: [0, 1, 2, 4],
+  similarity: [0, 0.5, 1, 2, 3, 4, 6],
+};
+
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const file = process.argv[2];
 const variant = flag('variant');
@@ -25,44 +41,56 @@ const minAbstain = Number(flag('abstain') ?? '0.9');
 const trace = (JSON.parse(fs.readFileSync(file, 'utf8')) as Traced[]).filter(
   (t) => (!variant || t.variant === variant) && t.evidence,
 );
+const features = (flag('features')?.split(',') ??
+  (trace.some((t) => t.evidence!.similarity !== undefined)
+    ? ['sentence', 'top', 'agreement', 'similarity']
+    : ['sentence', 'top', 'agreement'])) as Feature[];
 const answerable = trace.filter((t) => t.kind !== 'unanswerable');
 const unanswerable = trace.filter((t) => t.kind === 'unanswerable');
-const steps = (to: number, by: number) => Array.from({ length: Math.round(to / by) + 1 }, (_, i) => i * by);
+const value = (t: Traced, f: Feature) => t.evidence![f] ?? 0;
 
-type Model = {
-  sentence: number;
-  top: number;
-  agreement: number;
+interface Fitted {
+  weights: number[];
   bias: number;
   correct: number;
   abstained: number;
+}
+
+function fit(weights: number[]): Fitted | undefined {
+  const z = (t: Traced) => features.reduce((sum, f, i) => sum + weights[i] * value(t, f), 0);
+  const cuts = [...new Set(trace.map(z))].sort((a, b) => a - b);
+  for (const [i, cut] of cuts.entries()) {
+    const answers = (t: Traced) => t.evidence!.names === 0 && z(t) >= cut;
+    const abstained = unanswerable.filter((t) => !answers(t)).length;
+    if (abstained < minAbstain * unanswerable.length) continue;
+    // The lowest cut-off meeting the abstention bound answers the most; midway to the score below it.
+    const midway = i === 0 ? cut : (cut + cuts[i - 1]) / 2;
+    return {
+      weights,
+      bias: -midway,
+      correct: answerable.filter((t) => t.correct && answers(t)).length,
+      abstained,
+    };
+  }
+  return undefined;
+}
+
+const models: Fitted[] = [];
+const walk = (i: number, weights: number[]) => {
+  if (i === features.length) {
+    const used = weights.filter((w) => w > 0).length;
+    if (used === 0 || used > 3) return;
+    const fitted = fit(weights);
+    if (fitted) models.push(fitted);
+    return;
+  }
+  for (const w of GRIDS[features[i]]) walk(i + 1, [...weights, w]);
 };
-const models: Model[] = [];
-for (const ws of steps(8, 0.5))
-  for (const wt of steps(4, 0.5))
-    for (const wa of steps(4, 0.5)) {
-      if (ws + wt + wa === 0) continue;
-      const z = (t: Traced) => ws * t.evidence!.sentence + wt * t.evidence!.top + wa * t.evidence!.agreement;
-      const cuts = [...new Set(trace.map(z))].sort((a, b) => a - b);
-      let best: Model | undefined;
-      for (const cut of cuts) {
-        const answers = (t: Traced) => t.evidence!.names === 0 && z(t) >= cut;
-        const abstained = unanswerable.filter((t) => !answers(t)).length;
-        if (abstained < minAbstain * unanswerable.length) continue;
-        const correct = answerable.filter((t) => t.correct && answers(t)).length;
-        if (!best || correct > best.correct)
-          best = { sentence: ws, top: wt, agreement: wa, bias: -cut, correct, abstained };
-        break; // the lowest cut-off meeting the abstention bound answers the most
-      }
-      if (best) models.push(best);
-    }
-const used = (m: Model) => [m.sentence, m.top, m.agreement].filter((w) => w > 0).length;
-models.sort(
-  (a, b) =>
-    b.correct - a.correct ||
-    used(a) - used(b) ||
-    a.sentence + a.top + a.agreement - (b.sentence + b.top + b.agreement),
-);
+walk(0, []);
+const used = (m: Fitted) => m.weights.filter((w) => w > 0).length;
+const total = (m: Fitted) => m.weights.reduce((a, b) => a + b, 0);
+models.sort((a, b) => b.correct - a.correct || used(a) - used(b) || total(a) - total(b));
+
 const ceiling = answerable.filter((t) => t.correct).length;
 console.log(
   `${trace.length} traced (${answerable.length} answerable, ${unanswerable.length} unanswerable); ` +
@@ -70,13 +98,16 @@ console.log(
 );
 for (const m of models.slice(0, 12))
   console.log(
-    `σ(${m.bias.toFixed(3)} + ${m.sentence} × sentence + ${m.top} × top + ${m.agreement} × agreement): ` +
+    `σ(${m.bias.toFixed(3)} ${features.map((f, i) => (m.weights[i] ? `+ ${m.weights[i]} × ${f}` : '')).join(' ')}): ` +
       `${m.correct}/${answerable.length} correct (${(m.correct / (answerable.length || 1)).toFixed(3)}), ` +
       `abstained ${m.abstained}/${unanswerable.length}`,
   );
-const current = (t: Traced) =>
-  t.evidence!.names === 0 && 4 * t.evidence!.sentence + 2 * t.evidence!.top >= 3.25;
-console.log(
-  `current model (4 × sentence + 2 × top ≥ 3.25): ${answerable.filter((t) => t.correct && current(t)).length}/` +
-    `${answerable.length} correct, abstained ${unanswerable.filter((t) => !current(t)).length}/${unanswerable.length}`,
-);
+const shipped = (name: string, model: ConfidenceModel) => {
+  const answers = (t: Traced) => shouldAnswer(t.evidence!, model);
+  console.log(
+    `${name}: ${answerable.filter((t) => t.correct && answers(t)).length}/${answerable.length} correct, ` +
+      `abstained ${unanswerable.filter((t) => !answers(t)).length}/${unanswerable.length}`,
+  );
+};
+shipped('shipped CALIBRATED_CONFIDENCE (lexical)', CALIBRATED_CONFIDENCE);
+shipped('shipped NEURAL_CONFIDENCE', NEURAL_CONFIDENCE);

@@ -7,7 +7,9 @@
  * Run: npx tsx bench/brainEval/routerLab.ts [--corpora=fastify,flame] [--variants=current,anchored]
  */
 import fs from 'node:fs';
-import { CALIBRATED_CONFIDENCE } from '../../ai/answer/answerConfidence';
+import { CALIBRATED_CONFIDENCE, NEURAL_CONFIDENCE } from '../../ai/answer/answerConfidence';
+import { buildContext, type ContextPassage } from '../../ai/answer/contextBuilder';
+import type { ScoredSentence } from '../../ai/llm/extractiveGenerator';
 import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
 import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { AdaptiveRouter } from '../../ai/router/adaptiveRouter';
@@ -132,7 +134,10 @@ async function main(): Promise<void> {
             .deps;
           const tracer = new QuestionAnswerer(
             { ...deps, router: routed as AdaptiveRouter },
-            { confidence: { ...CALIBRATED_CONFIDENCE, threshold: 0 } },
+            {
+              confidence: { ...NEURAL_CONFIDENCE, threshold: 0 },
+              lexicalConfidence: { ...CALIBRATED_CONFIDENCE, threshold: 0 },
+            },
           );
           for (const q of corpus.questions.filter((x) => x.split === 'tuning')) {
             const result = await tracer.ask({ question: q.question });
@@ -141,13 +146,39 @@ async function main(): Promise<void> {
               result.citations.some((c) =>
                 judge.relevant({ source: c.source, start_line: c.startLine, end_line: c.endLine }, q),
               );
+            const { hits } = await routed.search(q.question, { limit: 8 });
+            const passages = buildContext(hits);
+            const extractive = (
+              tracer as unknown as {
+                extractive: {
+                  options: { relevanceWeight: number };
+                  rank(q: string, p: ContextPassage[], w: number): ScoredSentence[];
+                };
+              }
+            ).extractive;
+            const sentences = extractive.rank(q.question, passages, extractive.options.relevanceWeight);
             trace.push({
               corpus: corpus.name,
               variant: name,
               id: q.id,
               kind: q.kind,
+              question: q.question,
               correct,
               evidence: result.evidence,
+              answer: result.answer,
+              cited: result.citations.map((c) => c.quote),
+              sentences: sentences
+                .filter((x) => x.relevance > 0)
+                .map((x) => ({ n: x.n, score: x.score, relevance: x.relevance, text: x.text })),
+              passages: passages.map((p) => ({
+                text: p.text,
+                title: p.hit.title,
+                score: p.hit.score,
+                relevant: judge.relevant(
+                  { source: p.hit.source, start_line: p.hit.startLine, end_line: p.hit.endLine },
+                  q,
+                ),
+              })),
             });
           }
         }

@@ -187,6 +187,7 @@ export const envSchema = z.object({
   BRAIN_ENCODER_THREADS: int(1, 1, 16),
   BRAIN_RRF_K: int(60, 1, 1000),
   BRAIN_ASK_CONFIDENCE_THRESHOLD: z.coerce.number({ error: 'expected a number' }).min(0).max(1).default(0.5),
+  BRAIN_ASK_SIMILARITY: z.enum(['lexical', 'neural']).default('lexical'),
   BRAIN_WORKING_MEMORY_MAX_TOKENS: int(128_000, 1_000),
   BRAIN_EPISODIC_RETENTION_DAYS: int(7, 1),
   BRAIN_ARCHIVAL_AGE_DAYS: int(90, 1),

@@ -15,7 +15,9 @@ import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { QdrantVectorIndex } from '../../ai/retrieval/qdrantVectorIndex';
 import type { SearchService } from '../../ai/retrieval/searchService';
 import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
-import { CALIBRATED_CONFIDENCE } from '../../ai/answer/answerConfidence';
+import { CALIBRATED_CONFIDENCE, NEURAL_CONFIDENCE } from '../../ai/answer/answerConfidence';
+import { sentenceSimilarity } from '../../ai/embeddings/sentenceSimilarity';
+import { loggedSimilarity } from './answerSimilarity';
 import { ExtractiveGenerator } from '../../ai/llm/extractiveGenerator';
 import { GenerationChain } from '../../ai/llm/generationChain';
 import { llmHypothesisWriter } from '../../ai/llm/hypothesisWriter';
@@ -57,6 +59,8 @@ export interface BrainCore {
   embeddings: EmbeddingChain;
   /** The chain's offline embedder, always last (the RAPTOR trees' space). */
   localEmbedder: EmbeddingProvider;
+  /** The sentence encoder's threads, shared by the documents (when they use it), /brain/ask and memory; closed here. */
+  encoder?: SentenceEncoder;
   fullText: FullTextIndex;
   vectors: QdrantVectorIndex;
   store: MongoChunkStore;
@@ -194,9 +198,24 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   // The brain's edge: a blank query (ai/'s BlankQueryError) answers 400 BRAIN_QUERY_EMPTY at body.query.
   const search = new BrainSearchService({ fulltext, semantic, hybrid }, cache);
   const routedSearch = new BrainRoutedSearchService(suite.router, cache);
+  // One set of encoder threads for the documents (when they use it), the answers' evidence and memory.
+  const encoder =
+    localEmbedder instanceof SentenceEncoder
+      ? localEmbedder
+      : config.BRAIN_ASK_SIMILARITY === 'neural' || config.BRAIN_MEMORY_EMBEDDER === 'neural'
+        ? new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS })
+        : undefined;
+  const threshold = config.BRAIN_ASK_CONFIDENCE_THRESHOLD;
+  const similarity =
+    encoder && config.BRAIN_ASK_SIMILARITY === 'neural'
+      ? loggedSimilarity(sentenceSimilarity(encoder), logger)
+      : undefined;
   const answerer = new QuestionAnswerer(
-    { router: suite.router, generation, idf },
-    { confidence: { ...CALIBRATED_CONFIDENCE, threshold: config.BRAIN_ASK_CONFIDENCE_THRESHOLD } },
+    { router: suite.router, generation, idf, similarity },
+    {
+      confidence: { ...(similarity ? NEURAL_CONFIDENCE : CALIBRATED_CONFIDENCE), threshold },
+      lexicalConfidence: { ...CALIBRATED_CONFIDENCE, threshold },
+    },
   );
   // Large documents are chunked in worker threads: their parse and token counting would stall the event loop.
   const chunking = new ChunkingPool({ threads: config.BRAIN_CHUNKING_THREADS });
@@ -231,6 +250,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     cache,
     embeddings,
     localEmbedder,
+    encoder,
     fullText,
     vectors,
     store,
@@ -257,8 +277,8 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       await raptor.whenIdle();
       await louvain.close();
       await chunking.close();
-      // The sentence encoder's threads (BRAIN_LOCAL_EMBEDDER=neural).
-      if (localEmbedder instanceof SentenceEncoder) await localEmbedder.close();
+      // The sentence encoder's threads (documents, answers' evidence, memory).
+      await encoder?.close();
     },
   };
 }

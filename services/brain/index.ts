@@ -1,5 +1,4 @@
 import type { Ingestor } from '../../ai/corpus/ingestor';
-import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import type { Sleep } from '../../ai/embeddings/retry';
 import { hasRole } from '../../platform/config';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
@@ -185,8 +184,8 @@ export async function createBrainArea(
   });
   const memory = await openBrainMemory(context, core.embeddings, auth, {
     decisionPublisher: decisionPublisherFor(options.decisionCorpus?.(core.ingestor) ?? core.ingestor),
-    // One set of encoder threads when documents use the sentence encoder too.
-    encoder: core.localEmbedder instanceof SentenceEncoder ? core.localEmbedder : undefined,
+    // One set of encoder threads for documents, answers and memory.
+    encoder: core.encoder,
     ...options,
   });
   // /brain/stats shows the memories' re-embedding beside the corpus figures.

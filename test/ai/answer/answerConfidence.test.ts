@@ -2,6 +2,7 @@ import {
   answerConfidence,
   CALIBRATED_CONFIDENCE,
   evidenceFeatures,
+  NEURAL_CONFIDENCE,
   shouldAnswer,
   type EvidenceFeatures,
 } from '../../../ai/answer/answerConfidence';
@@ -33,6 +34,15 @@ describe('answer confidence (abstention calibrated on the multi-corpus tuning ha
     ).toBeCloseTo(0.5);
   });
 
+  it('with the encoder, answers exactly when 4 × coverage + 4 × first score + 3 × similarity reaches 6.119', () => {
+    expect(shouldAnswer(buildFeatures({ similarity: 0.6 }), NEURAL_CONFIDENCE)).toBe(true);
+    expect(shouldAnswer(buildFeatures({ similarity: 0.4 }), NEURAL_CONFIDENCE)).toBe(false);
+    expect(shouldAnswer(buildFeatures({ sentence: 0.3, top: 1, similarity: 0.4 }), NEURAL_CONFIDENCE)).toBe(
+      true,
+    );
+    expect(answerConfidence(buildFeatures({ similarity: 0.4397 }), NEURAL_CONFIDENCE)).toBeCloseTo(0.5);
+  });
+
   it('ignores the agreement in the calibrated model, and weighs it when a model does', () => {
     const low = buildFeatures({ agreement: 0 });
     const high = buildFeatures({ agreement: 1 });
@@ -41,8 +51,11 @@ describe('answer confidence (abstention calibrated on the multi-corpus tuning ha
     expect(answerConfidence(high, model)).toBeGreaterThan(answerConfidence(low, model));
   });
 
-  it('grows with either feature', () => {
+  it('grows with every feature', () => {
     const base = answerConfidence(buildFeatures(), CALIBRATED_CONFIDENCE);
+    expect(answerConfidence(buildFeatures({ similarity: 0.2 }), NEURAL_CONFIDENCE)).toBeGreaterThan(
+      answerConfidence(buildFeatures(), NEURAL_CONFIDENCE),
+    );
     expect(answerConfidence(buildFeatures({ sentence: 0.6 }), CALIBRATED_CONFIDENCE)).toBeGreaterThan(base);
     expect(answerConfidence(buildFeatures({ top: 0.8 }), CALIBRATED_CONFIDENCE)).toBeGreaterThan(base);
   });

@@ -1,5 +1,5 @@
 import type { ConfidenceModel } from '../../../ai/answer/answerConfidence';
-import { ABSTENTION, QuestionAnswerer } from '../../../ai/answer/questionAnswerer';
+import { ABSTENTION, QuestionAnswerer, type SentenceSimilarity } from '../../../ai/answer/questionAnswerer';
 import { ExtractiveGenerator } from '../../../ai/llm/extractiveGenerator';
 import { GenerationChain } from '../../../ai/llm/generationChain';
 import type { AdaptiveRouter, RoutedHits } from '../../../ai/router/adaptiveRouter';
@@ -34,14 +34,20 @@ const routerWith = (agreement: number | undefined, hits: Hit[] = passages) =>
     }),
   }) as unknown as AdaptiveRouter;
 
-const answererWith = (router: AdaptiveRouter, confidence: ConfidenceModel) =>
+const answererWith = (
+  router: AdaptiveRouter,
+  confidence: ConfidenceModel,
+  similarity?: SentenceSimilarity,
+  lexicalConfidence: ConfidenceModel = confidence,
+) =>
   new QuestionAnswerer(
     {
       router,
       generation: new GenerationChain({ providers: [], offline: new ExtractiveGenerator() }),
       idf: () => 1,
+      similarity,
     },
-    { confidence },
+    { confidence, lexicalConfidence },
   );
 
 const question = 'What fee does the platform keep on each sale?';
@@ -67,6 +73,37 @@ describe('QuestionAnswerer: extractive answers, citations and calibrated abstent
     expect(agreeing.grounded).toBe(true);
     expect(disagreeing).toMatchObject({ grounded: false, answer: ABSTENTION, citations: [] });
     expect(disagreeing.evidence?.agreement).toBe(0.1);
+  });
+
+  it("weighs the encoder's similarity of the question to the answer's own sentences", async () => {
+    const model: ConfidenceModel = { bias: -3, sentence: 0, top: 0, similarity: 4, threshold: 0.5 };
+    const asked: string[][] = [];
+    const similarTo =
+      (cosine: number): SentenceSimilarity =>
+      async (_question, sentences) => {
+        asked.push([...sentences]);
+        return sentences.map((_, i) => (i === 0 ? cosine : 0.1));
+      };
+
+    const close = await answererWith(routerWith(1), model, similarTo(0.9)).ask({ question });
+    const far = await answererWith(routerWith(1), model, similarTo(0.5)).ask({ question });
+
+    expect(asked[0]).toContain('The platform keeps a fee of 5% on each sale.');
+    expect(close).toMatchObject({ grounded: true, evidence: { similarity: 0.9 } });
+    expect(far).toMatchObject({ grounded: false, answer: ABSTENTION, evidence: { similarity: 0.5 } });
+  });
+
+  it('decides with the lexical model when the encoder fails', async () => {
+    const neural: ConfidenceModel = { bias: -3, sentence: 0, top: 0, similarity: 4, threshold: 0.5 };
+    const lexical: ConfidenceModel = { bias: -1, sentence: 4, top: 0, threshold: 0.5 };
+    const failing: SentenceSimilarity = async () => {
+      throw new Error('encoder thread gone');
+    };
+
+    const result = await answererWith(routerWith(1), neural, failing, lexical).ask({ question });
+
+    expect(result.grounded).toBe(true);
+    expect(result.evidence?.similarity).toBeUndefined();
   });
 
   it('abstains when no passage shares the words of the question', async () => {

@@ -36,6 +36,19 @@ describe('extractive answer sentences (one a passage, rank prior, answer type)',
     expect(chooseAnswerSentences('where is it?', ranked, { maxSentences: 1 })[0].text).toBe('Top.');
   });
 
+  it("leans on the router's order: a better-worded sentence of the third passage does not displace the first's", () => {
+    const ranked = [
+      buildSentence({ n: 3, text: 'Worded like the question.', score: 0.9 }),
+      buildSentence({ n: 1, text: 'States it plainly.', score: 0.3 }),
+    ];
+    expect(chooseAnswerSentences('where is it?', ranked, { maxSentences: 1 })[0].text).toBe(
+      'States it plainly.',
+    );
+    expect(chooseAnswerSentences('where is it?', ranked, { maxSentences: 1, rankWeight: 0.3 })[0].text).toBe(
+      'Worded like the question.',
+    );
+  });
+
   it('prefers a sentence holding a value of the type the question asks for', () => {
     const ranked = [
       buildSentence({ n: 1, text: 'Sessions expire when idle.', score: 0.6 }),

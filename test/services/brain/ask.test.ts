@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { QuestionAnswerer } from '../../../ai/answer/questionAnswerer';
 import { startBrainPlatform, SERVICE_TOKEN, type BrainTestPlatform } from './brainPlatform';
 import { V2_CORPUS } from './v2Corpus';
 
@@ -70,5 +71,36 @@ describe('POST /brain/ask offline (extractive answers, citations, abstention)', 
 
     expect(res.body.code).toBe('VALIDATION_FAILED');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+});
+
+describe('POST /brain/ask with BRAIN_ASK_SIMILARITY=neural (the sentence encoder weighs in)', () => {
+  let brain: BrainTestPlatform;
+  const ask = (body: object) =>
+    request(brain.url).post('/brain/ask').set('Authorization', `Bearer ${SERVICE_TOKEN}`).send(body);
+  const asked = jest.spyOn(QuestionAnswerer.prototype, 'ask');
+
+  beforeAll(async () => {
+    brain = await startBrainPlatform({ BRAIN_ASK_SIMILARITY: 'neural' });
+    await brain.ingest(V2_CORPUS).expect(200);
+  });
+  afterAll(async () => {
+    asked.mockRestore();
+    await brain?.stop();
+  });
+
+  it("answers with the same citation contract, its decision resting on the encoder's similarity", async () => {
+    const res = await ask({ question: 'What fee does the platform keep on a sale?' }).expect(200);
+
+    expect(res.body).toMatchObject({ grounded: true, model: 'extractive-textrank-v1' });
+    expect(res.body.citations[0]).toMatchObject({ n: 1, source: 'docs/economy.md' });
+    const result = await asked.mock.results.at(-1)!.value;
+    expect(result.evidence.similarity).toBeGreaterThan(0.3);
+  });
+
+  it('still abstains when the documents do not hold the answer', async () => {
+    const res = await ask({ question: 'Which wizard guards the northern volcano?' }).expect(200);
+
+    expect(res.body).toMatchObject({ grounded: false, citations: [] });
   });
 });
