@@ -25,7 +25,10 @@ export function encodedPart(text: string): string {
 export interface SentenceEncoderOptions {
   /** Provider id in metrics and logs [`local`]. */
   id: string;
-  /** Worker threads (BRAIN_ENCODER_THREADS) [1]; as many again, at the lowest priority, for `embedBackground`. */
+  /**
+   * Worker threads (BRAIN_ENCODER_THREADS) [1]; as many again for queries alone, and as many again, at the lowest
+   * priority, for `embedBackground`.
+   */
   threads: number;
   /** Most texts per task: one pass through the model (a batch of 64 costs about 9 ms a text against 20 alone) [64]. */
   batchSize: number;
@@ -111,9 +114,10 @@ class EncoderLane {
  * network at any time. Unlike the WordNet embedder it knows that a cortado is a coffee. Every embedding runs in a
  * piscina pool of worker threads, never on the event loop; a thread loads the model on its first task (about 0.25 s
  * after the thread's start) and ends after `idleTimeoutMs` idle. Texts are embedded in batches, and the vectors of
- * recent texts (queries above all) are answered from an LRU cache. Two pools: `embed` and `embedQuery` on threads
- * of normal priority (queries ahead of queued texts), `embedBackground` on threads of the lowest priority (nice 19),
- * which a query never waits behind and which take the CPU only when requests leave it free.
+ * recent texts (queries above all) are answered from an LRU cache. Three pools: `embedQuery` on threads of its own
+ * (a query never waits behind a batch of texts already running: 64 texts hold a thread for about 0.6 s on a quiet
+ * core), `embed` on threads of normal priority, `embedBackground` on threads of the lowest priority (nice 19), which
+ * take the CPU only when requests leave it free. A pool's threads start on its first task and end when idle.
  */
 export class SentenceEncoder implements EmbeddingProvider {
   readonly id: string;
@@ -123,6 +127,7 @@ export class SentenceEncoder implements EmbeddingProvider {
   loadMs?: number;
   private readonly cache: LRUCache<string, number[]>;
   private readonly pending = new Map<string, Promise<number[]>>();
+  private readonly queries: EncoderLane;
   private readonly foreground: EncoderLane;
   private readonly background: EncoderLane;
 
@@ -143,6 +148,7 @@ export class SentenceEncoder implements EmbeddingProvider {
     const loaded = (ms: number) => {
       this.loadMs ??= ms;
     };
+    this.queries = new EncoderLane(settings, false, done, settled, loaded);
     this.foreground = new EncoderLane(settings, false, done, settled, loaded);
     this.background = new EncoderLane(settings, true, done, settled, loaded);
   }
@@ -152,28 +158,29 @@ export class SentenceEncoder implements EmbeddingProvider {
    * share a text's pending vector.
    */
   embed(texts: string[]): Promise<number[][]> {
-    return Promise.all(texts.map((text) => this.vectorOf(text, this.foreground, false)));
+    return Promise.all(texts.map((text) => this.vectorOf(text, this.foreground)));
   }
 
-  /** A query's vector: ahead of queued batches, so a recall never waits behind a burst of remembers. */
+  /**
+   * A query's vector, on the query threads: a recall never waits behind a batch of texts (`embed`) or a burst of
+   * remembers (`embedBackground`). Queries queued together go in one task.
+   */
   async embedQuery(text: string): Promise<number[]> {
-    return this.vectorOf(text, this.foreground, true);
+    return this.vectorOf(text, this.queries);
   }
 
   /** Like `embed`, on the lowest-priority threads: work nobody waits for (memories' vectors after remember). */
   embedBackground(texts: string[]): Promise<number[][]> {
-    return Promise.all(texts.map((text) => this.vectorOf(text, this.background, false)));
+    return Promise.all(texts.map((text) => this.vectorOf(text, this.background)));
   }
 
-  private vectorOf(text: string, lane: EncoderLane, urgent: boolean): Promise<number[]> {
+  private vectorOf(text: string, lane: EncoderLane): Promise<number[]> {
     const cached = this.cache.get(text);
     if (cached) return Promise.resolve(cached);
     let pending = this.pending.get(text);
     if (!pending) {
       pending = new Promise<number[]>((resolve, reject) => {
-        const waiter = { text, resolve, reject };
-        if (urgent) lane.queue.unshift(waiter);
-        else lane.queue.push(waiter);
+        lane.queue.push({ text, resolve, reject });
       });
       this.pending.set(text, pending);
       lane.pump();
@@ -181,13 +188,16 @@ export class SentenceEncoder implements EmbeddingProvider {
     return pending;
   }
 
-  /** Starts a thread and loads the model now (start-up calls it so the first recall does not wait for it). */
+  /**
+   * Starts a query thread and loads the model now (start-up calls it so the first recall does not wait for it); the
+   * other pools load it on their first task.
+   */
   async warmUp(): Promise<void> {
-    await this.foreground.run([]);
+    await this.queries.run([]);
   }
 
   /** Stops the threads; pending calls reject. */
   async close(): Promise<void> {
-    await Promise.all([this.foreground.close(), this.background.close()]);
+    await Promise.all([this.queries.close(), this.foreground.close(), this.background.close()]);
   }
 }

@@ -58,6 +58,13 @@ export interface RecallPorts {
  */
 export async function recallMemories(keeper: RecallPorts, input: RecallInput): Promise<RecallResult> {
   const tiers = input.tiers?.length ? input.tiers : [...MEMORY_TIERS];
+  const stored = tiers.filter((tier) => tier !== 'working');
+  // The query's vector first: it is made on the encoder's thread (or by the chain) while this thread does everything
+  // that does not need it (the query's terms and hash embedding, BM25, the lexical candidates' read and their facts,
+  // the graph facts, the working memory). A recall then takes max(encoding, lexical work) + the vector search and
+  // the nearest candidates' read, not their sum (stop 45).
+  const encoding = stored.length > 0 ? queryEncoding(keeper, input) : undefined;
+  const working = input.session_id ? keeper.working(input.subject, input.session_id) : undefined;
   const now = keeper.clock.now();
   const asOf = input.as_of ?? new Date(now);
   const terms = queryTerms(input.query);
@@ -88,19 +95,13 @@ export async function recallMemories(keeper: RecallPorts, input: RecallInput): P
   const lexical = (text: string) =>
     relevanceOf(cosine(queryVector, local(text)), termCoverage(terms, text, idf));
 
-  const stored = tiers.filter((tier) => tier !== 'working');
   const withFacts = tiers.includes('semantic') && !input.tags?.length;
-  const [candidates, facts] = await Promise.all([
-    storedCandidates(keeper, input, stored, asOf),
+  const [candidates, facts, workingRecords] = await Promise.all([
+    storedCandidates(keeper, input, stored, asOf, encoding),
     withFacts ? factRecords(keeper, input.subject, asOf) : [],
+    working,
   ]);
-  const { docs, meaning } = candidates;
-  const outdated = await outdatedSources(
-    keeper,
-    input.subject,
-    docs.map((doc) => doc._id),
-    asOf,
-  );
+  const { docs, meaning, outdated } = candidates;
   for (const doc of docs) {
     const weight = outdated.has(doc._id) ? OUTDATED_WEIGHT : 1;
     const similarity = meaning?.get(doc._id);
@@ -118,33 +119,79 @@ export async function recallMemories(keeper: RecallPorts, input: RecallInput): P
   // On the neural path (where it was measured), a newer statement about the same thing goes above the older one.
   if (candidates.meaning) newerFirst(hits, (a, b) => cosine(local(a), local(b)));
   const result: RecallResult = { hits: hits.slice(0, limit) };
-  if (input.session_id) result.working = await keeper.working(input.subject, input.session_id);
+  if (workingRecords) result.working = workingRecords;
   return result;
 }
 
+/** The query's vector in the memories' space: the encoder's (`neural`), the chain's, or none (no vectors stored). */
+interface QueryEncoding {
+  model: string;
+  vector: number[];
+  neural: boolean;
+}
+
 /**
- * The stored candidates: the subject's best BM25 matches and nearest vectors, re-read from MongoDB. On the neural
- * path (the memories' own encoder has a space) also `meaning`: each candidate's cosine with the query in that space
- * (for a fulltext-only candidate, the bound the nearest ones give).
+ * Starts the query's embedding. The promise is awaited only after the lexical work; a no-op handler is attached now
+ * so that a failure while that work is still running is not an unhandled rejection (it is thrown when awaited).
+ */
+function queryEncoding(keeper: RecallPorts, input: RecallInput): Promise<QueryEncoding | undefined> {
+  const { encoder } = keeper;
+  const models = keeper.vectors.models();
+  let encoding: Promise<QueryEncoding | undefined>;
+  if (encoder && models.includes(encoder.model))
+    encoding = encoder
+      .embedQuery(input.query)
+      .then((vector) => ({ model: encoder.model, vector, neural: true }));
+  else if (models.length > 0)
+    encoding = keeper.embeddings
+      .embedQuery(input.query, models)
+      .then((query) => ({ model: query.model, vector: query.vector, neural: false }));
+  else encoding = Promise.resolve(undefined);
+  encoding.catch(() => undefined);
+  return encoding;
+}
+
+/**
+ * The stored candidates: the subject's best BM25 matches and nearest vectors, re-read from MongoDB, and which of them
+ * only state facts that have ended by `asOf` (`outdated`). On the neural path (the memories' own encoder has a
+ * space) also `meaning`: each candidate's cosine with the query in that space (for a fulltext-only candidate, the
+ * bound the nearest ones give). The BM25 matches are read, and their facts looked up, while the query is embedded;
+ * then the nearest ones not among them.
  */
 async function storedCandidates(
   keeper: RecallPorts,
   input: RecallInput,
   tiers: string[],
   asOf: Date,
-): Promise<{ docs: MemoryDocument[]; meaning?: Map<string, number> }> {
-  if (tiers.length === 0) return { docs: [] };
+  encoding: Promise<QueryEncoding | undefined> | undefined,
+): Promise<{ docs: MemoryDocument[]; meaning?: Map<string, number>; outdated: Set<string> }> {
+  if (tiers.length === 0 || !encoding) return { docs: [], outdated: new Set() };
   const width = input.tags?.length ? TAGGED_CANDIDATES : CANDIDATES;
-  const ids = new Set(keeper.text.search(input.subject, input.query, tiers, width).map((hit) => hit.id));
-  const { vectors, encoder } = keeper;
-  const models = vectors.models();
+  const lexicalIds = keeper.text.search(input.subject, input.query, tiers, width).map((hit) => hit.id);
+  // Equalities only, so the store matches them by set lookups; time and tags are checked here. With `occurred_at`'s
+  // range in the filter the embedded engine compiled a general query per recall and tested its 150-id `$in` against
+  // every candidate: the largest part of a recall's CPU at 20k memories (bench/memoryRecallSpeed.ts profile).
+  const read = async (ids: string[]) =>
+    ids.length === 0
+      ? []
+      : keeper.memories
+          .find({ _id: { $in: ids }, subject: input.subject, tier: { $in: tiers as StoredMemoryTier[] } })
+          .lean();
+  // Both started before the query's vector is awaited; both awaited below (after it, a failure is thrown there).
+  const lexicalDocs = read(lexicalIds);
+  const lexicalOutdated = outdatedSources(keeper, input.subject, lexicalIds, asOf);
+  lexicalDocs.catch(() => undefined);
+  lexicalOutdated.catch(() => undefined);
+
+  const query = await encoding;
+  const { vectors } = keeper;
   let meaning: Map<string, number> | undefined;
   let bound: number | undefined;
-  if (encoder && models.includes(encoder.model)) {
-    const query = await encoder.embedQuery(input.query);
+  let nearIds: string[] = [];
+  if (query?.neural) {
     const near = await vectors.search(
-      encoder.model,
-      query,
+      query.model,
+      query.vector,
       { subject: input.subject, tiers },
       width * NEAREST_FACTOR,
     );
@@ -156,25 +203,27 @@ async function storedCandidates(
     // A memory whose vector is not written yet (remembered moments ago, or not re-embedded) has no cosine: it is
     // scored by its words, never given the bound.
     if (near.length === width * NEAREST_FACTOR) bound = near[near.length - 1].score;
-    for (const hit of near) ids.add(hit.id);
-  } else if (models.length > 0) {
-    const query = await keeper.embeddings.embedQuery(input.query, models);
+    nearIds = near.map((hit) => hit.id);
+  } else if (query) {
     const near = await vectors.search(query.model, query.vector, { subject: input.subject, tiers }, width);
-    for (const hit of near) ids.add(hit.id);
+    nearIds = near.map((hit) => hit.id);
   }
-  if (ids.size === 0) return { docs: [], meaning };
-  // Equalities only, so the store matches them by set lookups; time and tags are checked here. With `occurred_at`'s
-  // range in the filter the embedded engine compiled a general query per recall and tested its 150-id `$in` against
-  // every candidate: the largest part of a recall's CPU at 20k memories (bench/memoryRecallSpeed.ts profile).
-  const found = await keeper.memories
-    .find({ _id: { $in: [...ids] }, subject: input.subject, tier: { $in: tiers as StoredMemoryTier[] } })
-    .lean();
+  const seen = new Set(lexicalIds);
+  const rest = [...new Set(nearIds)].filter((id) => !seen.has(id));
+  const [lexicalFound, restFound, outdatedLexical, outdatedRest] = await Promise.all([
+    lexicalDocs,
+    read(rest),
+    lexicalOutdated,
+    outdatedSources(keeper, input.subject, rest, asOf),
+  ]);
   const tags = input.tags ?? [];
-  const docs = found.filter((doc) => doc.occurred_at <= asOf && tags.every((tag) => doc.tags.includes(tag)));
+  const docs = [...lexicalFound, ...restFound].filter(
+    (doc) => doc.occurred_at <= asOf && tags.every((tag) => doc.tags.includes(tag)),
+  );
   if (meaning && bound !== undefined)
     for (const doc of docs)
-      if (!meaning.has(doc._id) && doc.vector_model === encoder?.model) meaning.set(doc._id, bound);
-  return { docs, meaning };
+      if (!meaning.has(doc._id) && doc.vector_model === query?.model) meaning.set(doc._id, bound);
+  return { docs, meaning, outdated: new Set([...outdatedLexical, ...outdatedRest]) };
 }
 
 /**

@@ -33,6 +33,18 @@ describe('SentenceEncoder (use-lite-v1-512)', () => {
     expect(again).toBe(first);
   });
 
+  it('answers a query on its own thread, not after a text already being embedded', async () => {
+    // Both threads hold the model first, so the order below is the lanes', not the loads'.
+    await Promise.all([encoder.embed(['a warm-up text']), encoder.embedQuery('a warm-up query')]);
+    // About 950 characters: a task of several hundred milliseconds, started at once on the idle thread.
+    const long = `The old mill's ledger ${'lists sacks of grain, barrels of oil and bolts of cloth by the week. '.repeat(14)}`;
+    const order: string[] = [];
+    const running = encoder.embed([long]).then(() => order.push('text'));
+    const query = encoder.embedQuery('where did I hide my spare sword?').then(() => order.push('query'));
+    await Promise.all([running, query]);
+    expect(order).toEqual(['query', 'text']);
+  });
+
   it('loads the model from the package files: nothing is fetched', async () => {
     const realFetch = globalThis.fetch;
     const fetched: unknown[] = [];
