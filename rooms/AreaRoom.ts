@@ -181,6 +181,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
 
   override async onDispose(): Promise<void> {
     this.stopTicker?.();
+    this.delivery.publishWitnessed();
     await this.players.dismissAll();
   }
 

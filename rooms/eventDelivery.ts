@@ -55,6 +55,8 @@ interface Line {
 export class EventDelivery {
   /** The action running in this call chain (its player and the events they received meanwhile). */
   private readonly capture = new AsyncLocalStorage<{ userId: string; events: MudEvent[] }>();
+  /** Events gateway players witnessed since the last flush, published on their channels with the tick. */
+  private unpublished: Array<{ userId: string; event: MudEvent }> = [];
 
   constructor(
     private sessions: ReadonlyMap<string, PlayerSession>,
@@ -106,12 +108,25 @@ export class EventDelivery {
    * (what everyone there witnessed since the last tick): their message is built once and its bytes shared.
    */
   flushAll(): void {
+    this.publishWitnessed();
     const built = new BuiltMessages();
     for (const session of this.sessions.values()) {
       if (session.outbox.length === 0) continue;
       const message = built.messageOf(session.outbox.splice(0));
       for (const client of session.clients) client.enqueueRaw(message);
     }
+  }
+
+  /**
+   * Publishes what gateway players witnessed since the last flush, in order. Their channels hear it with the tick,
+   * like the sockets' `events`: a telnet terminal then gets everything it witnessed in one tick in one write,
+   * instead of a write for every action it witnessed.
+   */
+  publishWitnessed(): void {
+    if (this.unpublished.length === 0) return;
+    const waiting = this.unpublished;
+    this.unpublished = [];
+    for (const { userId, event } of waiting) this.publish(userId, event);
   }
 
   private deliverTo(session: PlayerSession | undefined, event: GameEvent): void {
@@ -126,7 +141,7 @@ export class EventDelivery {
     else if (session.remote) {
       session.inbox.push(line.event);
       if (session.inbox.length > INBOX_LIMIT) session.inbox.shift();
-      this.publish(userId, line.event);
+      this.unpublished.push({ userId, event: line.event });
     }
   }
 }

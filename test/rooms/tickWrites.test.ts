@@ -85,6 +85,35 @@ describe('EventDelivery.flushAll', () => {
   });
 });
 
+describe('EventDelivery: what gateway players witness', () => {
+  it('is kept in their inbox at once and published on their channel with the tick, in order', () => {
+    const eve = buildSession('eve', 'village:square');
+    eve.session.remote = true;
+    eve.session.clients.clear();
+    const bob = buildSession('bob', 'village:square');
+    const published: Array<[string, string]> = [];
+    const delivery = new EventDelivery(
+      new Map([
+        ['eve', eve.session],
+        ['bob', bob.session],
+      ]),
+      (userId, event) => published.push([userId, event.text]),
+    );
+    const bobActor = { name: 'Bob', userId: 'bob' };
+    delivery.deliver({ type: 'chat.said', actor: bobActor, text: 'one', to: { roomRef: 'village:square' } });
+    delivery.deliver({ type: 'chat.said', actor: bobActor, text: 'two', to: { roomRef: 'village:square' } });
+    expect(eve.session.inbox.map((event) => event.text)).toEqual(['Bob says: "one"', 'Bob says: "two"']);
+    expect(published).toEqual([]);
+    delivery.flushAll();
+    expect(published).toEqual([
+      ['eve', 'Bob says: "one"'],
+      ['eve', 'Bob says: "two"'],
+    ]);
+    delivery.flushAll();
+    expect(published).toHaveLength(2);
+  });
+});
+
 describe('AreaRoom: one socket write per client per tick', () => {
   let game: GameServer;
 

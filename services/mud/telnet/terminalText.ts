@@ -60,7 +60,8 @@ function usableWidth(width: number): number {
 
 /** Word-wraps one line (by code points); a word longer than the width is split. */
 export function wrap(line: string, width: number): string[] {
-  if ([...line].length <= width) return [line];
+  // A line no longer in UTF-16 units than the width is no longer in code points either (most lines).
+  if (line.length <= width || [...line].length <= width) return [line];
   const out: string[] = [];
   let current = '';
   for (const word of line.split(' ')) {
