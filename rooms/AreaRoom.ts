@@ -129,7 +129,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       log: this.log,
       standings: options.standings,
     });
-    this.delivery.useSessions(this.players.all);
+    this.delivery.useSessions(this.players.all, () => this.players.changes);
     this.spawns = new SpawnSystem(area, this.world);
     this.resources = new ResourceSystem(area, this.world);
     this.resources.populate(this.sim);

@@ -4,6 +4,7 @@ import { Packr } from 'msgpackr';
 import type { PlayerIdentity } from './persistence';
 import type { SavedFields } from './savedFields';
 import type { PlayerState } from './state/PlayerState';
+import { onRoomMove } from './state/roomMoves';
 import type { PlayerJournal } from './rules/context';
 import type { GameEvent } from './text/events';
 import { type MudEvent, narrate } from './text/narration';
@@ -58,14 +59,49 @@ export class EventDelivery {
   /** Events gateway players witnessed since the last flush, published on their channels with the tick. */
   private unpublished: Array<{ userId: string; event: MudEvent }> = [];
 
+  /** The sessions standing in each room, kept up to date by their moves (rooms/state/roomMoves.ts). */
+  private byRoom = new Map<string, Set<PlayerSession>>();
+  /** `membership()` when `byRoom` was built: a different value means players joined or left since. */
+  private indexedMembership = -1;
+
+  /**
+   * `membership()` changes whenever a session joins or leaves `sessions` (the room's `PlayerSessions.changes`);
+   * by default the table's size, enough for a table nobody changes.
+   */
   constructor(
     private sessions: ReadonlyMap<string, PlayerSession>,
     private readonly publish: (userId: string, event: MudEvent) => void,
+    private membership: () => number = () => this.sessions.size,
   ) {}
 
   /** Points delivery at the room's live session table (built after the delivery it uses). */
-  useSessions(sessions: ReadonlyMap<string, PlayerSession>): void {
+  useSessions(sessions: ReadonlyMap<string, PlayerSession>, membership: () => number): void {
     this.sessions = sessions;
+    this.membership = membership;
+    this.indexedMembership = -1;
+  }
+
+  /** The sessions whose player stands in `roomRef` now. */
+  private sessionsIn(roomRef: string): Iterable<PlayerSession> {
+    const membership = this.membership();
+    if (membership !== this.indexedMembership) this.index(membership);
+    return this.byRoom.get(roomRef) ?? NO_SESSIONS;
+  }
+
+  private index(membership: number): void {
+    const byRoom = new Map<string, Set<PlayerSession>>();
+    this.byRoom = byRoom;
+    this.indexedMembership = membership;
+    for (const session of this.sessions.values()) {
+      const userId = session.identity.userId;
+      add(byRoom, session.state.roomRef, session);
+      onRoomMove(session.state, (from, to) => {
+        // A session that left this room (or a table rebuilt since) is no longer indexed here.
+        if (this.byRoom !== byRoom || this.sessions.get(userId) !== session) return;
+        byRoom.get(from)?.delete(session);
+        add(byRoom, to, session);
+      });
+    }
   }
 
   /** Delivers an event to its audience (one player, everyone in a room but `except`, or the whole area). */
@@ -78,7 +114,9 @@ export class EventDelivery {
     const named = namedPlayers(event);
     const inRoom = 'roomRef' in to ? to : undefined;
     let bystanders: Line | undefined;
-    for (const session of this.sessions.values()) {
+    // An event for one room goes through that room's sessions only, not the whole area's.
+    const audience = inRoom ? this.sessionsIn(inRoom.roomRef) : this.sessions.values();
+    for (const session of audience) {
       const userId = session.identity.userId;
       if (inRoom && (session.state.roomRef !== inRoom.roomRef || userId === inRoom.except)) continue;
       if (named.has(userId)) this.deliverTo(session, event);
@@ -144,6 +182,14 @@ export class EventDelivery {
       this.unpublished.push({ userId, event: line.event });
     }
   }
+}
+
+const NO_SESSIONS: ReadonlySet<PlayerSession> = new Set();
+
+function add(byRoom: Map<string, Set<PlayerSession>>, roomRef: string, session: PlayerSession): void {
+  const here = byRoom.get(roomRef);
+  if (here) here.add(session);
+  else byRoom.set(roomRef, new Set([session]));
 }
 
 function lineOf(event: GameEvent, viewer: string): Line {

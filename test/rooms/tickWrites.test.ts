@@ -3,6 +3,8 @@ import type { AreaRoom } from '../../rooms/AreaRoom';
 import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from '../../rooms/eventDelivery';
 import { holdWrites, holdWritesThisTurn } from '../../rooms/socketWrites';
 import type { MudEvent } from '../../rooms/text/narration';
+import { PlayerState } from '../../rooms/state/PlayerState';
+import { unpack } from 'msgpackr';
 import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
 
 /** A client whose transport socket only counts corks (what `holdWrites` touches). */
@@ -82,6 +84,43 @@ describe('EventDelivery.flushAll', () => {
     expect(bobSent[0]).toBe(carlSent[0]);
     expect(annSent[0]).not.toBe(bobSent[0]);
     expect(players.every((p) => p.session.outbox.length === 0)).toBe(true);
+  });
+});
+
+describe('EventDelivery: events for a room', () => {
+  it('reach whoever stands there now, after any move, join or leave', () => {
+    const players = ['ann', 'bob', 'carl'].map((id) => {
+      const built = buildSession(id, 'village:square');
+      built.session.state = new PlayerState({ userId: id, name: id, roomRef: 'village:square' });
+      return built;
+    });
+    const [, bob, carl] = players;
+    const sessions = new Map(players.map((p) => [p.session.identity.userId, p.session]));
+    let changes = 0;
+    const delivery = new EventDelivery(
+      sessions,
+      () => undefined,
+      () => changes,
+    );
+    const texts = (p: (typeof players)[number]) =>
+      p.session.outbox.splice(0).map((line) => (unpack(line) as MudEvent).text);
+    const say = (text: string, roomRef: string) =>
+      delivery.deliver({ type: 'chat.said', actor: { name: 'Dee', userId: 'dee' }, text, to: { roomRef } });
+    say('one', 'village:square');
+    expect(players.map(texts)).toEqual([['Dee says: "one"'], ['Dee says: "one"'], ['Dee says: "one"']]);
+    bob.session.state.roomRef = 'village:market';
+    say('two', 'village:square');
+    say('three', 'village:market');
+    expect(players.map(texts)).toEqual([['Dee says: "two"'], ['Dee says: "three"'], ['Dee says: "two"']]);
+    // Carl leaves the area and comes back; a new player arrives in the market.
+    sessions.delete('carl');
+    changes += 1;
+    say('four', 'village:square');
+    sessions.set('carl', carl.session);
+    carl.session.state.roomRef = 'village:market';
+    changes += 1;
+    say('five', 'village:market');
+    expect(players.map(texts)).toEqual([['Dee says: "four"'], ['Dee says: "five"'], ['Dee says: "five"']]);
   });
 });
 
