@@ -127,6 +127,7 @@ async function main(players: number, actions: number, seed: number): Promise<voi
   const monotonic0 = process.hrtime.bigint();
   for (const child of children) child.child.send('go');
   const done = await Promise.all(children.map((child) => child.message('done')));
+  for (const child of children) child.child.send('exit');
   const seconds = (performance.now() - t0) / 1000;
   // Under --cpu-prof: the action phase on the profile's clock (CLOCK_MONOTONIC, µs), to cut the profile to it.
   if (process.execArgv.some((arg) => arg.startsWith('--cpu-prof')))
