@@ -374,6 +374,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       minds: new Map(),
       stock: new Map(),
       journal: journals,
+      playersIn: (roomRef) => this.delivery.playersIn(roomRef),
       emit: (event) => this.delivery.deliver(event),
       ruleEvents: ruleEventBus(),
       publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),

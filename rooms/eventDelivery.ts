@@ -63,6 +63,8 @@ export class EventDelivery {
   private byRoom = new Map<string, Set<PlayerSession>>();
   /** `membership()` when `byRoom` was built: a different value means players joined or left since. */
   private indexedMembership = -1;
+  /** Each session's place in the session table when `byRoom` was built. */
+  private readonly position = new WeakMap<PlayerSession, number>();
 
   /**
    * `membership()` changes whenever a session joins or leaves `sessions` (the room's `PlayerSessions.changes`);
@@ -88,12 +90,25 @@ export class EventDelivery {
     return this.byRoom.get(roomRef) ?? NO_SESSIONS;
   }
 
+  /**
+   * The players standing in `roomRef` now, in the order of the session table (the order they joined the area, which
+   * is `AreaState.players`'s order too): what `playersIn` in rules/context.ts finds by scanning the whole area.
+   */
+  playersIn(roomRef: string): PlayerState[] {
+    const here: PlayerSession[] = [];
+    for (const session of this.sessionsIn(roomRef)) if (session.state.roomRef === roomRef) here.push(session);
+    if (here.length > 1) here.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
+    return here.map((session) => session.state);
+  }
+
   private index(membership: number): void {
     const byRoom = new Map<string, Set<PlayerSession>>();
     this.byRoom = byRoom;
     this.indexedMembership = membership;
+    let position = 0;
     for (const session of this.sessions.values()) {
       const userId = session.identity.userId;
+      this.position.set(session, position++);
       add(byRoom, session.state.roomRef, session);
       onRoomMove(session.state, (from, to) => {
         // A session that left this room (or a table rebuilt since) is no longer indexed here.

@@ -121,6 +121,11 @@ describe('EventDelivery: events for a room', () => {
     changes += 1;
     say('five', 'village:market');
     expect(players.map(texts)).toEqual([['Dee says: "four"'], ['Dee says: "five"'], ['Dee says: "five"']]);
+    // Who stands in a room, in the table's order (the order of AreaState.players), whoever arrived first.
+    bob.session.state.roomRef = 'village:square';
+    carl.session.state.roomRef = 'village:square';
+    expect(delivery.playersIn('village:square').map((p) => p.userId)).toEqual(['ann', 'bob', 'carl']);
+    expect(delivery.playersIn('village:market')).toEqual([]);
   });
 });
 
