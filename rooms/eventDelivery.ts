@@ -63,8 +63,9 @@ export class EventDelivery {
   private byRoom = new Map<string, Set<PlayerSession>>();
   /** `membership()` when `byRoom` was built: a different value means players joined or left since. */
   private indexedMembership = -1;
-  /** Each session's place in the session table when `byRoom` was built. */
+  /** Each session's place in the session table (the order it joined in) since `byRoom` was built. */
   private readonly position = new WeakMap<PlayerSession, number>();
+  private nextPosition = 0;
 
   /**
    * `membership()` changes whenever a session joins or leaves `sessions` (the room's `PlayerSessions.changes`);
@@ -101,22 +102,38 @@ export class EventDelivery {
     return here.map((session) => session.state);
   }
 
+  /**
+   * `session` has just joined the session table (or left it), and `membership()` moved on by one for it. An index
+   * that was current takes the change as it is, instead of being rebuilt at the next lookup: a crowd joining or
+   * leaving one by one would otherwise rebuild it once per player, over the whole area each time.
+   */
+  changed(session: PlayerSession, joined: boolean): void {
+    const membership = this.membership();
+    if (this.indexedMembership !== membership - 1) return;
+    this.indexedMembership = membership;
+    if (joined) this.track(this.byRoom, session);
+    else this.byRoom.get(session.state.roomRef)?.delete(session);
+  }
+
   private index(membership: number): void {
     const byRoom = new Map<string, Set<PlayerSession>>();
     this.byRoom = byRoom;
     this.indexedMembership = membership;
-    let position = 0;
-    for (const session of this.sessions.values()) {
-      const userId = session.identity.userId;
-      this.position.set(session, position++);
-      add(byRoom, session.state.roomRef, session);
-      onRoomMove(session.state, (from, to) => {
-        // A session that left this room (or a table rebuilt since) is no longer indexed here.
-        if (this.byRoom !== byRoom || this.sessions.get(userId) !== session) return;
-        byRoom.get(from)?.delete(session);
-        add(byRoom, to, session);
-      });
-    }
+    this.nextPosition = 0;
+    for (const session of this.sessions.values()) this.track(byRoom, session);
+  }
+
+  /** Indexes `session` in its room, after everyone indexed so far, and follows its moves. */
+  private track(byRoom: Map<string, Set<PlayerSession>>, session: PlayerSession): void {
+    const userId = session.identity.userId;
+    this.position.set(session, this.nextPosition++);
+    add(byRoom, session.state.roomRef, session);
+    onRoomMove(session.state, (from, to) => {
+      // A session that left the table (or a table rebuilt since) is no longer indexed here.
+      if (this.byRoom !== byRoom || this.sessions.get(userId) !== session) return;
+      byRoom.get(from)?.delete(session);
+      add(byRoom, to, session);
+    });
   }
 
   /** Delivers an event to its audience (one player, everyone in a room but `except`, or the whole area). */

@@ -113,6 +113,7 @@ export class PlayerSessions {
     };
     this.all.set(identity.userId, session);
     this.changes += 1;
+    delivery.changed(session, true);
     sim.state.players.set(identity.userId, state);
     if (client) visibility.watch(session, client);
     await this.host.presence().hset(PLAYER_ROOMS_KEY, identity.userId, this.host.roomId());
@@ -173,6 +174,7 @@ export class PlayerSessions {
     const userId = session.identity.userId;
     this.all.delete(userId);
     this.changes += 1;
+    this.host.delivery.changed(session, false);
     this.host.sim.state.players.delete(userId);
     this.host.visibility.forget(session);
     void this.host

@@ -129,6 +129,49 @@ describe('EventDelivery: events for a room', () => {
   });
 });
 
+describe('EventDelivery: a join or leave told to the index', () => {
+  it('is taken in without a rebuild, and rooms still find exactly who stands there, in order', () => {
+    const built = (id: string, roomRef: string) => {
+      const player = buildSession(id, roomRef);
+      player.session.state = new PlayerState({ userId: id, name: id, roomRef });
+      return player.session;
+    };
+    const [ann, bob] = [built('ann', 'village:square'), built('bob', 'village:square')];
+    const sessions = new Map([
+      ['ann', ann],
+      ['bob', bob],
+    ]);
+    let changes = 0;
+    const delivery = new EventDelivery(
+      sessions,
+      () => undefined,
+      () => changes,
+    );
+    const inSquare = () => delivery.playersIn('village:square').map((p) => p.userId);
+    expect(inSquare()).toEqual(['ann', 'bob']);
+    const rebuild = jest.spyOn(delivery as unknown as { index: () => void }, 'index');
+    const cid = built('cid', 'village:market');
+    sessions.set('cid', cid);
+    changes += 1;
+    delivery.changed(cid, true);
+    sessions.delete('ann');
+    changes += 1;
+    delivery.changed(ann, false);
+    cid.state.roomRef = 'village:square';
+    ann.state.roomRef = 'village:square';
+    expect(inSquare()).toEqual(['bob', 'cid']);
+    sessions.set('ann', ann);
+    changes += 1;
+    delivery.changed(ann, true);
+    expect(inSquare()).toEqual(['bob', 'cid', 'ann']);
+    expect(rebuild).not.toHaveBeenCalled();
+    // A change the index missed (membership moved by more than one) makes the next lookup rebuild it.
+    changes += 2;
+    expect(inSquare()).toEqual(['bob', 'cid', 'ann']);
+    expect(rebuild).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('EventDelivery: what gateway players witness', () => {
   it('is kept in their inbox at once and published on their channel with the tick, in order', () => {
     const eve = buildSession('eve', 'village:square');
