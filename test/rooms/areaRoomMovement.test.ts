@@ -1,5 +1,4 @@
 import { matchMaker } from '@colyseus/core';
-import type { AreaRoom } from '../../rooms/AreaRoom';
 import { type SimContext, playersIn } from '../../rooms/rules/context';
 import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
 
