@@ -129,7 +129,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       log: this.log,
       standings: options.standings,
     });
-    this.delivery.useSessions(this.players.all);
+    this.delivery.useSessions(this.players.all, () => this.players.changes);
     this.spawns = new SpawnSystem(area, this.world);
     this.resources = new ResourceSystem(area, this.world);
     this.resources.populate(this.sim);
@@ -181,6 +181,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
 
   override async onDispose(): Promise<void> {
     this.stopTicker?.();
+    this.delivery.publishWitnessed();
     await this.players.dismissAll();
   }
 
@@ -281,10 +282,9 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     const handoff = result ?? undefined;
     if (handoff) await handOff(this.world, this.players, this.delivery, session, handoff);
     else {
-      // Only the actor's view is reconciled now; bystanders' views follow at the end of the tick, together
-      // with the events of this action they witness (reconciling every view on every action made each
-      // action O(players) in a crowded area).
-      this.visibility.sync([session]);
+      // Views are reconciled by the tick, which sends the patches. A room on a manual ticker (tests) also patches
+      // on Colyseus's own interval: there the actor's view is reconciled now, so the test sees it at once.
+      if (this.patchRate !== null) this.visibility.sync([session]);
       const ran = turn.ran ?? action;
       if (this.settings.durableActions && !isReadOnly(ran)) {
         const touched = ran.action === 'give' ? this.players.in(session.state.roomRef) : [session];
@@ -374,6 +374,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       minds: new Map(),
       stock: new Map(),
       journal: journals,
+      playersIn: (roomRef) => this.delivery.playersIn(roomRef),
       emit: (event) => this.delivery.deliver(event),
       ruleEvents: ruleEventBus(),
       publish: (event) => (options.events ?? NO_WORLD_EVENTS).publish(event),

@@ -4,6 +4,7 @@ import { Packr } from 'msgpackr';
 import type { PlayerIdentity } from './persistence';
 import type { SavedFields } from './savedFields';
 import type { PlayerState } from './state/PlayerState';
+import { onRoomMove } from './state/roomMoves';
 import type { PlayerJournal } from './rules/context';
 import type { GameEvent } from './text/events';
 import { type MudEvent, narrate } from './text/narration';
@@ -55,15 +56,84 @@ interface Line {
 export class EventDelivery {
   /** The action running in this call chain (its player and the events they received meanwhile). */
   private readonly capture = new AsyncLocalStorage<{ userId: string; events: MudEvent[] }>();
+  /** Events gateway players witnessed since the last flush, published on their channels with the tick. */
+  private unpublished: Array<{ userId: string; event: MudEvent }> = [];
 
+  /** The sessions standing in each room, kept up to date by their moves (rooms/state/roomMoves.ts). */
+  private byRoom = new Map<string, Set<PlayerSession>>();
+  /** `membership()` when `byRoom` was built: a different value means players joined or left since. */
+  private indexedMembership = -1;
+  /** Each session's place in the session table (the order it joined in) since `byRoom` was built. */
+  private readonly position = new WeakMap<PlayerSession, number>();
+  private nextPosition = 0;
+
+  /**
+   * `membership()` changes whenever a session joins or leaves `sessions` (the room's `PlayerSessions.changes`);
+   * by default the table's size, enough for a table nobody changes.
+   */
   constructor(
     private sessions: ReadonlyMap<string, PlayerSession>,
     private readonly publish: (userId: string, event: MudEvent) => void,
+    private membership: () => number = () => this.sessions.size,
   ) {}
 
   /** Points delivery at the room's live session table (built after the delivery it uses). */
-  useSessions(sessions: ReadonlyMap<string, PlayerSession>): void {
+  useSessions(sessions: ReadonlyMap<string, PlayerSession>, membership: () => number): void {
     this.sessions = sessions;
+    this.membership = membership;
+    this.indexedMembership = -1;
+  }
+
+  /** The sessions whose player stands in `roomRef` now. */
+  private sessionsIn(roomRef: string): Iterable<PlayerSession> {
+    const membership = this.membership();
+    if (membership !== this.indexedMembership) this.index(membership);
+    return this.byRoom.get(roomRef) ?? NO_SESSIONS;
+  }
+
+  /**
+   * The players standing in `roomRef` now, in the order of the session table (the order they joined the area, which
+   * is `AreaState.players`'s order too): what `playersIn` in rules/context.ts finds by scanning the whole area.
+   */
+  playersIn(roomRef: string): PlayerState[] {
+    const here: PlayerSession[] = [];
+    for (const session of this.sessionsIn(roomRef)) if (session.state.roomRef === roomRef) here.push(session);
+    if (here.length > 1) here.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
+    return here.map((session) => session.state);
+  }
+
+  /**
+   * `session` has just joined the session table (or left it), and `membership()` moved on by one for it. An index
+   * that was current takes the change as it is, instead of being rebuilt at the next lookup: a crowd joining or
+   * leaving one by one would otherwise rebuild it once per player, over the whole area each time.
+   */
+  changed(session: PlayerSession, joined: boolean): void {
+    const membership = this.membership();
+    if (this.indexedMembership !== membership - 1) return;
+    this.indexedMembership = membership;
+    if (joined) this.track(this.byRoom, session);
+    else this.byRoom.get(session.state.roomRef)?.delete(session);
+  }
+
+  private index(membership: number): void {
+    const byRoom = new Map<string, Set<PlayerSession>>();
+    this.byRoom = byRoom;
+    this.indexedMembership = membership;
+    this.nextPosition = 0;
+    for (const session of this.sessions.values()) this.track(byRoom, session);
+  }
+
+  /** Indexes `session` in its room, after everyone indexed so far, and follows its moves. */
+  private track(byRoom: Map<string, Set<PlayerSession>>, session: PlayerSession): void {
+    const userId = session.identity.userId;
+    this.position.set(session, this.nextPosition++);
+    add(byRoom, session.state.roomRef, session);
+    onRoomMove(session.state, (from, to) => {
+      // A session that left the table (or a table rebuilt since) is no longer indexed here.
+      if (this.byRoom !== byRoom || this.sessions.get(userId) !== session) return;
+      byRoom.get(from)?.delete(session);
+      add(byRoom, to, session);
+    });
   }
 
   /** Delivers an event to its audience (one player, everyone in a room but `except`, or the whole area). */
@@ -76,7 +146,9 @@ export class EventDelivery {
     const named = namedPlayers(event);
     const inRoom = 'roomRef' in to ? to : undefined;
     let bystanders: Line | undefined;
-    for (const session of this.sessions.values()) {
+    // An event for one room goes through that room's sessions only, not the whole area's.
+    const audience = inRoom ? this.sessionsIn(inRoom.roomRef) : this.sessions.values();
+    for (const session of audience) {
       const userId = session.identity.userId;
       if (inRoom && (session.state.roomRef !== inRoom.roomRef || userId === inRoom.except)) continue;
       if (named.has(userId)) this.deliverTo(session, event);
@@ -106,12 +178,25 @@ export class EventDelivery {
    * (what everyone there witnessed since the last tick): their message is built once and its bytes shared.
    */
   flushAll(): void {
+    this.publishWitnessed();
     const built = new BuiltMessages();
     for (const session of this.sessions.values()) {
       if (session.outbox.length === 0) continue;
       const message = built.messageOf(session.outbox.splice(0));
       for (const client of session.clients) client.enqueueRaw(message);
     }
+  }
+
+  /**
+   * Publishes what gateway players witnessed since the last flush, in order. Their channels hear it with the tick,
+   * like the sockets' `events`: a telnet terminal then gets everything it witnessed in one tick in one write,
+   * instead of a write for every action it witnessed.
+   */
+  publishWitnessed(): void {
+    if (this.unpublished.length === 0) return;
+    const waiting = this.unpublished;
+    this.unpublished = [];
+    for (const { userId, event } of waiting) this.publish(userId, event);
   }
 
   private deliverTo(session: PlayerSession | undefined, event: GameEvent): void {
@@ -126,9 +211,17 @@ export class EventDelivery {
     else if (session.remote) {
       session.inbox.push(line.event);
       if (session.inbox.length > INBOX_LIMIT) session.inbox.shift();
-      this.publish(userId, line.event);
+      this.unpublished.push({ userId, event: line.event });
     }
   }
+}
+
+const NO_SESSIONS: ReadonlySet<PlayerSession> = new Set();
+
+function add(byRoom: Map<string, Set<PlayerSession>>, roomRef: string, session: PlayerSession): void {
+  const here = byRoom.get(roomRef);
+  if (here) here.add(session);
+  else byRoom.set(roomRef, new Set([session]));
 }
 
 function lineOf(event: GameEvent, viewer: string): Line {

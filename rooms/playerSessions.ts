@@ -42,6 +42,8 @@ export interface SessionHost {
 export class PlayerSessions {
   /** Hosted players by userId (also read by `EventDelivery`). */
   readonly all = new Map<string, PlayerSession>();
+  /** Bumped whenever a session joins or leaves `all` (what indexes of the sessions rebuild on). */
+  changes = 0;
   /** Saves of players who just left, so a quick rejoin loads what they left with. */
   private readonly leaving = new Map<string, Promise<void>>();
   /** Character saves, written in batches (rooms/saveBatch.ts). */
@@ -110,6 +112,8 @@ export class PlayerSessions {
       saved: asSaved ? loadedAsSaved(recordFromPlayer(state, journal, 0)) : undefined,
     };
     this.all.set(identity.userId, session);
+    this.changes += 1;
+    delivery.changed(session, true);
     sim.state.players.set(identity.userId, state);
     if (client) visibility.watch(session, client);
     await this.host.presence().hset(PLAYER_ROOMS_KEY, identity.userId, this.host.roomId());
@@ -169,6 +173,8 @@ export class PlayerSessions {
   detach(session: PlayerSession): void {
     const userId = session.identity.userId;
     this.all.delete(userId);
+    this.changes += 1;
+    this.host.delivery.changed(session, false);
     this.host.sim.state.players.delete(userId);
     this.host.visibility.forget(session);
     void this.host

@@ -23,9 +23,10 @@ const NOTHING: readonly Visible[] = [];
  * or a fight patches the clients of one or two rooms instead of every client of the area.
  *
  * One `StateView` per player session is shared by all that player's sockets. `sync` reconciles views with the world
- * after each action and tick: whatever entered the player's room is added, whatever left it (or the player left) is
- * removed. A room whose occupants are the same as at the last sync keeps its list, and a view already reconciled
- * with that list is skipped, so a tick where nobody moved costs one pass over the area's things.
+ * at each tick, before the patches (and after an action on a manually stepped room): whatever entered the player's
+ * room is added, whatever left it (or the player left) is removed. A room whose occupants are the same as at the last
+ * sync keeps its list, and a view already reconciled with that list is skipped, so a tick where nobody moved costs
+ * one pass over the area's things; a view of a room that changed takes only the change, worked out once per room.
  */
 export class RoomVisibility {
   private readonly views = new Map<PlayerSession, ViewEntry>();
@@ -57,16 +58,28 @@ export class RoomVisibility {
     entry.view.dispose();
   }
 
-  /** Reconciles the views of `sessions` with what stands in each player's room now. */
+  /**
+   * Reconciles the views of `sessions` with what stands in each player's room now. A view last reconciled with the
+   * previous list of the same room takes only what entered and left it (worked out once per room, not per viewer);
+   * a player who changed rooms, or missed a sync, is reconciled in full.
+   */
   sync(sessions: Iterable<PlayerSession>): void {
     if (this.views.size === 0) return;
+    const before = this.rooms;
     const rooms = this.index();
+    const changes = new Map<readonly Visible[], RoomChange>();
     for (const session of sessions) {
       const entry = this.views.get(session);
       if (!entry) continue;
-      const here = rooms.get(session.state.roomRef) ?? NOTHING;
+      const roomRef = session.state.roomRef;
+      const here = rooms.get(roomRef) ?? NOTHING;
       if (entry.shown === here) continue;
-      reconcile(entry, here, session.state);
+      const was = before.get(roomRef);
+      if (was !== undefined && entry.shown === was) {
+        let change = changes.get(here);
+        if (!change) changes.set(here, (change = changeOf(was, here)));
+        apply(entry, change, session.state);
+      } else reconcile(entry, here, session.state);
       entry.shown = here;
     }
   }
@@ -98,6 +111,34 @@ function sameThings(a: readonly Visible[], b: readonly Visible[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** What entered and what left a room between two syncs. */
+interface RoomChange {
+  entered: Visible[];
+  left: Visible[];
+}
+
+function changeOf(was: readonly Visible[], here: readonly Visible[]): RoomChange {
+  const before = new Set(was);
+  const now = new Set(here);
+  return {
+    entered: here.filter((thing) => !before.has(thing)),
+    left: was.filter((thing) => !now.has(thing)),
+  };
+}
+
+/** Moves a view reconciled with a room's previous list to its list now. */
+function apply(entry: ViewEntry, change: RoomChange, own: PlayerState): void {
+  for (const thing of change.left) {
+    if (!entry.seen.delete(thing)) continue;
+    if (entry.view.has(thing)) entry.view.remove(thing);
+  }
+  for (const thing of change.entered) {
+    if (thing === own || entry.seen.has(thing)) continue;
+    entry.seen.add(thing);
+    entry.view.add(thing);
+  }
 }
 
 /** Makes the view show exactly `here` (less the player's own character, which it always shows). */

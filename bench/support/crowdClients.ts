@@ -151,7 +151,13 @@ export async function runCrowdClients(options: CrowdOptions): Promise<void> {
   for (const close of closers) close();
   agent.destroy();
   clearInterval(alive);
-  setTimeout(() => process.exit(0), 500);
+  // Exit once the parent has read the report (it says `exit`), not on a timer: a busy parent read its IPC channel
+  // so late that the child's exit came first and its report was lost (the run failed with "exited with 0").
+  const exit = setTimeout(() => process.exit(0), 120_000);
+  process.once('message', () => {
+    clearTimeout(exit);
+    process.exit(0);
+  });
 }
 
 /** An SDK client in the player's area room; its actions are `room.request`s, refused when the room rejects. */

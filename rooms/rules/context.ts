@@ -90,6 +90,11 @@ export interface SimContext {
   /** Merchant wares below their stock (`npcRef>itemRef`), refilling one unit per `every` AI steps. */
   stock: Map<string, { left: number; max: number; every: number; waited: number }>;
   journal(userId: string): PlayerJournal;
+  /**
+   * The players in a room, as `playersIn` below finds them by scanning `state.players`, from an index the room keeps
+   * by every move (rooms/eventDelivery.ts). Without it, `playersIn` scans the area's players.
+   */
+  playersIn?(roomRef: string): PlayerState[];
   emit(event: GameEvent): void;
   /** What rules tell each other (a kill, a visit, a talk...): quest objectives and escorts listen (`ruleEvents.ts`). */
   ruleEvents: RuleEventBus;
@@ -118,8 +123,9 @@ export function requireAlive(player: PlayerState): void {
   if (player.status === 'dead') throw reject('DEAD', 'You are dead and cannot do that until you respawn.');
 }
 
-/** Players in a room. */
+/** Players in a room, in `state.players`'s order (through the room's index when it has one). */
 export function playersIn(ctx: SimContext, roomRef: string): PlayerState[] {
+  if (ctx.playersIn) return ctx.playersIn(roomRef);
   const out: PlayerState[] = [];
   ctx.state.players.forEach((player) => {
     if (player.roomRef === roomRef) out.push(player);

@@ -1,3 +1,5 @@
+import { matchMaker } from '@colyseus/core';
+import { type SimContext, playersIn } from '../../rooms/rules/context';
 import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
 
 describe('AreaRoom: several SDK clients in one area', () => {
@@ -42,5 +44,33 @@ describe('AreaRoom: several SDK clients in one area', () => {
     );
     expect(heard.channel).toBe('chat');
     await waitForState(alice.room, (state) => state.players.get('bob')?.roomRef === 'village:square');
+  });
+
+  it("finds who stands in a room through the room's index exactly as a scan of the area's players does", async () => {
+    const names = ['ann', 'bob', 'cid', 'dot', 'eve'];
+    const players = [];
+    for (const name of names) players.push(await joinArea(game, name));
+    const sim = (matchMaker.getLocalRoomById('area_village') as unknown as { sim: SimContext }).sim;
+    const scanned = (roomRef: string) => playersIn({ ...sim, playersIn: undefined }, roomRef);
+    const same = () => {
+      for (const roomRef of ['village:square', 'village:market']) {
+        expect(playersIn(sim, roomRef).map((p) => p.userId)).toEqual(scanned(roomRef).map((p) => p.userId));
+      }
+    };
+    same();
+    await players[1].room.request('move', { direction: 'east' });
+    await players[3].room.request('move', { direction: 'east' });
+    await players[0].room.request('move', { direction: 'east' });
+    same();
+    expect(scanned('village:market').map((p) => p.userId)).toEqual(['ann', 'bob', 'dot']);
+    await players[1].room.request('move', { direction: 'west' });
+    await players[2].room.leave();
+    await waitForState(players[0].room, (state) => !state.players.has('cid'));
+    same();
+    const back = await joinArea(game, 'cid');
+    same();
+    await back.room.request('move', { direction: 'east' });
+    same();
+    expect(playersIn(sim, 'village:market').map((p) => p.userId)).toEqual(['ann', 'dot', 'cid']);
   });
 });

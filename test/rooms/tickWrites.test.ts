@@ -3,6 +3,8 @@ import type { AreaRoom } from '../../rooms/AreaRoom';
 import { EVENTS_MESSAGE, EventDelivery, type PlayerSession } from '../../rooms/eventDelivery';
 import { holdWrites, holdWritesThisTurn } from '../../rooms/socketWrites';
 import type { MudEvent } from '../../rooms/text/narration';
+import { PlayerState } from '../../rooms/state/PlayerState';
+import { unpack } from 'msgpackr';
 import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
 
 /** A client whose transport socket only counts corks (what `holdWrites` touches). */
@@ -82,6 +84,120 @@ describe('EventDelivery.flushAll', () => {
     expect(bobSent[0]).toBe(carlSent[0]);
     expect(annSent[0]).not.toBe(bobSent[0]);
     expect(players.every((p) => p.session.outbox.length === 0)).toBe(true);
+  });
+});
+
+describe('EventDelivery: events for a room', () => {
+  it('reach whoever stands there now, after any move, join or leave', () => {
+    const players = ['ann', 'bob', 'carl'].map((id) => {
+      const built = buildSession(id, 'village:square');
+      built.session.state = new PlayerState({ userId: id, name: id, roomRef: 'village:square' });
+      return built;
+    });
+    const [, bob, carl] = players;
+    const sessions = new Map(players.map((p) => [p.session.identity.userId, p.session]));
+    let changes = 0;
+    const delivery = new EventDelivery(
+      sessions,
+      () => undefined,
+      () => changes,
+    );
+    const texts = (p: (typeof players)[number]) =>
+      p.session.outbox.splice(0).map((line) => (unpack(line) as MudEvent).text);
+    const say = (text: string, roomRef: string) =>
+      delivery.deliver({ type: 'chat.said', actor: { name: 'Dee', userId: 'dee' }, text, to: { roomRef } });
+    say('one', 'village:square');
+    expect(players.map(texts)).toEqual([['Dee says: "one"'], ['Dee says: "one"'], ['Dee says: "one"']]);
+    bob.session.state.roomRef = 'village:market';
+    say('two', 'village:square');
+    say('three', 'village:market');
+    expect(players.map(texts)).toEqual([['Dee says: "two"'], ['Dee says: "three"'], ['Dee says: "two"']]);
+    // Carl leaves the area and comes back; a new player arrives in the market.
+    sessions.delete('carl');
+    changes += 1;
+    say('four', 'village:square');
+    sessions.set('carl', carl.session);
+    carl.session.state.roomRef = 'village:market';
+    changes += 1;
+    say('five', 'village:market');
+    expect(players.map(texts)).toEqual([['Dee says: "four"'], ['Dee says: "five"'], ['Dee says: "five"']]);
+    // Who stands in a room, in the table's order (the order of AreaState.players), whoever arrived first.
+    bob.session.state.roomRef = 'village:square';
+    carl.session.state.roomRef = 'village:square';
+    expect(delivery.playersIn('village:square').map((p) => p.userId)).toEqual(['ann', 'bob', 'carl']);
+    expect(delivery.playersIn('village:market')).toEqual([]);
+  });
+});
+
+describe('EventDelivery: a join or leave told to the index', () => {
+  it('is taken in without a rebuild, and rooms still find exactly who stands there, in order', () => {
+    const built = (id: string, roomRef: string) => {
+      const player = buildSession(id, roomRef);
+      player.session.state = new PlayerState({ userId: id, name: id, roomRef });
+      return player.session;
+    };
+    const [ann, bob] = [built('ann', 'village:square'), built('bob', 'village:square')];
+    const sessions = new Map([
+      ['ann', ann],
+      ['bob', bob],
+    ]);
+    let changes = 0;
+    const delivery = new EventDelivery(
+      sessions,
+      () => undefined,
+      () => changes,
+    );
+    const inSquare = () => delivery.playersIn('village:square').map((p) => p.userId);
+    expect(inSquare()).toEqual(['ann', 'bob']);
+    const rebuild = jest.spyOn(delivery as unknown as { index: () => void }, 'index');
+    const cid = built('cid', 'village:market');
+    sessions.set('cid', cid);
+    changes += 1;
+    delivery.changed(cid, true);
+    sessions.delete('ann');
+    changes += 1;
+    delivery.changed(ann, false);
+    cid.state.roomRef = 'village:square';
+    ann.state.roomRef = 'village:square';
+    expect(inSquare()).toEqual(['bob', 'cid']);
+    sessions.set('ann', ann);
+    changes += 1;
+    delivery.changed(ann, true);
+    expect(inSquare()).toEqual(['bob', 'cid', 'ann']);
+    expect(rebuild).not.toHaveBeenCalled();
+    // A change the index missed (membership moved by more than one) makes the next lookup rebuild it.
+    changes += 2;
+    expect(inSquare()).toEqual(['bob', 'cid', 'ann']);
+    expect(rebuild).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('EventDelivery: what gateway players witness', () => {
+  it('is kept in their inbox at once and published on their channel with the tick, in order', () => {
+    const eve = buildSession('eve', 'village:square');
+    eve.session.remote = true;
+    eve.session.clients.clear();
+    const bob = buildSession('bob', 'village:square');
+    const published: Array<[string, string]> = [];
+    const delivery = new EventDelivery(
+      new Map([
+        ['eve', eve.session],
+        ['bob', bob.session],
+      ]),
+      (userId, event) => published.push([userId, event.text]),
+    );
+    const bobActor = { name: 'Bob', userId: 'bob' };
+    delivery.deliver({ type: 'chat.said', actor: bobActor, text: 'one', to: { roomRef: 'village:square' } });
+    delivery.deliver({ type: 'chat.said', actor: bobActor, text: 'two', to: { roomRef: 'village:square' } });
+    expect(eve.session.inbox.map((event) => event.text)).toEqual(['Bob says: "one"', 'Bob says: "two"']);
+    expect(published).toEqual([]);
+    delivery.flushAll();
+    expect(published).toEqual([
+      ['eve', 'Bob says: "one"'],
+      ['eve', 'Bob says: "two"'],
+    ]);
+    delivery.flushAll();
+    expect(published).toHaveLength(2);
   });
 });
 

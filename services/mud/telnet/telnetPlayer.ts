@@ -149,7 +149,7 @@ export class TelnetPlayer {
   }
 
   private render(events: MudEvent[]): string {
-    return events.map((event) => renderEvent(event.text, event.channel, event.type, this.style)).join('');
+    return events.map((event) => renderShared(event, this.style)).join('');
   }
 
   private showPrompt(): void {
@@ -165,4 +165,19 @@ export class TelnetPlayer {
     this.linesInWindow += 1;
     return this.linesInWindow <= FRAMES_PER_SECOND;
   }
+}
+
+/**
+ * The last rendering of each event and the style it was rendered in. The bystanders of one room witness the very
+ * same event object (narrated once, rooms/eventDelivery.ts, and passed by reference by in-process presence), and
+ * nearly all terminals share one style (80 columns, colour on): the text is rendered once for all of them.
+ */
+const rendered = new WeakMap<MudEvent, { width: number; colour: boolean; text: string }>();
+
+function renderShared(event: MudEvent, style: TerminalStyle): string {
+  const last = rendered.get(event);
+  if (last && last.width === style.width && last.colour === style.colour) return last.text;
+  const text = renderEvent(event.text, event.channel, event.type, style);
+  rendered.set(event, { width: style.width, colour: style.colour, text });
+  return text;
 }

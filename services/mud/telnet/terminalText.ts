@@ -58,26 +58,53 @@ function usableWidth(width: number): number {
   return Math.min(width, MAX_WIDTH) - 1;
 }
 
-/** Word-wraps one line (by code points); a word longer than the width is split. */
+/**
+ * Word-wraps one line (by code points); a word longer than the width is split. The line's length is counted as it is
+ * built, not by re-reading it at every word (room descriptions are long, and every reply and witnessed event is wrapped).
+ */
 export function wrap(line: string, width: number): string[] {
-  if ([...line].length <= width) return [line];
+  // A line no longer in UTF-16 units than the width is no longer in code points either (most lines).
+  if (line.length <= width || codePoints(line) <= width) return [line];
   const out: string[] = [];
   let current = '';
+  let currentLength = 0;
   for (const word of line.split(' ')) {
     let rest = word;
-    while ([...rest].length > width) {
+    let restLength = codePoints(rest);
+    while (restLength > width) {
       if (current) out.push(current);
       current = '';
+      currentLength = 0;
       const chars = [...rest];
       out.push(chars.slice(0, width).join(''));
       rest = chars.slice(width).join('');
+      restLength -= width;
     }
-    const joined = current ? `${current} ${rest}` : rest;
-    if ([...joined].length > width) {
+    const joinedLength = current ? currentLength + 1 + restLength : restLength;
+    if (joinedLength > width) {
       out.push(current);
       current = rest;
-    } else current = joined;
+      currentLength = restLength;
+    } else {
+      current = current ? `${current} ${rest}` : rest;
+      currentLength = joinedLength;
+    }
   }
   if (current) out.push(current);
   return out;
+}
+
+/** The number of code points in `text` (what `[...text].length` says, without building the array). */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdbff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) {
+      count -= 1;
+      i += 1;
+    }
+  }
+  return count;
 }
