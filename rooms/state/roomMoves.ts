@@ -28,7 +28,3 @@ export function onRoomMove(player: PlayerState, listener: RoomMoveListener): voi
   listeners.set(player, listener);
 }
 
-/** Stops telling anyone about `player`'s moves. */
-export function offRoomMove(player: PlayerState): void {
-  listeners.delete(player);
-}
