@@ -96,8 +96,10 @@ export class Ingestor {
     pathPrefix = 'documents',
     ingestedBy = 'system',
   ): Promise<IngestResult[]> {
-    const chunked: ChunkedDocument[] = [];
-    for (const doc of this.validate(docs, pathPrefix)) chunked.push(await this.chunking.chunk(doc));
+    const valid = this.validate(docs, pathPrefix);
+    let chunked: ChunkedDocument[] = [];
+    if (this.chunking.chunkAll) chunked = await this.chunking.chunkAll(valid);
+    else for (const doc of valid) chunked.push(await this.chunking.chunk(doc));
     const results: IngestResult[] = [];
     const deferred = this.deps.enrichment;
     if (deferred) {
