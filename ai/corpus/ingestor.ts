@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../../platform/clock';
 import { ValidationError, type FieldError } from '../../platform/errors';
 import type { SearchCache } from '../cache/searchCache';
 import { inlineChunking, type DocumentChunking } from '../chunking/chunkingPool';
+import type { IngestActivity } from './ingestActivity';
 import { type ChunkedDocument, type ChunkerOptions } from '../chunking/documentChunker';
 import {
   embeddingTextOf,
@@ -39,6 +40,8 @@ export interface IngestorDeps {
   limits?: DocumentLimits;
   chunker?: ChunkerOptions;
   chunking?: DocumentChunking;
+  /** Marked busy while a batch is ingested, so background enrichment can give way (the brain's). */
+  activity?: IngestActivity;
   logger?: Logger;
   /**
    * Searchable first, enriched after: with a journal, an ingest stores chunks and fulltext at once and records the
@@ -95,6 +98,19 @@ export class Ingestor {
     docs: SourceDocument[],
     pathPrefix = 'documents',
     ingestedBy = 'system',
+  ): Promise<IngestResult[]> {
+    const end = this.deps.activity?.begin();
+    try {
+      return await this.ingestBatch(docs, pathPrefix, ingestedBy);
+    } finally {
+      end?.();
+    }
+  }
+
+  private async ingestBatch(
+    docs: SourceDocument[],
+    pathPrefix: string,
+    ingestedBy: string,
   ): Promise<IngestResult[]> {
     const valid = this.validate(docs, pathPrefix);
     let chunked: ChunkedDocument[] = [];
