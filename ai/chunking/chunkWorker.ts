@@ -11,21 +11,25 @@ try {
   // Not permitted here (some containers): same priority as the event loop.
 }
 
-/** One task of the chunking pool: a validated document and the budget settings (the counter is cl100k_base). */
+/**
+ * One task of the chunking pool: validated documents (one large one, or several small ones of a batch sent together,
+ * so a bulk ingest of small pages pays one round trip per batch) and the budget settings (the counter is cl100k_base).
+ */
 export interface ChunkTask {
-  document: ValidDocument;
+  documents: ValidDocument[];
   budget: ChunkBudget;
   mergeBelowTokens: number;
 }
 
 /**
  * The chunking pool's worker (ChunkingPool runs it in worker_threads): the TypeScript parse, token counting and
- * splitting of one document, off the main event loop. Pure; the result travels back by structured clone.
+ * splitting of each document, off the main event loop. Pure; the results travel back by structured clone, in order.
  */
-export default function chunkInWorker(task: ChunkTask): ChunkedDocument {
-  return chunkDocument(task.document, {
+export default function chunkInWorker(task: ChunkTask): ChunkedDocument[] {
+  const options = {
     ...DEFAULT_CHUNKER_OPTIONS,
     budget: task.budget,
     mergeBelowTokens: task.mergeBelowTokens,
-  });
+  };
+  return task.documents.map((document) => chunkDocument(document, options));
 }

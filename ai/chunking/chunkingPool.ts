@@ -13,6 +13,8 @@ import type { ValidDocument } from './validation';
 /** How the ingestor cuts validated documents into chunks. */
 export interface DocumentChunking {
   chunk(document: ValidDocument): Promise<ChunkedDocument>;
+  /** Chunks a batch's documents, in order (a pool may send small ones to a thread together). */
+  chunkAll?(documents: readonly ValidDocument[]): Promise<ChunkedDocument[]>;
   /** Stops any threads; pending chunk calls reject. */
   close(): Promise<void>;
 }
@@ -42,6 +44,9 @@ export interface ChunkingPoolOptions {
   mergeBelowTokens?: number;
 }
 
+/** Small documents of a batch sent to a thread together: up to about this many UTF-8 bytes a task. */
+const GROUP_BYTES = 64 * 1024;
+
 /** Below this a document chunks in well under 50 ms even on a loaded machine (measured: 3-5 ms per KiB at load 8). */
 export const DEFAULT_INLINE_BELOW_BYTES = 8 * 1024;
 
@@ -62,7 +67,7 @@ function workerFile(): string {
  * use (about 1.5 s: TypeScript and the BPE ranks load in the thread, not on the event loop) and end when idle.
  */
 export class ChunkingPool implements DocumentChunking {
-  private pool?: Piscina<ChunkTask, ChunkedDocument>;
+  private pool?: Piscina<ChunkTask, ChunkedDocument[]>;
   private readonly inline: DocumentChunking;
   private readonly inlineBelowBytes: number;
   private readonly budget: ChunkerOptions['budget'];
@@ -79,18 +84,61 @@ export class ChunkingPool implements DocumentChunking {
     this.inlineBelowBytes = options.inlineBelowBytes ?? DEFAULT_INLINE_BELOW_BYTES;
   }
 
-  chunk(document: ValidDocument): Promise<ChunkedDocument> {
+  async chunk(document: ValidDocument): Promise<ChunkedDocument> {
     if (this.options.threads === 0 || Buffer.byteLength(document.text, 'utf8') < this.inlineBelowBytes) {
       return this.inline.chunk(document);
     }
-    this.pool ??= new Piscina<ChunkTask, ChunkedDocument>({
+    const [chunked] = await this.run([document]);
+    return chunked;
+  }
+
+  /**
+   * A batch's documents: large ones each in a task, small ones gathered into tasks of at least `inlineBelowBytes`
+   * (up to `GROUP_BYTES`) so they leave the event loop too; a batch whose small documents are under
+   * `inlineBelowBytes` in all chunks them inline. A bulk ingest of 50 pages of 4 KiB had chunked all of them on the
+   * event loop, about a tenth of its time (bench/README.md, issue 37, stop 45).
+   */
+  async chunkAll(documents: readonly ValidDocument[]): Promise<ChunkedDocument[]> {
+    const sizes = documents.map((document) => Buffer.byteLength(document.text, 'utf8'));
+    const smallBytes = sizes.reduce((sum, size) => (size < this.inlineBelowBytes ? sum + size : sum), 0);
+    if (this.options.threads === 0 || smallBytes < this.inlineBelowBytes) {
+      const out: ChunkedDocument[] = [];
+      for (const document of documents) out.push(await this.chunk(document));
+      return out;
+    }
+    const groups: number[][] = [];
+    let open: number[] = [];
+    let openBytes = 0;
+    documents.forEach((_, i) => {
+      if (sizes[i] >= this.inlineBelowBytes) return void groups.push([i]);
+      open.push(i);
+      openBytes += sizes[i];
+      if (openBytes >= GROUP_BYTES) {
+        groups.push(open);
+        open = [];
+        openBytes = 0;
+      }
+    });
+    if (open.length > 0) groups.push(open);
+    const out: ChunkedDocument[] = new Array(documents.length);
+    await Promise.all(
+      groups.map(async (group) => {
+        const chunked = await this.run(group.map((i) => documents[i]));
+        group.forEach((i, k) => (out[i] = chunked[k]));
+      }),
+    );
+    return out;
+  }
+
+  private run(documents: ValidDocument[]): Promise<ChunkedDocument[]> {
+    this.pool ??= new Piscina<ChunkTask, ChunkedDocument[]>({
       filename: workerFile(),
       minThreads: 0,
       maxThreads: this.options.threads,
       // Starting a thread costs about 1.5 s of CPU (TypeScript and the BPE ranks load in it): keep it a while.
       idleTimeout: this.options.idleTimeoutMs ?? 600_000,
     });
-    return this.pool.run({ document, budget: this.budget, mergeBelowTokens: this.mergeBelowTokens });
+    return this.pool.run({ documents, budget: this.budget, mergeBelowTokens: this.mergeBelowTokens });
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../../platform/clock';
 import { ValidationError, type FieldError } from '../../platform/errors';
 import type { SearchCache } from '../cache/searchCache';
 import { inlineChunking, type DocumentChunking } from '../chunking/chunkingPool';
+import type { IngestActivity } from './ingestActivity';
 import { type ChunkedDocument, type ChunkerOptions } from '../chunking/documentChunker';
 import {
   embeddingTextOf,
@@ -39,6 +40,8 @@ export interface IngestorDeps {
   limits?: DocumentLimits;
   chunker?: ChunkerOptions;
   chunking?: DocumentChunking;
+  /** Marked busy while a batch is ingested, so background enrichment can give way (the brain's). */
+  activity?: IngestActivity;
   logger?: Logger;
   /**
    * Searchable first, enriched after: with a journal, an ingest stores chunks and fulltext at once and records the
@@ -96,8 +99,23 @@ export class Ingestor {
     pathPrefix = 'documents',
     ingestedBy = 'system',
   ): Promise<IngestResult[]> {
-    const chunked: ChunkedDocument[] = [];
-    for (const doc of this.validate(docs, pathPrefix)) chunked.push(await this.chunking.chunk(doc));
+    const end = this.deps.activity?.begin();
+    try {
+      return await this.ingestBatch(docs, pathPrefix, ingestedBy);
+    } finally {
+      end?.();
+    }
+  }
+
+  private async ingestBatch(
+    docs: SourceDocument[],
+    pathPrefix: string,
+    ingestedBy: string,
+  ): Promise<IngestResult[]> {
+    const valid = this.validate(docs, pathPrefix);
+    let chunked: ChunkedDocument[] = [];
+    if (this.chunking.chunkAll) chunked = await this.chunking.chunkAll(valid);
+    else for (const doc of valid) chunked.push(await this.chunking.chunk(doc));
     const results: IngestResult[] = [];
     const deferred = this.deps.enrichment;
     if (deferred) {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Collection } from 'mongodb';
 import type { Connection } from 'mongoose';
 import {
@@ -21,6 +22,9 @@ const CHUNK_WRITE_BATCH = 10;
 /** Chunks per bulk write of saveDocuments: small pieces of work for an in-process (embedded) engine, as saveDocument. */
 const BATCH_CHUNK_WRITE = 10;
 
+/** How long the corpus counts are reused when nothing was written here (see `counts`). */
+const COUNTS_TTL_MS = 1_000;
+
 function perIndex(rows: { _id: string; n: number }[]): Record<IndexName, number> {
   const counts = Object.fromEntries(INDEX_NAMES.map((index) => [index, 0])) as Record<IndexName, number>;
   for (const row of rows) if (row._id in counts) counts[row._id as IndexName] = row.n;
@@ -37,6 +41,7 @@ function perIndex(rows: { _id: string; n: number }[]): Record<IndexName, number>
 export class MongoChunkStore implements ChunkStore, ChunkLookup {
   private readonly documents;
   private readonly chunks;
+  private cachedCounts?: { at: number; counts: Promise<CorpusCounts> };
 
   constructor(connection: Connection) {
     this.documents = brainDocumentModel(connection);
@@ -53,7 +58,15 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
     return stored ? toDocumentRecord(stored) : undefined;
   }
 
-  async saveDocument({ document, upserts }: DocumentWrite): Promise<void> {
+  async saveDocument(write: DocumentWrite): Promise<void> {
+    try {
+      await this.writeDocument(write);
+    } finally {
+      this.cachedCounts = undefined;
+    }
+  }
+
+  private async writeDocument({ document, upserts }: DocumentWrite): Promise<void> {
     // In slices: one bulk write of a large document's thousands of chunks is one long stall for an in-process
     // (embedded) server, and a message near the 48 MB limit for a real one.
     for (let start = 0; start < upserts.length; start += CHUNK_WRITE_BATCH)
@@ -100,6 +113,14 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
    * document (one bulk write: the commit point), then the stale chunks of documents that had a previous version.
    */
   async saveDocuments(writes: readonly DocumentWrite[]): Promise<void> {
+    try {
+      await this.writeDocuments(writes);
+    } finally {
+      this.cachedCounts = undefined;
+    }
+  }
+
+  private async writeDocuments(writes: readonly DocumentWrite[]): Promise<void> {
     const upserts = writes.flatMap((write) => write.upserts);
     for (let start = 0; start < upserts.length; start += BATCH_CHUNK_WRITE)
       await this.upsertChunks(upserts.slice(start, start + BATCH_CHUNK_WRITE));
@@ -129,7 +150,25 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
     }
   }
 
-  async counts(): Promise<CorpusCounts> {
+  /**
+   * The corpus counts, reused for up to `COUNTS_TTL_MS` and read again after any write of this store: they are
+   * aggregates over every document and chunk, which the embedded engine runs on the event loop (tens of ms at 10k
+   * chunks, growing with the corpus), and `/brain/stats` polled twice a second kept it busy (bench/README.md,
+   * issue 37, stop 45). Another process's writes show within `COUNTS_TTL_MS`.
+   */
+  counts(): Promise<CorpusCounts> {
+    const now = performance.now();
+    const cached = this.cachedCounts;
+    if (cached && now - cached.at < COUNTS_TTL_MS) return cached.counts;
+    const entry = { at: now, counts: this.readCounts() };
+    this.cachedCounts = entry;
+    entry.counts.catch(() => {
+      if (this.cachedCounts === entry) this.cachedCounts = undefined;
+    });
+    return entry.counts;
+  }
+
+  private async readCounts(): Promise<CorpusCounts> {
     const byIndex = [{ $group: { _id: '$index', n: { $sum: 1 } } }];
     const [documents, chunks, latest, ingesters] = await Promise.all([
       this.documents.aggregate<{ _id: string; n: number }>(byIndex),

@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import type { ChunkRecord } from '../../models/corpusRecords';
 import { CommunityHierarchy, type Community, type HierarchyOptions } from './communityHierarchy';
 import { CorpusGraph, type GraphChange } from './corpusGraph';
+import type { IngestActivity } from '../corpus/ingestActivity';
 import { PendingSince, RateMeter } from '../corpus/rateMeter';
 
 /** Writes a community's summary from its title and the texts of the chunks that mention it most. */
@@ -21,6 +22,10 @@ export interface GraphIndexOptions {
   hierarchy?: Partial<HierarchyOptions>;
   sliceChunks?: number;
   logger?: Logger;
+  /** Ingests to give way to: each round waits until none is running, or at most `holdMs` (the brain's). */
+  yieldTo?: Pick<IngestActivity, 'quiet'>;
+  /** Longest a round waits for the ingests to pause, in ms. Default 5,000. */
+  holdMs?: number;
 }
 
 /** Build state for /brain/stats. */
@@ -94,6 +99,7 @@ export class GraphIndex {
   }
 
   private async drain(): Promise<void> {
+    await this.options.yieldTo?.quiet(this.options.holdMs ?? 5_000);
     const slice = this.options.sliceChunks ?? 100;
     let done = 0;
     while (this.queue.size > 0) {

@@ -25,6 +25,36 @@ interface Candidate {
   weights: Map<string, number>;
   norm: number;
   score: number;
+  code: boolean;
+}
+
+/** A text's sentences with their index terms (none empty of terms) and whether each looks like code. */
+interface AnalysedSentence {
+  sentence: string;
+  terms: readonly string[];
+  code: boolean;
+}
+
+/** Texts analysed into sentences, kept across summaries (cleared when full). */
+const ANALYSED_TEXTS = 16_384;
+const analysedTexts = new Map<string, readonly AnalysedSentence[]>();
+
+/**
+ * The sentences of a member's text and their terms, worked out once per text: a bulk ingest re-summarises a node
+ * each time its children change (a split, a settle), and re-analysing every child's text each time was most of the
+ * summariser's cost (bench/README.md, issue 37, stop 45). The result does not depend on the idf, which is applied
+ * per summary.
+ */
+function sentencesOf(text: string): readonly AnalysedSentence[] {
+  let analysed = analysedTexts.get(text);
+  if (!analysed) {
+    analysed = splitSentences(text)
+      .map((sentence) => ({ sentence, terms: analyze(sentence), code: looksLikeCode(sentence) }))
+      .filter(({ terms }) => terms.length > 0);
+    if (analysedTexts.size >= ANALYSED_TEXTS) analysedTexts.clear();
+    analysedTexts.set(text, analysed);
+  }
+  return analysed;
 }
 
 /**
@@ -44,17 +74,22 @@ export function extractiveClusterSummary(
   const head = titles.length > 0 ? `${titles.join('; ')}.` : '';
   const candidates: Candidate[] = [];
   const total = new Map<string, number>();
+  const idfOf = new Map<string, number>();
+  const weigh = (term: string): number => {
+    let value = idfOf.get(term);
+    if (value === undefined) idfOf.set(term, (value = idf(term)));
+    return value;
+  };
   members.forEach((member, index) => {
-    for (const sentence of splitSentences(member.text)) {
+    for (const { sentence, terms, code } of sentencesOf(member.text)) {
       const weights = new Map<string, number>();
-      for (const term of analyze(sentence)) weights.set(term, (weights.get(term) ?? 0) + idf(term));
-      if (weights.size === 0) continue;
+      for (const term of terms) weights.set(term, (weights.get(term) ?? 0) + weigh(term));
       let norm = 0;
       for (const [term, w] of weights) {
         norm += w * w;
         total.set(term, (total.get(term) ?? 0) + w);
       }
-      candidates.push({ member: index, sentence, weights, norm: Math.sqrt(norm), score: 0 });
+      candidates.push({ member: index, sentence, weights, norm: Math.sqrt(norm), score: 0, code });
     }
   });
   let totalNorm = 0;
@@ -63,7 +98,7 @@ export function extractiveClusterSummary(
   for (const c of candidates) {
     let product = 0;
     for (const [term, w] of c.weights) product += w * total.get(term)!;
-    c.score = (product / (c.norm * totalNorm)) * (looksLikeCode(c.sentence) ? 0.5 : 1);
+    c.score = (product / (c.norm * totalNorm)) * (c.code ? 0.5 : 1);
   }
   candidates.sort((a, b) => b.score - a.score || a.member - b.member);
 

@@ -6,6 +6,7 @@ import type { EmbeddingProvider } from '../embeddings/provider';
 import { extractiveClusterSummary, type ClusterSummarizer } from './clusterSummary';
 import type { TreeUpdate } from './raptorNode';
 import { RaptorTree, type RaptorTreeOptions } from './raptorTree';
+import type { IngestActivity } from '../corpus/ingestActivity';
 import { PendingSince, RateMeter } from '../corpus/rateMeter';
 
 /** Persists a tree's summary nodes (MongoDB and Qdrant in production); called after each upkeep round. */
@@ -27,6 +28,12 @@ export interface RaptorIndexOptions {
   /** Longest a summary stays stale while changes keep arriving (a bulk ingest), in ms. Default 30,000. */
   maxStaleMs?: number;
   logger?: Logger;
+  /** Ingests to give way to: each round waits until none is running, or at most `holdMs` (the brain's). */
+  yieldTo?: Pick<IngestActivity, 'quiet'>;
+  /** Longest a round waits for the ingests to pause, in ms. Default 5,000. */
+  holdMs?: number;
+  /** Documents applied in one round at most (the rest in the next). Default 128. */
+  documentsPerRound?: number;
 }
 
 /**
@@ -179,8 +186,15 @@ export class RaptorIndex {
   }
 
   private async drain(): Promise<void> {
-    const batch = [...this.queue.entries()];
-    this.queue.clear();
+    await this.options.yieldTo?.quiet(this.options.holdMs ?? 5_000);
+    // A bounded round: a backlog taken whole (after a hold) would rebuild the summary levels from scratch once it
+    // is a third of the leaves, k-means over every leaf on the loop.
+    const batch: [string, readonly ChunkRecord[]][] = [];
+    for (const entry of this.queue) {
+      if (batch.length >= (this.options.documentsPerRound ?? 128)) break;
+      batch.push(entry);
+    }
+    for (const [documentId] of batch) this.queue.delete(documentId);
 
     const byIndex = new Map<IndexName, Array<{ documentId: string; chunks: readonly ChunkRecord[] }>>();
     for (const [documentId, chunks] of batch) {

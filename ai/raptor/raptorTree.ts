@@ -186,14 +186,9 @@ export class RaptorTree {
       parent?.children.delete(node.id);
       if (parent) dirty.add(parent.id);
     }
-    const parents = [...this.levels[up]].map((id) => this.nodes.get(id)!);
+    const nearest = this.nearestAt(up);
     for (const node of added) {
-      let best = parents[0];
-      let bestScore = -Infinity;
-      for (const parent of parents) {
-        const score = cosine(node.vector, parent.centroid);
-        if (score > bestScore) [best, bestScore] = [parent, score];
-      }
+      const best = nearest(node.vector);
       best.children.add(node.id);
       node.parent = best.id;
       dirty.add(best.id);
@@ -219,6 +214,41 @@ export class RaptorTree {
       }
     }
     await this.propagate(up, next.removed, next.added);
+  }
+
+  /**
+   * A finder of the node of `level` whose centroid is nearest a vector. A level of up to `EXACT_UP_TO` nodes is
+   * scanned whole; a wider one is reached from the top of the tree down, keeping the `BEAM` nearest nodes of each
+   * level and looking only at their children (and at the level's nodes without a parent), as hierarchical k-means
+   * assigns a point. The whole scan cost a new leaf a cosine with every level-1 node (an eighth of the leaves), so
+   * a bulk ingest's RAPTOR upkeep grew with the square of the corpus (bench/README.md, issue 37, stop 45).
+   */
+  private nearestAt(level: number): (vector: Float32Array) => RaptorNode {
+    const all = [...this.levels[level]].map((id) => this.nodes.get(id)!);
+    let top = this.levels.length - 1;
+    while (top > level && this.levels[top].size === 0) top--;
+    if (all.length <= EXACT_UP_TO || top === level) return (vector) => nearestOf(vector, all);
+    // Per level from `level` to the one below the top: its nodes no parent of the level above reaches.
+    const orphans: RaptorNode[][] = [];
+    for (let at = level; at < top; at++)
+      orphans[at] = [...this.levels[at]]
+        .map((id) => this.nodes.get(id)!)
+        .filter((node) => !node.parent || !this.nodes.has(node.parent));
+    const roots = [...this.levels[top]].map((id) => this.nodes.get(id)!);
+    return (vector) => {
+      let frontier = roots;
+      for (let at = top; at > level; at--) {
+        const beam = nearestFew(vector, frontier, BEAM);
+        const below: RaptorNode[] = [...orphans[at - 1]];
+        for (const node of beam)
+          for (const id of node.children) {
+            const child = this.nodes.get(id);
+            if (child) below.push(child);
+          }
+        frontier = below.length > 0 ? below : all;
+      }
+      return nearestOf(vector, frontier);
+    };
   }
 
   /** Groups nodes by k-means into about `k` groups of at most `maxChildren` (a larger group is split again). */
@@ -303,6 +333,32 @@ export class RaptorTree {
     this.levels[level].delete(id);
     if (level > 0) this.update.removed.push(id);
   }
+}
+
+/** A level up to this wide is scanned whole for a new node's parent; a wider one is searched from the top. */
+const EXACT_UP_TO = 64;
+/** Nodes kept per level when searching a parent from the top. */
+const BEAM = 4;
+
+/** The node whose centroid is nearest `vector` (the first of equals); `nodes` is not empty. */
+function nearestOf(vector: Float32Array, nodes: readonly RaptorNode[]): RaptorNode {
+  let best = nodes[0];
+  let bestScore = -Infinity;
+  for (const node of nodes) {
+    const score = cosine(vector, node.centroid);
+    if (score > bestScore) [best, bestScore] = [node, score];
+  }
+  return best;
+}
+
+/** The `count` nodes whose centroids are nearest `vector`. */
+function nearestFew(vector: Float32Array, nodes: readonly RaptorNode[], count: number): RaptorNode[] {
+  if (nodes.length <= count) return [...nodes];
+  return nodes
+    .map((node) => ({ node, score: cosine(vector, node.centroid) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, count)
+    .map(({ node }) => node);
 }
 
 function leafOf(chunk: ChunkRecord, vector: Float32Array): RaptorNode {

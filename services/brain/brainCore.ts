@@ -24,6 +24,7 @@ import { llmHypothesisWriter } from '../../ai/llm/hypothesisWriter';
 import { buildRetrievalSuite } from '../../ai/router/retrievalSuite';
 import { DocumentAuthority } from '../../ai/rerank/documentAuthority';
 import { SectionCitations } from '../../ai/retrieval/sectionCitations';
+import { IngestActivity } from '../../ai/corpus/ingestActivity';
 import { GraphIndex } from '../../ai/graph/graphIndex';
 import { workerLouvain } from '../../ai/graph/louvainRunner';
 import { MongoGraphSink } from '../../ai/graph/mongoGraphSink';
@@ -121,7 +122,10 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const idf = (term: string) => fullText.idf(term);
   const summarizer = new ExtractiveGenerator({ idf, maxSentences: 2 });
   const louvain = workerLouvain();
+  // Graph and RAPTOR upkeep give way to running ingests (searchable first, enriched after).
+  const activity = new IngestActivity();
   const graph = new GraphIndex({
+    yieldTo: activity,
     chunkText: (chunkId) => fullText.get(chunkId)?.text,
     sink: new MongoGraphSink(stores.mongo, clock),
     hierarchy: { louvain },
@@ -146,6 +150,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   });
   await raptorVectors.open([{ model: localEmbedder.model, dimensions: localEmbedder.dimensions }]);
   const raptor = new RaptorIndex({
+    yieldTo: activity,
     embedder: localEmbedder,
     idf,
     sink: new MongoRaptorSink(stores.mongo, raptorVectors, clock),
@@ -231,6 +236,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const ingestor = new Ingestor({
     enrichment: { journal, backfill },
     backgroundIndexes: ['graph', 'raptor'],
+    activity,
     chunking,
     store,
     vectors,

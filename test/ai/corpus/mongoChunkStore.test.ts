@@ -142,4 +142,36 @@ describe('MongoChunkStore (embedded MongoDB)', () => {
     });
     expect((await store.documentsIngestedSince(later)).map((d) => d.id)).toEqual(['doc-test']);
   });
+
+  it('reuses the counts for a second unless this store writes, and then reads them again', async () => {
+    const first = guideChunk('first chunk');
+    await store.saveDocuments([
+      { document: buildDocument({ chunkIds: [first.id] }), upserts: [first], removedChunkIds: [] },
+    ]);
+    expect((await store.counts()).chunks.docs).toBe(1);
+
+    // Written by another process (another store on the same database): not seen within the second.
+    const other = new MongoChunkStore(connection);
+    const second = guideChunk('second chunk', { documentId: 'doc-2' });
+    await other.saveDocument({
+      document: buildDocument({ id: 'doc-2', source: 'docs/two.md', chunkIds: [second.id] }),
+      upserts: [second],
+      removedChunkIds: [],
+    });
+    expect((await store.counts()).chunks.docs).toBe(1);
+
+    // A write of this store reads them again at once.
+    const third = guideChunk('third chunk', { documentId: 'doc-3' });
+    await store.saveDocuments([
+      {
+        document: buildDocument({ id: 'doc-3', source: 'docs/three.md', chunkIds: [third.id] }),
+        upserts: [third],
+        removedChunkIds: [],
+      },
+    ]);
+    expect(await store.counts()).toMatchObject({
+      documents: { docs: 3, code: 0, tests: 0 },
+      chunks: { docs: 3, code: 0, tests: 0 },
+    });
+  });
 });
