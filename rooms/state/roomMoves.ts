@@ -27,4 +27,3 @@ Object.defineProperty(PlayerState.prototype, 'roomRef', {
 export function onRoomMove(player: PlayerState, listener: RoomMoveListener): void {
   listeners.set(player, listener);
 }
-
