@@ -7,7 +7,9 @@ import { unmentionedNames } from './questionNames';
  * - `top`: the router's score of the first passage (the offline reranker's, about 0-1.5);
  * - `names`: how many names the question uses (acronyms, capitalised words) no passage mentions;
  * - `similarity`: the sentence encoder's cosine between the question and the closest of the answer's sentences
- *   (absent without an encoder).
+ *   (absent without an encoder);
+ * - `unseen`: how many of the question's index terms no chunk of the corpus holds ("telemetry" asked of documents
+ *   that never say it; 0 when the answerer cannot count them).
  */
 export interface EvidenceFeatures {
   sentence: number;
@@ -17,6 +19,8 @@ export interface EvidenceFeatures {
   agreement: number;
   /** Cosine (sentence encoder) of the question and the closest sentence the answer would state; absent without one. */
   similarity?: number;
+  /** The question's index terms the corpus never uses (`documentFrequency` 0). */
+  unseen: number;
 }
 
 /**
@@ -31,6 +35,8 @@ export interface ConfidenceModel {
   agreement?: number;
   /** Weight of the encoder's question-to-answer similarity (0 or absent: not used). */
   similarity?: number;
+  /** Weight of the count of the question's terms the corpus never uses (negative; 0 or absent: not used). */
+  unseen?: number;
   /** Answer at or above this confidence; abstain below. */
   threshold: number;
 }
@@ -41,14 +47,16 @@ export interface ConfidenceModel {
  * answered with a correct citation while abstaining on at least 90% of the unanswerable ones
  * (bench/brainEval/fitConfidence.ts over a routerLab.ts --trace-ask trace; ai/README.md, "/brain/ask"). Every tie
  * weighs the two features equally; the cut-off is midway between the two traced scores around it. Answering means
- * best-sentence coverage + first passage score ≥ 1.2125. The strategies' agreement measured no gain (weight 0).
- * The default (`BRAIN_ASK_SIMILARITY=lexical`).
+ * best-sentence coverage + first passage score ≥ 1.2125. The strategies' agreement measured no gain (weight 0), and
+ * neither did the unseen terms on the held-out half: a refit with them at stop 46 answered more and abstained less
+ * (ai/README.md, "/brain/ask at stop 46"), so their weight is 0. The default (`BRAIN_ASK_SIMILARITY=lexical`).
  */
 export const CALIBRATED_CONFIDENCE: ConfidenceModel = {
   bias: -2.425,
   sentence: 2,
   top: 2,
   agreement: 0,
+  unseen: 0,
   threshold: 0.5,
 };
 
@@ -75,6 +83,7 @@ export function evidenceFeatures(
   bestSentence: number,
   agreement = 1,
   similarity?: number,
+  unseen = 0,
 ): EvidenceFeatures {
   return {
     sentence: bestSentence,
@@ -82,6 +91,7 @@ export function evidenceFeatures(
     names: unmentionedNames(question, passages).length,
     agreement,
     ...(similarity === undefined ? {} : { similarity }),
+    unseen,
   };
 }
 
@@ -92,7 +102,8 @@ export function answerConfidence(features: EvidenceFeatures, model: ConfidenceMo
     model.sentence * features.sentence +
     model.top * features.top +
     (model.agreement ?? 0) * features.agreement +
-    (model.similarity ?? 0) * (features.similarity ?? 0);
+    (model.similarity ?? 0) * (features.similarity ?? 0) +
+    (model.unseen ?? 0) * features.unseen;
   return 1 / (1 + Math.exp(-z));
 }
 

@@ -10,6 +10,7 @@ import {
   type ContextPassage,
 } from './contextBuilder';
 import { performance } from 'node:perf_hooks';
+import { queryTerms } from '../text/terms';
 import {
   CALIBRATED_CONFIDENCE,
   evidenceFeatures,
@@ -89,6 +90,8 @@ export class QuestionAnswerer {
       router: AdaptiveRouter;
       generation: GenerationChain;
       idf: (term: string) => number;
+      /** How many chunks hold an index term: the `unseen` evidence (the question's terms the corpus never uses). */
+      documentFrequency?: (term: string) => number;
       similarity?: SentenceSimilarity;
     },
     options: Partial<QuestionAnswererOptions> = {},
@@ -119,6 +122,7 @@ export class QuestionAnswerer {
       best?.relevance ?? 0,
       agreement,
       similarity,
+      this.unseenTerms(request.question),
     );
     const model = similarity === undefined ? this.options.lexicalConfidence : this.options.confidence;
     if (!best || !shouldAnswer(features, model)) {
@@ -129,6 +133,13 @@ export class QuestionAnswerer {
     askTotal.inc({ outcome: result.grounded ? 'answered' : 'abstained', model: result.model });
     askLatency.observe((performance.now() - started) / 1000);
     return { ...result, route, degraded, evidence: features };
+  }
+
+  /** How many of the question's index terms no chunk holds (0 without a document-frequency port). */
+  private unseenTerms(question: string): number {
+    const documentFrequency = this.deps.documentFrequency;
+    if (!documentFrequency) return 0;
+    return [...queryTerms(question)].filter((term) => documentFrequency(term) === 0).length;
   }
 
   /**

@@ -185,6 +185,11 @@ export class FullTextIndex implements ChunkLookup {
       .map((r) => hitFromChunk(this.chunks.get(r.id)!, r.score, 'fulltext', snippetTerms));
   }
 
+  /** How many chunks hold the index term (0: the corpus never uses it). */
+  documentFrequency(term: string): number {
+    return this.engine.documentFrequency(term);
+  }
+
   /** Inverse document frequency of an index term (high for rare terms; about ln N for unknown ones). */
   idf(term: string): number {
     return this.engine.idf(term);

@@ -40,10 +40,29 @@ export interface EvalPlatform {
   stop(): Promise<void>;
 }
 
-/** Starts a platform with an empty brain. */
+/**
+ * The `BRAIN_*` settings of the bench's own environment, so an option can be measured as users would set it
+ * (`BRAIN_ASK_SIMILARITY=neural npx tsx bench/brainEvalCorpora.ts`); printed once so a run says what it measured.
+ */
+function brainSettingsFromEnvironment(): Record<string, string> {
+  const settings = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[0].startsWith('BRAIN_') && !!entry[1],
+    ),
+  );
+  if (Object.keys(settings).length > 0 && !announced) {
+    announced = true;
+    console.error(`brain settings from the environment: ${JSON.stringify(settings)}`);
+  }
+  return settings;
+}
+let announced = false;
+
+/** Starts a platform with an empty brain (and the environment's BRAIN_* settings). */
 export async function startEvalPlatform(): Promise<EvalPlatform> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-brain-eval-'));
   const config = loadConfig({
+    ...brainSettingsFromEnvironment(),
     PORT: '0',
     HOST: '127.0.0.1',
     ROLES: 'api',

@@ -26,12 +26,13 @@ interface Traced {
   evidence?: EvidenceFeatures;
 }
 
-type Feature = 'sentence' | 'top' | 'agreement' | 'similarity';
+type Feature = 'sentence' | 'top' | 'agreement' | 'similarity' | 'unseen';
 const GRIDS: Record<Feature, number[]> = {
   sentence: [0, 0.5, 1, 2, 3, 4, 6, 8],
   top: [0, 0.5, 1, 2, 3, 4],
   agreement: [0, 1, 2, 4],
   similarity: [0, 0.5, 1, 2, 3, 4, 6],
+  unseen: [0, -0.25, -0.5, -1, -2],
 };
 
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -43,8 +44,8 @@ const trace = (JSON.parse(fs.readFileSync(file, 'utf8')) as Traced[]).filter(
 );
 const features = (flag('features')?.split(',') ??
   (trace.some((t) => t.evidence!.similarity !== undefined)
-    ? ['sentence', 'top', 'agreement', 'similarity']
-    : ['sentence', 'top', 'agreement'])) as Feature[];
+    ? ['sentence', 'top', 'agreement', 'similarity', 'unseen']
+    : ['sentence', 'top', 'agreement', 'unseen'])) as Feature[];
 const answerable = trace.filter((t) => t.kind !== 'unanswerable');
 const unanswerable = trace.filter((t) => t.kind === 'unanswerable');
 const value = (t: Traced, f: Feature) => t.evidence![f] ?? 0;
@@ -78,7 +79,7 @@ function fit(weights: number[]): Fitted | undefined {
 const models: Fitted[] = [];
 const walk = (i: number, weights: number[]) => {
   if (i === features.length) {
-    const used = weights.filter((w) => w > 0).length;
+    const used = weights.filter((w) => w !== 0).length;
     if (used === 0 || used > 3) return;
     const fitted = fit(weights);
     if (fitted) models.push(fitted);
@@ -87,8 +88,8 @@ const walk = (i: number, weights: number[]) => {
   for (const w of GRIDS[features[i]]) walk(i + 1, [...weights, w]);
 };
 walk(0, []);
-const used = (m: Fitted) => m.weights.filter((w) => w > 0).length;
-const total = (m: Fitted) => m.weights.reduce((a, b) => a + b, 0);
+const used = (m: Fitted) => m.weights.filter((w) => w !== 0).length;
+const total = (m: Fitted) => m.weights.reduce((a, b) => a + Math.abs(b), 0);
 models.sort((a, b) => b.correct - a.correct || used(a) - used(b) || total(a) - total(b));
 
 const ceiling = answerable.filter((t) => t.correct).length;

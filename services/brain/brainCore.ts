@@ -216,7 +216,13 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       ? loggedSimilarity(sentenceSimilarity(encoder), logger)
       : undefined;
   const answerer = new QuestionAnswerer(
-    { router: suite.router, generation, idf, similarity },
+    {
+      router: suite.router,
+      generation,
+      idf,
+      documentFrequency: (term: string) => fullText.documentFrequency(term),
+      similarity,
+    },
     {
       confidence: { ...(similarity ? NEURAL_CONFIDENCE : CALIBRATED_CONFIDENCE), threshold },
       lexicalConfidence: { ...CALIBRATED_CONFIDENCE, threshold },

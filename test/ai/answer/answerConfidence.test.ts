@@ -21,6 +21,7 @@ const buildFeatures = (overrides: Partial<EvidenceFeatures> = {}): EvidenceFeatu
   top: 0.7,
   names: 0,
   agreement: 1,
+  unseen: 0,
   ...overrides,
 });
 
@@ -29,6 +30,9 @@ describe('answer confidence (abstention calibrated on the multi-corpus tuning ha
     expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.72 }), CALIBRATED_CONFIDENCE)).toBe(true);
     expect(shouldAnswer(buildFeatures({ sentence: 0.5, top: 0.7 }), CALIBRATED_CONFIDENCE)).toBe(false);
     expect(shouldAnswer(buildFeatures({ sentence: 0.2, top: 1.1 }), CALIBRATED_CONFIDENCE)).toBe(true);
+    expect(shouldAnswer(buildFeatures({ sentence: 0.2, top: 1.1, unseen: 3 }), CALIBRATED_CONFIDENCE)).toBe(
+      true,
+    );
     expect(
       answerConfidence(buildFeatures({ sentence: 0.5, top: 0.7125 }), CALIBRATED_CONFIDENCE),
     ).toBeCloseTo(0.5);
@@ -71,9 +75,24 @@ describe('answer confidence (abstention calibrated on the multi-corpus tuning ha
       top: 0.9,
       names: 0,
       agreement: 1,
+      unseen: 0,
     });
     expect(evidenceFeatures('What share does Zorbon keep?', passages, 0.6).names).toBe(1);
-    expect(evidenceFeatures('Anything?', [], 0)).toEqual({ sentence: 0, top: 0, names: 0, agreement: 1 });
+    expect(evidenceFeatures('Anything?', [], 0)).toEqual({
+      sentence: 0,
+      top: 0,
+      names: 0,
+      agreement: 1,
+      unseen: 0,
+    });
     expect(evidenceFeatures('Anything?', [], 0, 0.3).agreement).toBe(0.3);
+    expect(evidenceFeatures('Anything?', [], 0, 1, undefined, 2).unseen).toBe(2);
+  });
+
+  it('lowers the confidence by its weight for each question term the corpus never uses', () => {
+    const model = { bias: 0, sentence: 0, top: 0, unseen: -1, threshold: 0.5 };
+    expect(answerConfidence(buildFeatures({ unseen: 0 }), model)).toBeCloseTo(0.5);
+    expect(answerConfidence(buildFeatures({ unseen: 2 }), model)).toBeCloseTo(1 / (1 + Math.exp(2)));
+    expect(shouldAnswer(buildFeatures({ unseen: 1 }), model)).toBe(false);
   });
 });

@@ -39,12 +39,14 @@ const answererWith = (
   confidence: ConfidenceModel,
   similarity?: SentenceSimilarity,
   lexicalConfidence: ConfidenceModel = confidence,
+  documentFrequency?: (term: string) => number,
 ) =>
   new QuestionAnswerer(
     {
       router,
       generation: new GenerationChain({ providers: [], offline: new ExtractiveGenerator() }),
       idf: () => 1,
+      documentFrequency,
       similarity,
     },
     { confidence, lexicalConfidence },
@@ -91,6 +93,25 @@ describe('QuestionAnswerer: extractive answers, citations and calibrated abstent
     expect(asked[0]).toContain('The platform keeps a fee of 5% on each sale.');
     expect(close).toMatchObject({ grounded: true, evidence: { similarity: 0.9 } });
     expect(far).toMatchObject({ grounded: false, answer: ABSTENTION, evidence: { similarity: 0.5 } });
+  });
+
+  it('counts the question terms no chunk of the corpus holds, and abstains on them when the model weighs them', async () => {
+    const model: ConfidenceModel = { bias: -1, sentence: 4, top: 0, unseen: -4, threshold: 0.5 };
+    const corpusTerms = new Set(['fee', 'platform', 'keep', 'sale']);
+    const documentFrequency = (term: string) => (corpusTerms.has(term) ? 3 : 0);
+    const asked = 'What fee does the platform keep on each sale for telemetry?';
+
+    const covered = await answererWith(routerWith(1), model, undefined, model, documentFrequency).ask({
+      question,
+    });
+    const uncovered = await answererWith(routerWith(1), model, undefined, model, documentFrequency).ask({
+      question: asked,
+    });
+    const uncounted = await answererWith(routerWith(1), model).ask({ question: asked });
+
+    expect(covered).toMatchObject({ grounded: true, evidence: { unseen: 0 } });
+    expect(uncovered).toMatchObject({ grounded: false, answer: ABSTENTION, evidence: { unseen: 1 } });
+    expect(uncounted.evidence?.unseen).toBe(0);
   });
 
   it('decides with the lexical model when the encoder fails', async () => {
