@@ -57,4 +57,9 @@ export const ROUTER_VARIANTS: Record<string, Variant> = {
   'anchor w1 fb<2 calibrated': anchored({ weight: 1, minShared: 2 }, {}, true),
   'anchor w2 calibrated': anchored({ weight: 2 }, {}, true),
   'calibrated only': (suite) => router(suite, { anchor: undefined, calibration: () => suite.calibration }),
+  'anchor w3': anchored({ weight: 3 }),
+  'anchor w4': anchored({ weight: 4 }),
+  'anchor every class': (suite) =>
+    router(suite, { anchor: { ...DEFAULT_ANCHOR, classes: ['SIMPLE', 'FACTUAL', 'EXPLORATORY', 'COMPLEX'] } }),
+  'no section citations': (suite) => router(suite, { followCitations: undefined }),
 };
