@@ -1,5 +1,12 @@
 import { type Client, ClientState, Protocol, type Room } from '@colyseus/core';
-import { $changes, $childType, $getByIndex, type ChangeTree, MapSchema, type StateView } from '@colyseus/schema';
+import {
+  $changes,
+  $childType,
+  $getByIndex,
+  type ChangeTree,
+  MapSchema,
+  type StateView,
+} from '@colyseus/schema';
 
 /** The parts of Colyseus's `SchemaSerializer` a filtered patch uses (its fields are public in the JavaScript). */
 interface FilteredSerializer {
@@ -115,8 +122,7 @@ function entryAt(map: ChangeTree, index: number): ChangeTree | undefined {
     journal?: { snapshotAt(index: number): unknown };
   };
   const value = (ref[$getByIndex](index) ?? ref.journal?.snapshotAt(index)) as
-    | { [$changes]?: ChangeTree }
-    | undefined;
+    { [$changes]?: ChangeTree } | undefined;
   return value?.[$changes];
 }
 

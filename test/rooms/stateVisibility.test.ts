@@ -90,8 +90,9 @@ describe('per-client state visibility (StateView)', () => {
     const viewOf = (userId: string) =>
       room.clients.find((c: Client) => (c.userData as { userId: string }).userId === userId)!.view!;
     const owners = new Map([ann, bob, cid].map((p, i) => [viewOf(['ann', 'bob', 'cid'][i]), p]));
-    const encoder = (room as unknown as { _serializer: { encoder: { encodeView(view: StateView): unknown } } })
-      ._serializer.encoder;
+    const encoder = (
+      room as unknown as { _serializer: { encoder: { encodeView(view: StateView): unknown } } }
+    )._serializer.encoder;
     const encodeView = encoder.encodeView.bind(encoder) as (...args: unknown[]) => unknown;
     const encoded: string[] = [];
     encoder.encodeView = ((view: StateView, ...rest: unknown[]) => {
