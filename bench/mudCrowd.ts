@@ -16,7 +16,9 @@
  *
  * Printed: action latency percentiles (all, by client kind, by action), the tick rate per area and the server's
  * tick lag and duration (`world_tick_lag_seconds`, `world_tick_duration_seconds`), the server's CPU per action (by
- * thread), event-loop delay (server and load processes), and RSS and live heap per SDK and per telnet player.
+ * thread), the main thread's CPU per action split into the area ticks' and the rest, and per tick into the views'
+ * reconciliation, the patches (encoding and socket writes) and the rest (events, writes, simulation), event-loop
+ * delay (server and load processes), and RSS and live heap per SDK and per telnet player.
  *
  * Usage: npx tsx bench/mudCrowd.ts [players=2000] [actions=15] [seed=1]
  */
@@ -39,6 +41,7 @@ import { runCrowdClients, type CrowdMessage } from './support/crowdClients';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
 import { liveHeapBytes, percentile } from './support/stats';
 import { threadCpuMs, threadCpuPer1000 } from './support/threadCpu';
+import { watchTickCpu } from './support/tickCpu';
 import net from 'node:net';
 
 const TICK_MS = 100;
@@ -119,6 +122,8 @@ async function main(players: number, actions: number, seed: number): Promise<voi
   const connected = rooms.map((room) => room?.clients.length ?? 0);
   const ticksBefore = rooms.map((room) => room?.state.tick ?? 0);
   const tickBefore = await tickSnapshot();
+  const stopTickCpu = watchTickCpu(rooms);
+  const loopBefore = process.threadCpuUsage();
   const cpuBefore = process.cpuUsage();
   const threadsBefore = threadCpuMs();
   const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -133,6 +138,8 @@ async function main(players: number, actions: number, seed: number): Promise<voi
   if (process.execArgv.some((arg) => arg.startsWith('--cpu-prof')))
     console.log(`  action phase, monotonic µs: ${monotonic0 / 1000n}-${process.hrtime.bigint() / 1000n}`);
   const cpu = process.cpuUsage(cpuBefore);
+  const loopCpu = process.threadCpuUsage(loopBefore);
+  const tickCpu = stopTickCpu();
   const threadsAfter = threadCpuMs();
   loop.disable();
   const tickAfter = await tickSnapshot();
@@ -177,6 +184,11 @@ async function main(players: number, actions: number, seed: number): Promise<voi
   console.log(`    server: ${describeTicks(tickBefore, tickAfter, TICK_MS)}`);
   console.log(
     `  server CPU ${((cpu.user + cpu.system) / 1000 / Math.max(1, all.length)).toFixed(2)} ms per action (ticks, patches, GMCP and saves included; ${(((cpu.user + cpu.system) / 1e6 / seconds) * 100).toFixed(0)}% of a core); per 1,000 actions by thread: ${threadCpuPer1000(threadsBefore, threadsAfter, all.length)}`,
+  );
+  const loopMs = (loopCpu.user + loopCpu.system) / 1000;
+  const perTick = (ms: number) => (ms / Math.max(1, tickCpu.ticks)).toFixed(2);
+  console.log(
+    `  main thread: ${(loopMs / Math.max(1, all.length)).toFixed(3)} ms per action, of which ticks ${(tickCpu.tickMs / Math.max(1, all.length)).toFixed(3)} and the rest ${((loopMs - tickCpu.tickMs) / Math.max(1, all.length)).toFixed(3)}; ${tickCpu.ticks} area ticks, ${perTick(tickCpu.tickMs)} ms each (views ${perTick(tickCpu.syncMs)}, patches ${perTick(tickCpu.patchMs)}, events, writes and the simulation ${perTick(tickCpu.tickMs - tickCpu.syncMs - tickCpu.patchMs)})`,
   );
   console.log(
     `  load processes: SDK ${(sdkDone.cpuMs / Math.max(1, seconds * 10)).toFixed(0)}% of a core, telnet ${((telnetDone?.cpuMs ?? 0) / Math.max(1, seconds * 10)).toFixed(0)}%`,

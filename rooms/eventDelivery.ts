@@ -39,10 +39,13 @@ const INBOX_LIMIT = 100;
 /** The same msgpack flavour Colyseus uses for messages (plain maps, no record extension). */
 const packr = new Packr({ useRecords: false });
 
-/** A narrated event and its msgpack encoding, shared by every viewer who reads the same text. */
+/**
+ * A narrated event and its msgpack encoding, shared by every viewer who reads the same text. The encoding is made
+ * when a socket first needs it: a player without one (telnet, REST, plain WebSocket) reads the event itself.
+ */
 interface Line {
   event: MudEvent;
-  packed: Uint8Array;
+  packed?: Uint8Array;
 }
 
 /**
@@ -205,7 +208,7 @@ export class EventDelivery {
 
   private deliverLine(session: PlayerSession, line: Line): void {
     const userId = session.identity.userId;
-    if (session.clients.size > 0) session.outbox.push(line.packed);
+    if (session.clients.size > 0) session.outbox.push((line.packed ??= packr.pack(line.event)));
     const captured = this.capture.getStore();
     if (captured?.userId === userId) captured.events.push(line.event);
     else if (session.remote) {
@@ -225,8 +228,7 @@ function add(byRoom: Map<string, Set<PlayerSession>>, roomRef: string, session: 
 }
 
 function lineOf(event: GameEvent, viewer: string): Line {
-  const narrated = narrate(event, viewer);
-  return { event: narrated, packed: packr.pack(narrated) };
+  return { event: narrate(event, viewer) };
 }
 
 /** Players an event names (actor, target, killer, recipient): their narration differs ("you"). */

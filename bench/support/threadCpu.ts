@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * CPU time (ms) of this process's threads so far, by name: `event loop` (the main thread), the embedded engines'
  * threads (`mongo-engine`, `qdrant-engine`, as they name themselves) and `other` (V8's garbage-collection and
- * compiler helpers, libuv's pool). From /proc's schedstat; empty where there is no /proc.
+ * compiler helpers, libuv's pool; with `BENCH_THREAD_NAMES=1`, each by its thread name). From /proc's schedstat; empty
+ * where there is no /proc.
  */
 export function threadCpuMs(): Map<string, number> {
   const byName = new Map<string, number>();
@@ -17,7 +18,14 @@ export function threadCpuMs(): Map<string, number> {
     try {
       const ms = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
       const comm = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-      const name = Number(tid) === process.pid ? 'event loop' : comm.endsWith('-engine') ? comm : 'other';
+      const name =
+        Number(tid) === process.pid
+          ? 'event loop'
+          : comm.endsWith('-engine')
+            ? comm
+            : process.env.BENCH_THREAD_NAMES === '1'
+              ? `other (${comm.replace(/[\d-]+$/, '').trim()})`
+              : 'other';
       byName.set(name, (byName.get(name) ?? 0) + ms);
     } catch {
       // The thread ended between the listing and the read.

@@ -1,3 +1,6 @@
+import { type Client, matchMaker } from '@colyseus/core';
+import type { StateView } from '@colyseus/schema';
+import type { AreaRoom } from '../../rooms/AreaRoom';
 import type { AreaState } from '../../rooms/state/AreaState';
 import { type GameServer, joinArea, startGameServer, waitForState } from '../helpers/gameServer';
 
@@ -68,5 +71,49 @@ describe('per-client state visibility (StateView)', () => {
     await bob.room.request('move', { direction: 'west' });
     await waitForState(bob.room, (s) => s.players.get('ann')?.status === 'resting');
     expect(bob.room.state.players.get('ann')?.xp ?? 0).toBe(0);
+  });
+
+  it('encodes only the views that may see a change, and every view that does', async () => {
+    const ann = await joinArea(game, 'ann');
+    const cid = await joinArea(game, 'cid');
+    const bob = await joinArea(game, 'bob');
+    await bob.room.request('move', { direction: 'east' });
+    await waitForState(bob.room, (s) => s.players.size === 1);
+    game.tick();
+    await waitForState(ann.room, (s) => !s.players.has('bob'));
+    await waitForState(cid.room, (s) => [...s.items.values()].some((item) => item.ref === 'village:stick'));
+    const sticks = [...cid.room.state.items.values()].find((item) => item.ref === 'village:stick')!;
+    expect(sticks.qty).toBe(2);
+
+    // Which players' views the server encodes from now on.
+    const room = matchMaker.getLocalRoomById('area_village') as AreaRoom;
+    const viewOf = (userId: string) =>
+      room.clients.find((c: Client) => (c.userData as { userId: string }).userId === userId)!.view!;
+    const owners = new Map([ann, bob, cid].map((p, i) => [viewOf(['ann', 'bob', 'cid'][i]), p]));
+    const encoder = (
+      room as unknown as { _serializer: { encoder: { encodeView(view: StateView): unknown } } }
+    )._serializer.encoder;
+    const encodeView = encoder.encodeView.bind(encoder) as (...args: unknown[]) => unknown;
+    const encoded: string[] = [];
+    encoder.encodeView = ((view: StateView, ...rest: unknown[]) => {
+      encoded.push(owners.get(view) === ann ? 'ann' : owners.get(view) === bob ? 'bob' : 'cid');
+      return encodeView(view, ...rest);
+    }) as typeof encoder.encodeView;
+    let bobPatches = 0;
+    bob.room.onStateChange(() => (bobPatches += 1));
+
+    // A change of a floor item's quantity (a schema field) and of Ann's inventory (a private map of hers).
+    await ann.room.request('take', { item: 'stick', qty: 1 });
+    await waitForState(ann.room, (s) => s.players.get('ann')?.inventory.get('village:stick') === 1);
+    await waitForState(cid.room, (s) => [...s.items.values()].some((item) => item.qty === 1));
+    // The last stick leaves the square's floor: an entry deleted from the items map.
+    await ann.room.request('take', { item: 'stick', qty: 1 });
+    await waitForState(ann.room, (s) => s.players.get('ann')?.inventory.get('village:stick') === 2);
+    await waitForState(cid.room, (s) => ![...s.items.values()].some((item) => item.ref === 'village:stick'));
+    await bob.room.request('look', {});
+
+    expect(bobPatches).toBe(0);
+    expect(encoded).not.toContain('bob');
+    expect(new Set(encoded)).toEqual(new Set(['ann', 'cid']));
   });
 });
