@@ -170,9 +170,12 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
 
   private async readCounts(): Promise<CorpusCounts> {
     const byIndex = [{ $group: { _id: '$index', n: { $sum: 1 } } }];
+    // Committed chunks: those the documents list (their commit point). The chunk rows of an ingest that failed before
+    // its documents were written are not counted (the next ingest of the source deletes them).
+    const listedByIndex = [{ $group: { _id: '$index', n: { $sum: { $size: '$chunkIds' } } } }];
     const [documents, chunks, latest, ingesters] = await Promise.all([
       this.documents.aggregate<{ _id: string; n: number }>(byIndex),
-      this.chunks.aggregate<{ _id: string; n: number }>(byIndex),
+      this.documents.aggregate<{ _id: string; n: number }>(listedByIndex),
       this.documents
         .findOne({ ingestedAt: { $ne: null } }, { ingestedAt: 1, ingestedBy: 1 })
         .sort({ ingestedAt: -1 })

@@ -5,15 +5,25 @@ import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import type { ChunkStore } from './chunkStore';
 import type { EnrichmentJournal } from './enrichmentJournal';
+import type { IngestActivity } from './ingestActivity';
 import { RateMeter } from './rateMeter';
 
 /**
  * Backfill settings. Defaults: 128 chunks per batch, 5 ms between batches, 2 s after a failed batch, 2 s between
- * looks while other processes hold every owed entry.
+ * looks while other processes hold every owed entry, and with `yieldTo`, at most 5 s of waiting per batch for running
+ * ingests to end.
  */
 export interface VectorBackfillOptions {
   batchChunks: number;
   pauseMs: number;
+  /**
+   * Running ingests to give way to (the brain's IngestActivity): before each batch the backfill waits until no
+   * ingest runs, or at most `holdMs`, so during a bulk ingest it embeds one batch per `holdMs` (it never starves)
+   * and the event loop goes to the findable path. Its state stays `running` meanwhile, so searches that read the
+   * vectors still say `degraded`.
+   */
+  yieldTo?: Pick<IngestActivity, 'quiet'>;
+  holdMs: number;
   retryMs: number;
   clock: Clock;
   logger: Logger;
@@ -75,6 +85,7 @@ export class VectorBackfill {
     this.options = {
       batchChunks: 128,
       pauseMs: 5,
+      holdMs: 5_000,
       retryMs: 2000,
       announceEveryMs: 1000,
       claimWaitMs: 2000,
@@ -121,6 +132,8 @@ export class VectorBackfill {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       this.wake = false;
+      await this.options.yieldTo?.quiet(this.options.holdMs);
+      if (this.stopped) return;
       const entries = await this.deps.journal.next(this.options.batchChunks);
       if (entries.length === 0) {
         // Nothing free, but other processes hold claims: wait for them (or for their claims to lapse).
@@ -168,7 +181,7 @@ export class VectorBackfill {
           await this.deps.store.setEmbeddingModel(document.id, result.model);
       }
     }
-    for (const entry of entries) await this.deps.journal.complete(entry.documentId, entry.version);
+    await this.deps.journal.completeMany(entries);
     this.meter.add(batch.length);
     this.unannounced += batch.length;
   }
