@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { Collection } from 'mongodb';
 import { Schema, type Connection } from 'mongoose';
 import { systemClock, type Clock } from '../../platform/clock';
 import { modelFor } from '../../models/modelFor';
@@ -90,6 +91,10 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
     this.totals = modelFor(connection, 'BrainEnrichmentTotals', totalsSchema);
   }
 
+  private get rows(): Collection<StoredEntry> {
+    return this.entries.collection as unknown as Collection<StoredEntry>;
+  }
+
   /** Entries nobody else holds now: unclaimed, claimed by this journal, or whose claim lapsed. */
   private free(now: Date) {
     return {
@@ -132,7 +137,8 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
     }
     // In pieces of 10: each write command of the embedded engine runs on our event loop.
     for (let start = 0; start < entries.length; start += 10) {
-      await this.entries.bulkWrite(
+      // Through the driver: mongoose's casting of each update was most of this write's own CPU.
+      await this.rows.bulkWrite(
         entries.slice(start, start + 10).map(({ documentId, chunkIds }) => ({
           updateOne: {
             filter: { _id: documentId },
@@ -144,7 +150,7 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
             upsert: true,
           },
         })),
-        { ordered: false, throwOnValidationError: true },
+        { ordered: false },
       );
     }
     await this.addToTotals(newDocuments, newChunks);

@@ -155,7 +155,7 @@ describe('MongoChunkStore (embedded MongoDB)', () => {
       guideChunk('lost two', { documentId: 'doc-2' }),
     ];
     jest
-      .spyOn(brainDocumentModel(connection), 'bulkWrite')
+      .spyOn(brainDocumentModel(connection).collection, 'bulkWrite')
       .mockRejectedValueOnce(new Error('connection closed'));
     await expect(
       store.saveDocuments([
