@@ -135,11 +135,11 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
           newChunks++;
         }
     }
-    // In pieces of 10: each write command of the embedded engine runs on our event loop.
-    for (let start = 0; start < entries.length; start += 10) {
+    // In pieces of 50: each write command of the embedded engine runs on our event loop (a few ms each).
+    for (let start = 0; start < entries.length; start += 50) {
       // Through the driver: mongoose's casting of each update was most of this write's own CPU.
       await this.rows.bulkWrite(
-        entries.slice(start, start + 10).map(({ documentId, chunkIds }) => ({
+        entries.slice(start, start + 50).map(({ documentId, chunkIds }) => ({
           updateOne: {
             filter: { _id: documentId },
             update: {
