@@ -35,9 +35,11 @@ export class InMemoryChunkStore implements ChunkStore {
     this.documents.set(write.document.id, write.document);
   }
 
-  async setEmbeddingModel(documentId: string, model: string): Promise<void> {
-    const document = this.documents.get(documentId);
-    if (document) this.documents.set(documentId, { ...document, embeddingModel: model });
+  async setEmbeddingModel(documentIds: readonly string[], model: string): Promise<void> {
+    for (const documentId of documentIds) {
+      const document = this.documents.get(documentId);
+      if (document) this.documents.set(documentId, { ...document, embeddingModel: model });
+    }
   }
 
   async *allChunks(): AsyncIterable<ChunkRecord> {

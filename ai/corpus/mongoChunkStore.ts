@@ -106,8 +106,9 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
   }
 
   /** Records the vector space a document's chunks were embedded in (the vector backfill, after its upsert). */
-  async setEmbeddingModel(documentId: string, model: string): Promise<void> {
-    await this.documents.updateOne({ _id: documentId }, { $set: { embeddingModel: model } });
+  async setEmbeddingModel(documentIds: readonly string[], model: string): Promise<void> {
+    if (documentIds.length === 0) return;
+    await this.documents.updateMany({ _id: { $in: [...documentIds] } }, { $set: { embeddingModel: model } });
   }
 
   async findDocuments(documentIds: readonly string[]): Promise<Map<string, DocumentRecord>> {

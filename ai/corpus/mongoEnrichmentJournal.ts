@@ -187,22 +187,32 @@ export class MongoEnrichmentJournal implements EnrichmentJournal {
   }
 
   /**
-   * complete() for the entries of a batch as next() answered them, with one update of the totals: an entry deleted at
-   * the version next() read lists exactly the chunk ids it answered.
+   * complete() for the entries of a batch as next() answered them, in one bulk delete and one update of the totals:
+   * an entry deleted at the version next() read lists exactly the chunk ids it answered. An entry recorded again
+   * meanwhile is not deleted (its version grew) and is freed for whoever comes next.
    */
   async completeMany(entries: readonly EnrichmentEntry[]): Promise<void> {
-    let documents = 0;
-    let chunks = 0;
-    for (const entry of entries) {
-      const removed = await this.entries.deleteOne({ _id: entry.documentId, version: entry.version });
-      if (removed.deletedCount === 0) {
-        await this.unclaim(entry.documentId);
-        continue;
-      }
-      documents++;
-      chunks += entry.chunkIds.length;
+    if (entries.length === 0) return;
+    const removed = await this.rows.bulkWrite(
+      entries.map((entry) => ({ deleteOne: { filter: { _id: entry.documentId, version: entry.version } } })),
+      { ordered: false },
+    );
+    let kept = new Set<string>();
+    if (removed.deletedCount < entries.length) {
+      // Still there at a higher version: recorded again before the delete. (An entry deleted here and recorded anew
+      // since starts again at version 1, not above the version read.)
+      const versionOf = new Map(entries.map((entry) => [entry.documentId, entry.version]));
+      const left = await this.rows
+        .find({ _id: { $in: [...versionOf.keys()] } }, { projection: { version: 1 } })
+        .toArray();
+      kept = new Set(left.filter((row) => row.version > versionOf.get(row._id)!).map((row) => row._id));
+      await this.rows.updateMany(
+        { _id: { $in: [...kept] }, claimedBy: this.owner },
+        { $unset: { claimedBy: '', claimedUntil: '' } },
+      );
     }
-    await this.addToTotals(-documents, -chunks);
+    const done = entries.filter((entry) => !kept.has(entry.documentId));
+    await this.addToTotals(-done.length, -done.reduce((n, entry) => n + entry.chunkIds.length, 0));
   }
 
   /** Recorded again meanwhile: owed still, and free for whoever comes next. */

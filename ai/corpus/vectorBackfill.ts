@@ -48,9 +48,7 @@ export interface VectorBackfillStats {
 }
 
 /** What the backfill needs of the chunk store: documents, chunks, and recording the model once embedded. */
-export type BackfillStore = Pick<ChunkStore, 'findDocument' | 'getChunks'> & {
-  setEmbeddingModel(documentId: string, model: string): Promise<void>;
-};
+export type BackfillStore = Pick<ChunkStore, 'findDocuments' | 'getChunks' | 'setEmbeddingModel'>;
 
 /**
  * Computes the vectors an ingest left owed (the EnrichmentJournal), in the background: one batch at a time of up to
@@ -160,11 +158,11 @@ export class VectorBackfill {
   }
 
   private async runBatch(entries: Awaited<ReturnType<EnrichmentJournal['next']>>): Promise<void> {
-    const documents = new Map<string, DocumentRecord>();
-    for (const entry of entries) {
-      const document = await this.deps.store.findDocument(entry.documentId);
-      if (document) documents.set(entry.documentId, document);
-    }
+    // One look-up and one model update per batch (they were one per document, each waiting its turn on a loop
+    // shared with the graph and RAPTOR rounds).
+    const documents: Map<string, DocumentRecord> = await this.deps.store.findDocuments(
+      entries.map((entry) => entry.documentId),
+    );
     const owed = entries.flatMap((entry) => {
       const listed = new Set(documents.get(entry.documentId)?.chunkIds ?? []);
       return entry.chunkIds.filter((id) => listed.has(id));
@@ -174,12 +172,13 @@ export class VectorBackfill {
     if (batch.length > 0) {
       const result = await this.deps.embeddings.embed(batch.map(embeddingTextOf));
       await this.store(result.model, batch, result.vectors);
+      const unset: string[] = [];
       for (const document of documents.values()) {
         if (document.embeddingModel && document.embeddingModel !== result.model)
           await this.move(document, result.model);
-        if (document.embeddingModel !== result.model)
-          await this.deps.store.setEmbeddingModel(document.id, result.model);
+        if (document.embeddingModel !== result.model) unset.push(document.id);
       }
+      await this.deps.store.setEmbeddingModel(unset, result.model);
     }
     await this.deps.journal.completeMany(entries);
     this.meter.add(batch.length);

@@ -66,7 +66,7 @@ describe('batch writes of a searchable-first ingest (embedded MongoDB)', () => {
       { document: documentOf('a', [a1.id, a3.id]), upserts: [a1, a3], removedChunkIds: [a2.id] },
     ]);
     expect([...(await store.getChunks([a1.id, a2.id, a3.id])).keys()].sort()).toEqual([a1.id, a3.id].sort());
-    await store.setEmbeddingModel('a', 'local-sem-v1-384');
+    await store.setEmbeddingModel(['a'], 'local-sem-v1-384');
     expect((await store.findDocument('a'))!.embeddingModel).toBe('local-sem-v1-384');
   });
 
