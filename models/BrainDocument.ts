@@ -37,6 +37,27 @@ brainDocumentSchema.index({ ingestedAt: -1 });
 export const brainDocumentModel = (connection: Connection) =>
   modelFor(connection, 'BrainDocument', brainDocumentSchema);
 
+/**
+ * A document record as its stored row, field for field as the schema keeps it (defaults applied, nothing else): for
+ * writes through the driver, which skip mongoose's casting and validation of each row.
+ */
+export function fromDocumentRecord(document: DocumentRecord): BrainDocumentRecord {
+  return {
+    _id: document.id,
+    index: document.index,
+    source: document.source,
+    title: document.title,
+    tags: [...document.tags],
+    contentHash: document.contentHash,
+    byteLength: document.byteLength,
+    tokenCount: document.tokenCount,
+    chunkIds: [...document.chunkIds],
+    embeddingModel: document.embeddingModel ?? null,
+    ingestedAt: document.ingestedAt ?? null,
+    ...(document.ingestedBy !== undefined ? { ingestedBy: document.ingestedBy } : {}),
+  };
+}
+
 /** A stored document as the corpus record the ingestor works with. */
 export function toDocumentRecord(stored: BrainDocumentRecord): DocumentRecord {
   const { _id, ...fields } = stored;

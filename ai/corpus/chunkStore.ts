@@ -34,7 +34,7 @@ export interface ChunkStore extends ChunkLookup {
   /** Writes a batch of documents: every chunk first, then the documents (the commit point), then stale chunks. */
   saveDocuments(writes: readonly DocumentWrite[]): Promise<void>;
   /** Records the vector space a document's chunks were embedded in (the vector backfill). */
-  setEmbeddingModel(documentId: string, model: string): Promise<void>;
+  setEmbeddingModel(documentIds: readonly string[], model: string): Promise<void>;
   /** Writes a document, its upserted chunks and deletions (in Mongo: ordered writes, see MongoChunkStore). */
   saveDocument(write: DocumentWrite): Promise<void>;
   /** Every stored chunk, for rebuilding the fulltext index. */

@@ -40,6 +40,8 @@ export interface EnrichmentJournal {
   next(maxChunks: number): Promise<EnrichmentEntry[]>;
   /** Removes the entry if it is still at `version` (a newer record() keeps it for the next round). */
   complete(documentId: string, version: number): Promise<void>;
+  /** complete() for each entry of a batch, as next() answered them. */
+  completeMany(entries: readonly EnrichmentEntry[]): Promise<void>;
   /** The entry of one document, if vectors are owed for it. */
   find(documentId: string): Promise<EnrichmentEntry | undefined>;
   backlog(): Promise<EnrichmentBacklog>;
@@ -92,6 +94,10 @@ export class InMemoryEnrichmentJournal implements EnrichmentJournal {
 
   async complete(documentId: string, version: number): Promise<void> {
     if (this.entries.get(documentId)?.version === version) this.entries.delete(documentId);
+  }
+
+  async completeMany(entries: readonly EnrichmentEntry[]): Promise<void> {
+    for (const entry of entries) await this.complete(entry.documentId, entry.version);
   }
 
   async find(documentId: string): Promise<EnrichmentEntry | undefined> {

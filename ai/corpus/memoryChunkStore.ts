@@ -35,9 +35,11 @@ export class InMemoryChunkStore implements ChunkStore {
     this.documents.set(write.document.id, write.document);
   }
 
-  async setEmbeddingModel(documentId: string, model: string): Promise<void> {
-    const document = this.documents.get(documentId);
-    if (document) this.documents.set(documentId, { ...document, embeddingModel: model });
+  async setEmbeddingModel(documentIds: readonly string[], model: string): Promise<void> {
+    for (const documentId of documentIds) {
+      const document = this.documents.get(documentId);
+      if (document) this.documents.set(documentId, { ...document, embeddingModel: model });
+    }
   }
 
   async *allChunks(): AsyncIterable<ChunkRecord> {
@@ -64,11 +66,12 @@ export class InMemoryChunkStore implements ChunkStore {
     const byIngester = new Map<string, number>();
     for (const doc of this.documents.values()) {
       documents[doc.index]++;
+      // Committed chunks only: the ones a stored document lists (as MongoChunkStore counts them).
+      chunks[doc.index] += doc.chunkIds.length;
       const ingester = doc.ingestedBy ?? UNRECORDED_INGESTER;
       byIngester.set(ingester, (byIngester.get(ingester) ?? 0) + 1);
       if (doc.ingestedAt && (!latest?.ingestedAt || doc.ingestedAt > latest.ingestedAt)) latest = doc;
     }
-    for (const chunk of this.chunks.values()) chunks[chunk.index]++;
     return {
       documents,
       chunks,

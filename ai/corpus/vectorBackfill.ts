@@ -5,15 +5,25 @@ import type { EmbeddingChain } from '../embeddings/embeddingChain';
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import type { ChunkStore } from './chunkStore';
 import type { EnrichmentJournal } from './enrichmentJournal';
+import type { IngestActivity } from './ingestActivity';
 import { RateMeter } from './rateMeter';
 
 /**
  * Backfill settings. Defaults: 128 chunks per batch, 5 ms between batches, 2 s after a failed batch, 2 s between
- * looks while other processes hold every owed entry.
+ * looks while other processes hold every owed entry, and with `yieldTo`, at most 5 s of waiting per batch for running
+ * ingests to end.
  */
 export interface VectorBackfillOptions {
   batchChunks: number;
   pauseMs: number;
+  /**
+   * Running ingests to give way to (the brain's IngestActivity): before each batch the backfill waits until no
+   * ingest runs, or at most `holdMs`, so during a bulk ingest it embeds one batch per `holdMs` (it never starves)
+   * and the event loop goes to the findable path. Its state stays `running` meanwhile, so searches that read the
+   * vectors still say `degraded`.
+   */
+  yieldTo?: Pick<IngestActivity, 'quiet'>;
+  holdMs: number;
   retryMs: number;
   clock: Clock;
   logger: Logger;
@@ -38,9 +48,7 @@ export interface VectorBackfillStats {
 }
 
 /** What the backfill needs of the chunk store: documents, chunks, and recording the model once embedded. */
-export type BackfillStore = Pick<ChunkStore, 'findDocument' | 'getChunks'> & {
-  setEmbeddingModel(documentId: string, model: string): Promise<void>;
-};
+export type BackfillStore = Pick<ChunkStore, 'findDocuments' | 'getChunks' | 'setEmbeddingModel'>;
 
 /**
  * Computes the vectors an ingest left owed (the EnrichmentJournal), in the background: one batch at a time of up to
@@ -75,6 +83,7 @@ export class VectorBackfill {
     this.options = {
       batchChunks: 128,
       pauseMs: 5,
+      holdMs: 5_000,
       retryMs: 2000,
       announceEveryMs: 1000,
       claimWaitMs: 2000,
@@ -121,6 +130,8 @@ export class VectorBackfill {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       this.wake = false;
+      await this.options.yieldTo?.quiet(this.options.holdMs);
+      if (this.stopped) return;
       const entries = await this.deps.journal.next(this.options.batchChunks);
       if (entries.length === 0) {
         // Nothing free, but other processes hold claims: wait for them (or for their claims to lapse).
@@ -147,11 +158,11 @@ export class VectorBackfill {
   }
 
   private async runBatch(entries: Awaited<ReturnType<EnrichmentJournal['next']>>): Promise<void> {
-    const documents = new Map<string, DocumentRecord>();
-    for (const entry of entries) {
-      const document = await this.deps.store.findDocument(entry.documentId);
-      if (document) documents.set(entry.documentId, document);
-    }
+    // One look-up and one model update per batch (they were one per document, each waiting its turn on a loop
+    // shared with the graph and RAPTOR rounds).
+    const documents: Map<string, DocumentRecord> = await this.deps.store.findDocuments(
+      entries.map((entry) => entry.documentId),
+    );
     const owed = entries.flatMap((entry) => {
       const listed = new Set(documents.get(entry.documentId)?.chunkIds ?? []);
       return entry.chunkIds.filter((id) => listed.has(id));
@@ -161,14 +172,15 @@ export class VectorBackfill {
     if (batch.length > 0) {
       const result = await this.deps.embeddings.embed(batch.map(embeddingTextOf));
       await this.store(result.model, batch, result.vectors);
+      const unset: string[] = [];
       for (const document of documents.values()) {
         if (document.embeddingModel && document.embeddingModel !== result.model)
           await this.move(document, result.model);
-        if (document.embeddingModel !== result.model)
-          await this.deps.store.setEmbeddingModel(document.id, result.model);
+        if (document.embeddingModel !== result.model) unset.push(document.id);
       }
+      await this.deps.store.setEmbeddingModel(unset, result.model);
     }
-    for (const entry of entries) await this.deps.journal.complete(entry.documentId, entry.version);
+    await this.deps.journal.completeMany(entries);
     this.meter.add(batch.length);
     this.unannounced += batch.length;
   }

@@ -22,10 +22,16 @@ export interface GraphIndexOptions {
   hierarchy?: Partial<HierarchyOptions>;
   sliceChunks?: number;
   logger?: Logger;
-  /** Ingests to give way to: each round waits until none is running, or at most `holdMs` (the brain's). */
-  yieldTo?: Pick<IngestActivity, 'quiet'>;
+  /**
+   * Ingests to give way to: each round waits until none is running, or at most `holdMs` (the brain's). A round that
+   * starts while an ingest still runs (the hold ran out) applies at most `documentsPerBusyRound` documents, so a bulk
+   * ingest keeps the event loop and the graph catches up after it; a round in a quiet moment takes the whole queue.
+   */
+  yieldTo?: Pick<IngestActivity, 'quiet' | 'busy'>;
   /** Longest a round waits for the ingests to pause, in ms. Default 5,000. */
   holdMs?: number;
+  /** Documents a round applies while an ingest is running. Default 128. */
+  documentsPerBusyRound?: number;
 }
 
 /** Build state for /brain/stats. */
@@ -100,9 +106,10 @@ export class GraphIndex {
 
   private async drain(): Promise<void> {
     await this.options.yieldTo?.quiet(this.options.holdMs ?? 5_000);
+    const limit = this.options.yieldTo?.busy ? (this.options.documentsPerBusyRound ?? 128) : Infinity;
     const slice = this.options.sliceChunks ?? 100;
     let done = 0;
-    while (this.queue.size > 0) {
+    for (let taken = 0; this.queue.size > 0 && taken < limit; taken++) {
       const [documentId, chunks] = this.queue.entries().next().value!;
       this.queue.delete(documentId);
       this.pendingSince.done(documentId);

@@ -16,10 +16,18 @@ const idOf = (key: string) => `${SCOPE}|${key}`;
  * Persists the documents' knowledge graph in the shared graph models (scope `corpus`), incrementally: for
  * the changed documents, their mentions are replaced; for the changed entities, the entity rows
  * (`mention_count`, top-level community) and their `co_occurs` relations are upserted, or deleted when the
- * entity is gone; the community hierarchy (a few hundred rows) is replaced. Entity `key` is the graph key
- * (stemmed terms, so "Circuit breakers" and "circuit breaker" are one entity); `_id` is `corpus|<key>`.
+ * entity is gone; the community rows that changed since the last round are replaced and the ones gone deleted (the
+ * first round of a process replaces them all). Entity `key` is the graph key (stemmed terms, so "Circuit breakers"
+ * and "circuit breaker" are one entity); `_id` is `corpus|<key>`.
  */
 export class MongoGraphSink implements GraphSink {
+  /**
+   * What this process last wrote per community row (`_id` → its fields as JSON); undefined until the first round, and
+   * after a failed one (the next round then replaces every row). Every round used to delete and insert every
+   * community: thousands of rows at 100k chunks, in one command, every graph round of a bulk ingest.
+   */
+  private written?: Map<string, string>;
+
   constructor(
     private readonly connection: Connection,
     private readonly clock: Clock = systemClock,
@@ -114,22 +122,47 @@ export class MongoGraphSink implements GraphSink {
       await entities.deleteMany({ _id: { $in: gone } });
       await relations.deleteMany({ scope: SCOPE, $or: [{ from: { $in: gone } }, { to: { $in: gone } }] });
     }
+    try {
+      await this.syncCommunities(communities, now);
+    } catch (error) {
+      this.written = undefined;
+      throw error;
+    }
+  }
+
+  /** Replaces the community rows that changed since the last round, deletes the ones gone (see `written`). */
+  private async syncCommunities(communities: Community[], now: Date): Promise<void> {
     const communityModel = graphCommunityModel(this.connection);
-    await communityModel.deleteMany({ scope: SCOPE });
-    if (communities.length > 0) {
-      await communityModel.insertMany(
-        communities.map((c) => ({
-          _id: `${SCOPE}|${c.id}`,
-          scope: SCOPE,
-          level: c.level,
-          parent: c.parent ? `${SCOPE}|${c.parent}` : null,
-          members: c.members.map(idOf),
-          title: c.title,
-          summary: c.summary,
-          updated_at: now,
+    const rows = communities.map((c) => ({
+      _id: `${SCOPE}|${c.id}`,
+      scope: SCOPE,
+      level: c.level,
+      parent: c.parent ? `${SCOPE}|${c.parent}` : null,
+      members: c.members.map(idOf),
+      title: c.title,
+      summary: c.summary,
+    }));
+    const fields = (row: (typeof rows)[number]) =>
+      JSON.stringify([row.level, row.parent, row.members, row.title, row.summary]);
+    const previous = this.written;
+    const written = new Map(rows.map((row) => [row._id, fields(row)]));
+    if (!previous) {
+      await communityModel.deleteMany({ scope: SCOPE });
+      await inBatches(rows, (batch) =>
+        communityModel.insertMany(batch.map((row) => ({ ...row, updated_at: now }))),
+      );
+    } else {
+      const gone = [...previous.keys()].filter((id) => !written.has(id));
+      await inBatches(gone, (batch) => communityModel.deleteMany({ _id: { $in: batch } }));
+      const changed = rows.filter((row) => previous.get(row._id) !== written.get(row._id));
+      await inBatches(
+        changed.map((row) => ({
+          replaceOne: { filter: { _id: row._id }, replacement: { ...row, updated_at: now }, upsert: true },
         })),
+        (batch) => communityModel.bulkWrite(batch, { ordered: false }),
       );
     }
+    this.written = written;
   }
 }
 

@@ -65,11 +65,22 @@ function normaliseTerm(part: string): string | undefined {
   return /^\p{N}+$/u.test(lower) ? lower : stemmer(lower);
 }
 
+/** True when every character is an ASCII lower-case letter. */
+function isLowerAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
+}
+
 /** Index terms for one raw word (memoised: vocabularies repeat heavily). */
 export function termsOfWord(word: string): string[] {
   const cached = memo.get(word);
   if (cached) return cached;
-  const parts = identifierParts(word);
+  // Most words are plain lower-case ASCII: one part, the word itself (the identifier splitting's three Unicode
+  // regex passes found nothing to split, and were most of a new word's cost in a bulk ingest).
+  const parts = isLowerAscii(word) ? [word] : identifierParts(word);
   const candidates = parts.length > 1 ? [word, ...parts] : parts;
   const terms = [...new Set(candidates.map(normaliseTerm).filter((t): t is string => t !== undefined))];
   if (memo.size >= MAX_MEMO) memo.clear();

@@ -122,7 +122,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const idf = (term: string) => fullText.idf(term);
   const summarizer = new ExtractiveGenerator({ idf, maxSentences: 2 });
   const louvain = workerLouvain();
-  // Graph and RAPTOR upkeep give way to running ingests (searchable first, enriched after).
+  // Graph, RAPTOR and vector upkeep give way to running ingests (searchable first, enriched after).
   const activity = new IngestActivity();
   const graph = new GraphIndex({
     yieldTo: activity,
@@ -236,7 +236,8 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   await journal.init();
   const backfill = new VectorBackfill(
     { journal, store, vectors, embeddings },
-    { clock, logger, onVectors: () => cache.invalidate() },
+    // The embedding (on the event loop with the local embedder) gives way to running ingests, as graph and RAPTOR do.
+    { clock, logger, onVectors: () => cache.invalidate(), yieldTo: activity },
   );
   backfill.kick();
   const ingestor = new Ingestor({

@@ -7,6 +7,8 @@ import { LocalHashEmbedder } from '../../../ai/embeddings/localHashEmbedder';
 import { LocalSemanticEmbedder } from '../../../ai/embeddings/localSemanticEmbedder';
 import { FullTextIndex } from '../../../ai/fulltext/fullTextIndex';
 import { GraphIndex } from '../../../ai/graph/graphIndex';
+import { InMemoryEnrichmentJournal } from '../../../ai/corpus/enrichmentJournal';
+import { VectorBackfill } from '../../../ai/corpus/vectorBackfill';
 import { RaptorIndex } from '../../../ai/raptor/raptorIndex';
 import { InMemoryVectorIndex } from '../../../ai/retrieval/memoryVectorIndex';
 import { buildChunk, buildSourceDocument } from '../factories';
@@ -20,6 +22,26 @@ const chunksOf = (documentId: string) =>
       text: `The \`LedgerService\` ${text}.`,
     }),
   );
+
+/** An IngestActivity whose hold ends when the test says (`release`), and which is busy until told otherwise. */
+class ManualHold {
+  busy = true;
+  private readonly waiters: Array<() => void> = [];
+
+  quiet(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  release(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  /** Resolves once `count` waits are pending. */
+  async waiting(count: number): Promise<void> {
+    while (this.waiters.length < count) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 describe('IngestActivity', () => {
   it('is busy while an ingest runs and for the settle time after it', async () => {
@@ -103,5 +125,61 @@ describe('IngestActivity', () => {
 
     expect(apply.mock.calls.map(([changes]) => changes.length)).toEqual([2, 2, 1]);
     expect(raptor.stats().nodesPerLevel[0]).toBe(15);
+  });
+
+  it('applies at most documentsPerBusyRound graph documents in a round that starts while an ingest runs', async () => {
+    const hold = new ManualHold();
+    const graph = new GraphIndex({ chunkText: () => undefined, yieldTo: hold, documentsPerBusyRound: 2 });
+    for (const id of ['doc-a', 'doc-b', 'doc-c', 'doc-d', 'doc-e']) graph.enqueue(id, chunksOf(id));
+    await hold.waiting(1);
+    expect(graph.stats().processedDocuments).toBe(0);
+
+    // The hold runs out with the ingest still running: one bounded round, then the next waits again.
+    hold.release();
+    await hold.waiting(1);
+    expect(graph.stats()).toMatchObject({ processedDocuments: 2, pendingDocuments: 3 });
+
+    // The ingest ended: the rest in one round.
+    hold.busy = false;
+    hold.release();
+    await graph.whenIdle();
+    expect(graph.stats()).toMatchObject({ processedDocuments: 5, pendingDocuments: 0 });
+  });
+
+  it('holds the vector backfill while an ingest runs (one batch per hold), and says it is still running', async () => {
+    const hold = new ManualHold();
+    const store = new InMemoryChunkStore();
+    const journal = new InMemoryEnrichmentJournal();
+    const vectors = new InMemoryVectorIndex();
+    const embeddings = new EmbeddingChain({ providers: [new LocalHashEmbedder()] });
+    const backfill = new VectorBackfill(
+      { journal, store, vectors, embeddings },
+      { batchChunks: 3, pauseMs: 0, yieldTo: hold },
+    );
+    const ingestor = new Ingestor({
+      store,
+      vectors,
+      fullText: new FullTextIndex(),
+      embeddings,
+      enrichment: { journal, backfill },
+    });
+    await ingestor.ingest(
+      ['a', 'b', 'c'].map((n) =>
+        buildSourceDocument({ source: `docs/${n}.md`, text: `# ${n}\n\nLedger balance ${n}.\n` }),
+      ),
+    );
+    await hold.waiting(1);
+    expect(backfill.stats()).toMatchObject({ state: 'running', done: 0 });
+
+    // The hold ran out: one batch, then the next waits again.
+    hold.release();
+    await hold.waiting(1);
+    expect(backfill.stats()).toMatchObject({ state: 'running', done: 3 });
+
+    hold.busy = false;
+    hold.release();
+    await backfill.whenIdle();
+    expect((await journal.backlog()).chunks).toBe(0);
+    expect(backfill.stats()).toMatchObject({ state: 'idle', done: 3 });
   });
 });

@@ -66,7 +66,7 @@ describe('batch writes of a searchable-first ingest (embedded MongoDB)', () => {
       { document: documentOf('a', [a1.id, a3.id]), upserts: [a1, a3], removedChunkIds: [a2.id] },
     ]);
     expect([...(await store.getChunks([a1.id, a2.id, a3.id])).keys()].sort()).toEqual([a1.id, a3.id].sort());
-    await store.setEmbeddingModel('a', 'local-sem-v1-384');
+    await store.setEmbeddingModel(['a'], 'local-sem-v1-384');
     expect((await store.findDocument('a'))!.embeddingModel).toBe('local-sem-v1-384');
   });
 
@@ -136,5 +136,57 @@ describe('batch writes of a searchable-first ingest (embedded MongoDB)', () => {
     clock.advance(CLAIM_MS + 1);
     expect((await one.next(5)).map((e) => e.documentId)).toEqual(['b', 'c']);
     expect(await one.claimedElsewhere()).toBe(0);
+  });
+
+  it('keeps the backlog totals as a counter: record, complete and a whole batch, with no scan of the journal', async () => {
+    const journal = new MongoEnrichmentJournal(connection);
+    await journal.init();
+    const at = new Date('2026-01-01T00:00:00Z');
+    const scans = jest.spyOn(connection.models.BrainEnrichment, 'aggregate');
+    await journal.recordMany(
+      [
+        { documentId: 'a', chunkIds: ['a1', 'a2'] },
+        { documentId: 'b', chunkIds: ['b1'] },
+      ],
+      at,
+    );
+    // A repeat of an owed chunk (a retried ingest) is not counted twice.
+    await journal.record('a', ['a2', 'a3'], new Date('2026-01-01T00:01:00Z'));
+    await journal.record('c', ['c1', 'c2'], new Date('2026-01-01T00:02:00Z'));
+    expect(await journal.backlog()).toEqual({ documents: 3, chunks: 6, oldestQueuedAt: at });
+
+    const batch = await journal.next(4);
+    expect(batch.map((e) => e.documentId)).toEqual(['a', 'b']);
+    // Recorded again while its batch ran: stays owed with all of its ids.
+    await journal.record('b', ['b2'], new Date('2026-01-01T00:03:00Z'));
+    await journal.completeMany(batch);
+    expect(await journal.backlog()).toEqual({ documents: 2, chunks: 4, oldestQueuedAt: at });
+    await journal.complete('c', 1);
+    const [b] = await journal.next(10);
+    await journal.complete('b', b.version);
+    expect(await journal.backlog()).toEqual({ documents: 0, chunks: 0, oldestQueuedAt: null });
+    expect(scans).not.toHaveBeenCalled();
+    scans.mockRestore();
+  });
+
+  it('recounts the totals at start-up and resets them when the journal is empty (a crash between writes)', async () => {
+    const journal = new MongoEnrichmentJournal(connection);
+    await journal.init();
+    const at = new Date('2026-01-01T00:00:00Z');
+    await journal.record('a', ['a1', 'a2'], at);
+    // The process died between an entry's write and its $inc: the counter is off.
+    const totals = connection.collection('brainenrichmenttotals');
+    await totals.updateOne({ _id: 'vectors' as never }, { $inc: { documents: 5, chunks: 40 } });
+    expect(await journal.backlog()).toMatchObject({ documents: 6, chunks: 42 });
+
+    const restarted = new MongoEnrichmentJournal(connection);
+    await restarted.init();
+    expect(await restarted.backlog()).toEqual({ documents: 1, chunks: 2, oldestQueuedAt: at });
+
+    await totals.updateOne({ _id: 'vectors' as never }, { $inc: { chunks: 7 } });
+    const [entry] = await restarted.next(10);
+    await restarted.complete('a', entry.version);
+    expect(await restarted.backlog()).toEqual({ documents: 0, chunks: 0, oldestQueuedAt: null });
+    expect(await totals.findOne({})).toMatchObject({ documents: 0, chunks: 0 });
   });
 });

@@ -6,6 +6,7 @@ import type { DocumentRecord } from '../../../models/corpusRecords';
 import { MongoChunkStore } from '../../../ai/corpus/mongoChunkStore';
 import { startMongoEngine, type MongoEngine } from '../../../embedded/mongo';
 import { brainChunkModel, fromChunkRecord } from '../../../models/BrainChunk';
+import { brainDocumentModel } from '../../../models/BrainDocument';
 import { silentLogger } from '../../../platform/logger';
 import { connectMongo } from '../../../platform/stores/mongo';
 import { buildChunk } from '../factories';
@@ -141,6 +142,36 @@ describe('MongoChunkStore (embedded MongoDB)', () => {
       ],
     });
     expect((await store.documentsIngestedSince(later)).map((d) => d.id)).toEqual(['doc-test']);
+  });
+
+  it('counts only committed chunks: an ingest that failed before its documents were written adds none', async () => {
+    const committed = guideChunk('committed');
+    await store.saveDocuments([
+      { document: buildDocument({ chunkIds: [committed.id] }), upserts: [committed], removedChunkIds: [] },
+    ]);
+    // The store goes away after the chunks of the next batch are written, before its documents (the commit point).
+    const failed = [
+      guideChunk('lost one', { documentId: 'doc-2' }),
+      guideChunk('lost two', { documentId: 'doc-2' }),
+    ];
+    jest
+      .spyOn(brainDocumentModel(connection).collection, 'bulkWrite')
+      .mockRejectedValueOnce(new Error('connection closed'));
+    await expect(
+      store.saveDocuments([
+        {
+          document: buildDocument({ id: 'doc-2', source: 'docs/two.md', chunkIds: failed.map((c) => c.id) }),
+          upserts: failed,
+          removedChunkIds: [],
+        },
+      ]),
+    ).rejects.toThrow('connection closed');
+
+    expect(await brainChunkModel(connection).countDocuments()).toBe(3);
+    expect(await store.counts()).toMatchObject({
+      documents: { docs: 1, code: 0, tests: 0 },
+      chunks: { docs: 1, code: 0, tests: 0 },
+    });
   });
 
   it('reuses the counts for a second unless this store writes, and then reads them again', async () => {

@@ -40,6 +40,28 @@ describe('Bm25Index', () => {
     expect(index.search(['missing'], 5)).toEqual([]);
   });
 
+  it('removes and re-adds documents of a common term (past the slot map threshold) and keeps its postings exact', () => {
+    const index = new Bm25Index();
+    // 40 documents share `common`; every fifth also holds `rare`.
+    for (let n = 0; n < 40; n++) index.add(`d${n}`, field(`common filler${n}${n % 5 === 0 ? ' rare' : ''}`));
+    for (const n of [0, 7, 13, 39, 20]) index.remove(`d${n}`);
+    index.add('d7', field('common rare again'));
+    index.add('d41', field('common'));
+    for (const n of [1, 2, 41]) index.remove(`d${n}`);
+
+    const ids = (term: string) =>
+      index
+        .search([term], 100)
+        .map((h) => h.id)
+        .sort();
+    const expected = Array.from({ length: 40 }, (_, n) => `d${n}`)
+      .filter((id) => !['d0', 'd13', 'd39', 'd20', 'd1', 'd2'].includes(id))
+      .sort();
+    expect(ids('common')).toEqual(expected);
+    expect(ids('rare')).toEqual(['d10', 'd15', 'd25', 'd30', 'd35', 'd5', 'd7'].sort());
+    expect(index.documentFrequency('common')).toBe(expected.length);
+  });
+
   it('prunes common terms (MaxScore) without changing the top k of a full BM25 scan', () => {
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;

@@ -38,18 +38,18 @@ describe('brain ingest when its store fails mid-write', () => {
   const steps = [
     {
       step: 'its chunks',
-      // Chunks go through the driver's collection (mongoChunkStore.ts), documents through the model.
+      // Chunks and documents go through the driver's collection (mongoChunkStore.ts).
       fail: () => jest.spyOn(chunks.collection, 'bulkWrite').mockRejectedValueOnce(full()),
       words: ['quillon', 'pommel', 'ricasso'],
     },
     {
       step: 'its documents, after the chunks',
-      fail: () => jest.spyOn(documents, 'bulkWrite').mockRejectedValueOnce(full()),
+      fail: () => jest.spyOn(documents.collection, 'bulkWrite').mockRejectedValueOnce(full()),
       words: ['crossguard', 'scabbard', 'baldric'],
     },
     {
       step: 'its documents, MongoDB gone',
-      fail: () => jest.spyOn(documents, 'bulkWrite').mockRejectedValueOnce(gone()),
+      fail: () => jest.spyOn(documents.collection, 'bulkWrite').mockRejectedValueOnce(gone()),
       words: ['gorget', 'vambrace', 'pauldron'],
     },
   ];
