@@ -60,6 +60,8 @@ export const ROUTER_VARIANTS: Record<string, Variant> = {
   'anchor w3': anchored({ weight: 3 }),
   'anchor w4': anchored({ weight: 4 }),
   'anchor every class': (suite) =>
-    router(suite, { anchor: { ...DEFAULT_ANCHOR, classes: ['SIMPLE', 'FACTUAL', 'EXPLORATORY', 'COMPLEX'] } }),
+    router(suite, {
+      anchor: { ...DEFAULT_ANCHOR, classes: ['SIMPLE', 'FACTUAL', 'EXPLORATORY', 'COMPLEX'] },
+    }),
   'no section citations': (suite) => router(suite, { followCitations: undefined }),
 };
