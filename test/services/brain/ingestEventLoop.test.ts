@@ -89,25 +89,41 @@ describe('brain ingest and the event loop', () => {
       body: JSON.stringify({ documents }),
     });
 
-  it('keeps /healthz under 100 ms at p99 while a 1 MB ingest runs', async () => {
+  it('keeps /healthz under 100 ms at p99 while 1 MB ingests run for 2 s', async () => {
     // The chunking thread starts on the first large document and stays for 10 idle minutes: start it first.
     const warm = await ingest([{ source: 'docs/warm.md', index: 'docs', text: markdownDocument(16_000) }]);
     expect(warm.status).toBe(200);
     // The same measurement over the same span without an ingest: what this machine's load alone costs.
     const idle = await healthzLatencies(brain.url, new Promise((resolve) => setTimeout(resolve, 3_000)));
-    const documents = [
-      { source: 'ai/gates.ts', index: 'code', text: codeDocument(500_000) },
-      { source: 'docs/lanterns.md', index: 'docs', text: markdownDocument(500_000) },
+    const documentsOf = (batch: number) => [
+      { source: `ai/gates${batch}.ts`, index: 'code', text: `// batch ${batch}\n${codeDocument(500_000)}` },
+      {
+        source: `docs/lanterns${batch}.md`,
+        index: 'docs',
+        text: `Batch ${batch}.\n\n${markdownDocument(500_000)}`,
+      },
     ];
-    expect(JSON.stringify({ documents }).length).toBeGreaterThan(1_000_000);
-    const ingested = ingest(documents);
+    expect(JSON.stringify({ documents: documentsOf(0) }).length).toBeGreaterThan(1_000_000);
+    // Successive 1 MB ingests for at least 2 s (one alone now ends within 100 probes), at most 8 of them.
+    const ingestFor = async (ms: number) => {
+      const started = performance.now();
+      const responses: Response[] = [];
+      do responses.push(await ingest(documentsOf(responses.length)));
+      while (performance.now() - started < ms && responses.length < 8);
+      return responses;
+    };
+    const ingested = ingestFor(2_000);
     const during = await healthzLatencies(brain.url, ingested);
 
-    const response = await ingested;
+    const responses = await ingested;
     // And once more after it: a neighbouring test file's load may have started while the ingest ran.
     const idleAfter = await healthzLatencies(brain.url, new Promise((resolve) => setTimeout(resolve, 3_000)));
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { totals: { created: number } }).totals).toMatchObject({ created: 2 });
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { totals: { created: number } }).totals).toMatchObject({
+        created: 2,
+      });
+    }
     expect(during.length).toBeGreaterThan(100);
     // The target is 100 ms at p99. This machine is shared (2 cores, often at a load average of 10-20, where the
     // in-process embedded MongoDB and Qdrant writes of the chunks still cost 0.2-0.5 s pieces), so the bound grows
