@@ -120,6 +120,7 @@ async function main(players: number, actions: number, seed: number): Promise<voi
 
   const rooms = AREAS.map((area) => matchMaker.getLocalRoomById(`area_${area}`) as AreaRoom | undefined);
   const connected = rooms.map((room) => room?.clients.length ?? 0);
+  const idle = await measureIdle(rooms, sdkJoined.players + (telnetJoined?.players ?? 0));
   const ticksBefore = rooms.map((room) => room?.state.tick ?? 0);
   const tickBefore = await tickSnapshot();
   const stopTickCpu = watchTickCpu(rooms);
@@ -199,10 +200,33 @@ async function main(players: number, actions: number, seed: number): Promise<voi
   console.log(
     `  server memory per player: SDK ${kb(rss1 - rss0, sdkPlayers)} KB rss, ${kb(heap1 - heap0, sdkPlayers)} KB live heap; telnet ${kb(rss2 - rss1, telnetPlayers)} KB rss, ${kb(heap2 - heap1, telnetPlayers)} KB live heap; rss ${Math.round(memory.rss / 2 ** 20)} MB at the end`,
   );
+  if (idle) console.log(`  ${idle}`);
   await Promise.all(exited);
   clearTimeout(watchdog);
   await bench.stop();
   process.exit(0);
+}
+
+/**
+ * With `BENCH_IDLE_S` set: that many seconds with every player connected and nobody acting, before the actions. The
+ * server's CPU then is what the crowd costs by being there (ticks with nothing to send, pings, autosaves, timers):
+ * printed per second and per connected player, by thread, with the phase's span on the profile's clock.
+ */
+async function measureIdle(rooms: (AreaRoom | undefined)[], connected: number): Promise<string | undefined> {
+  const seconds = Number(process.env.BENCH_IDLE_S ?? 0);
+  if (!(seconds > 0)) return undefined;
+  const ticks = watchTickCpu(rooms);
+  const loop = process.threadCpuUsage();
+  const threads = threadCpuMs();
+  const monotonic0 = process.hrtime.bigint();
+  const t0 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const elapsed = (performance.now() - t0) / 1000;
+  const loopCpu = process.threadCpuUsage(loop);
+  const tickCpu = ticks();
+  const loopMs = (loopCpu.user + loopCpu.system) / 1000;
+  const perSecond = (ms: number) => (ms / elapsed).toFixed(1);
+  return `idle ${elapsed.toFixed(1)} s, ${connected} players connected, nobody acting: main thread ${perSecond(loopMs)} ms per second (${((loopMs / elapsed / Math.max(1, connected)) * 1000).toFixed(1)} µs per player), of which area ticks ${perSecond(tickCpu.tickMs)} (${tickCpu.ticks} ticks; views ${perSecond(tickCpu.syncMs)}, patches ${perSecond(tickCpu.patchMs)}); by thread, ms per second: ${threadCpuPer1000(threads, threadCpuMs(), elapsed * 1000)}; monotonic µs ${monotonic0 / 1000n}-${process.hrtime.bigint() / 1000n}`;
 }
 
 const [mode, ...args] = process.argv.slice(2);

@@ -54,6 +54,12 @@ export interface AreaRoomOptions {
   combatEvery?: number;
   /** Regeneration (and respawn of the dead) every N ticks. Default 50. */
   regenEvery?: number;
+  /**
+   * Clients at which an area counts as crowded: from then on the tick sends its events and patches every second tick
+   * (5 Hz at the default tick) instead of every tick. The simulation keeps its rate, and an action's own events
+   * and reply still leave at once. 0 never. Default 150.
+   */
+  crowdedClients?: number;
   /** Save every player this often, ms. Default 30000. */
   saveEveryMs?: number;
   /** Save a player before acknowledging each state-changing action. Default true. */
@@ -82,6 +88,7 @@ export const AREA_ROOM_DEFAULTS = {
   aiEvery: 10,
   combatEvery: 10,
   regenEvery: 50,
+  crowdedClients: 150,
   saveEveryMs: 30_000,
   durableActions: true,
   remoteIdleMs: 300_000,

@@ -36,6 +36,7 @@ export function areaRoomDefinitions(options: AreaRoomDefinition): RoomDefinition
     aiEvery: options.aiEvery ?? AREA_ROOM_DEFAULTS.aiEvery,
     combatEvery: options.combatEvery ?? AREA_ROOM_DEFAULTS.combatEvery,
     regenEvery: options.regenEvery ?? AREA_ROOM_DEFAULTS.regenEvery,
+    crowdedClients: options.crowdedClients ?? AREA_ROOM_DEFAULTS.crowdedClients,
     saveEveryMs: options.saveEveryMs ?? AREA_ROOM_DEFAULTS.saveEveryMs,
     durableActions: options.durableActions ?? AREA_ROOM_DEFAULTS.durableActions,
     remoteIdleMs: options.remoteIdleMs ?? AREA_ROOM_DEFAULTS.remoteIdleMs,

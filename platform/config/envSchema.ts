@@ -230,6 +230,7 @@ export const envSchema = z.object({
 
   // World (MUD, SPEC 4.4): area room tick, character autosave, idle gateway players, combat RNG seed
   MUD_TICK_MS: int(100, 10, 10_000),
+  MUD_CROWDED_CLIENTS: int(150, 0, 1_000_000),
   MUD_SAVE_INTERVAL_MS: int(30_000, 1_000, 3_600_000),
   MUD_IDLE_TIMEOUT_MS: int(300_000, 10_000, 86_400_000),
   MUD_SEED: int(1, 0, 4_294_967_295),

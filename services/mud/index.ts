@@ -168,6 +168,7 @@ export async function createWorldArea(
       logger: log,
       seed: config.MUD_SEED,
       tickMs: config.MUD_TICK_MS,
+      crowdedClients: config.MUD_CROWDED_CLIENTS,
       saveEveryMs: config.MUD_SAVE_INTERVAL_MS,
       remoteIdleMs: config.MUD_IDLE_TIMEOUT_MS,
       events: bus,

@@ -265,3 +265,43 @@ describe('AreaRoom: one socket write per client per tick', () => {
     expect(annSocket.writes).toEqual([4]);
   });
 });
+
+describe('AreaRoom: a crowded area sends every second tick', () => {
+  let game: GameServer | undefined;
+
+  afterEach(async () => {
+    await game?.shutdown();
+    game = undefined;
+  });
+
+  /** Ann speaks before each of four ticks; answers how many of the ticks wrote to Bob, and what Bob heard. */
+  async function fourTicks(crowdedClients: number) {
+    game = await startGameServer({ crowdedClients });
+    const ann = await joinArea(game, 'ann');
+    const bob = await joinArea(game, 'bob');
+    await joinArea(game, 'carl');
+    game.tick(2); // what joining left to send
+    const bobSocket = watchWrites('bob');
+    const sent: number[] = [];
+    for (const line of ['one', 'two', 'three', 'four']) {
+      await ann.room.request('say', { text: line });
+      const before = bobSocket.writes.length;
+      game.tick();
+      sent.push(bobSocket.writes.length - before);
+    }
+    game.tick();
+    await bob.log.waitFor((e) => e.text === 'Ann says: "four"');
+    const heard = bob.log.texts().filter((text) => text.startsWith('Ann says'));
+    return { writingTicks: sent.filter((writes) => writes > 0).length, heard };
+  }
+
+  const everyLine = ['Ann says: "one"', 'Ann says: "two"', 'Ann says: "three"', 'Ann says: "four"'];
+
+  it('from `crowdedClients` clients on, the events wait one tick and nothing is lost or reordered', async () => {
+    expect(await fourTicks(3)).toEqual({ writingTicks: 2, heard: everyLine });
+  });
+
+  it('below it (or with 0, never crowded) every tick sends', async () => {
+    expect(await fourTicks(0)).toEqual({ writingTicks: 4, heard: everyLine });
+  });
+});

@@ -33,6 +33,20 @@ describe('SentenceEncoder (use-lite-v1-512)', () => {
     expect(again).toBe(first);
   });
 
+  it('embeds texts that differ only in their opaque identifiers once, with one vector', async () => {
+    const pair = (a: string, b: string) =>
+      `web:${a} → web:${b}: play_together — fought caves:glowworm together`;
+    const [one, other] = await encoder.embed([
+      pair('6b0b765cba498e437786c50e', '6b0b765bba498e437786bc16'),
+      pair('6b0b765bba498e437786bc16', '6b0b765cba498e437786c50e'),
+    ]);
+    expect(other).toBe(one);
+    const [readable] = await encoder.embed([
+      'web:id → web:id: play_together — fought caves:glowworm together',
+    ]);
+    expect(readable).toBe(one);
+  });
+
   it('answers a query on its own thread, not after a text already being embedded', async () => {
     // Both threads hold the model first, so the order below is the lanes', not the loads'.
     await Promise.all([encoder.embed(['a warm-up text']), encoder.embedQuery('a warm-up query')]);
@@ -71,5 +85,19 @@ describe('encodedPart', () => {
     expect(part.length).toBeLessThanOrEqual(ENCODED_CHARACTERS);
     expect(part.length).toBeGreaterThan(ENCODED_CHARACTERS - 6);
     expect(part.endsWith('word')).toBe(true);
+  });
+
+  it('reads each opaque identifier as the word id: hex ids and digests, UUIDs, snowflakes', () => {
+    expect(encodedPart('web:6b0b765cba498e437786c50e → web:6b0b765bba498e437786bc16: gift')).toBe(
+      'web:id → web:id: gift',
+    );
+    expect(encodedPart('image sha256:' + 'ab12'.repeat(16) + ' pulled')).toBe('image sha256:id pulled');
+    expect(encodedPart('session 123e4567-e89b-12d3-a456-426614174000 ended')).toBe('session id ended');
+    expect(encodedPart('discord:123456789012345678 joined')).toBe('discord:id joined');
+  });
+
+  it('keeps words, short numbers and hex-looking words without a digit', () => {
+    const text = 'In 2024 the deadbeefcafebabe flag and commit abc1234 at port 4000 stayed readable.';
+    expect(encodedPart(text)).toBe(text);
   });
 });
