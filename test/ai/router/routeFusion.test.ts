@@ -132,13 +132,13 @@ describe('adaptive router with an anchor', () => {
   });
 
   it('anchors on the strategy the index chose, once it has chosen, and says so', async () => {
-    let chosen: StrategyName | undefined;
+    const choice: { strategy?: StrategyName } = {};
     const router = new AdaptiveRouter(
       strategies({ hyde: ['a', 'b'], hybrid: ['x', 'y'], fulltext: ['b', 'z'] }),
       keepOrder,
       {
         anchor: { ...anchor({ minShared: 0, weight: 2 }), classes: ['FACTUAL'] },
-        anchorChoice: () => chosen,
+        anchorChoice: () => choice.strategy,
       },
     );
 
@@ -146,7 +146,7 @@ describe('adaptive router with an anchor', () => {
     expect(before.route).toMatchObject({ strategies: ['hyde', 'hybrid'], anchor: 'hybrid' });
     expect(before.route.reason).toContain('not yet calibrated');
 
-    chosen = 'fulltext';
+    choice.strategy = 'fulltext';
     const after = await router.search(question, { limit: 5 });
     expect(after.route).toMatchObject({ strategies: ['hyde', 'fulltext'], anchor: 'fulltext' });
     expect(after.route.reason).toContain('anchor fulltext chosen on the index');

@@ -171,6 +171,7 @@ describe('strategy weights measured on pseudo-queries', () => {
     queries.splice(0, queries.length, ...pseudoQueries(chunks, idf));
 
     expect(calibrator.weights()).toBeUndefined();
+    expect(calibrator.strongest(['fulltext', 'semantic'])).toBeUndefined();
     await calibrator.calibrate();
     expect(calibrator.weights()).toEqual({ fulltext: 1, semantic: 0.25 });
 
@@ -179,6 +180,8 @@ describe('strategy weights measured on pseudo-queries', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await calibrator.calibrate();
     expect(calibrator.weights()).toEqual({ fulltext: 0.25, semantic: 1 });
+    // The anchor candidate strongest on the pseudo-queries; unmeasured candidates are passed over.
+    expect(calibrator.strongest(['hybrid', 'fulltext', 'semantic'])).toBe('semantic');
     calibrator.dispose();
   });
 });
