@@ -175,11 +175,13 @@ async function main(): Promise<void> {
           kind,
         );
         const started = performance.now();
+        const cpu = process.cpuUsage();
         await calibrator.calibrate();
+        const cpuSeconds = (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpu));
         const mrr = calibrator.mrr() ?? {};
         const strongest = ANCHOR_CANDIDATES.reduce((a, b) => ((mrr[b] ?? 0) > (mrr[a] ?? 0) ? b : a));
         console.log(
-          `calibration ${spec.padEnd(8)} ${queries.length} queries, ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
+          `calibration ${spec.padEnd(8)} ${queries.length} queries, ${((performance.now() - started) / 1000).toFixed(1)} s, CPU ${cpuSeconds.toFixed(1)} s: ` +
             `MRR ${format(mrr)}; Spearman with real ${spearman(mrr, real).toFixed(2)}; strongest ${strongest}; ` +
             `e.g. ${queries
               .slice(0, 3)
