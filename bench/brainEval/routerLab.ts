@@ -8,7 +8,7 @@
  * per pseudo-query kind (ai/router/routerCalibration), the MRR the calibration measures and its Spearman
  * correlation with the real one; variants that read the calibration are scored once per kind.
  * Run: npx tsx bench/brainEval/routerLab.ts [--corpora=fastify,flame] [--variants=current,anchored]
- *   [--kinds=sentence,common,heading,mixed]
+ *   [--kinds=sentence,common,heading,mixed] [--route-pseudo]
  */
 import fs from 'node:fs';
 import { CALIBRATED_CONFIDENCE, NEURAL_CONFIDENCE } from '../../ai/answer/answerConfidence';
@@ -121,6 +121,7 @@ async function main(): Promise<void> {
     },
   );
   const traceAsk = listFlag('trace-ask');
+  const routePseudo = process.argv.includes('--route-pseudo');
   const trace: unknown[] = [];
   const totals = new Map<string, { r5: number; mrr: number; corpora: number }>();
   for (const corpus of loadCorpora().filter((c) => !only || only.includes(c.name))) {
@@ -219,6 +220,23 @@ async function main(): Promise<void> {
         console.log(
           `${name.padEnd(40)} R@5 ${(r5 / n).toFixed(3)}  MRR@10 ${(mrr / n).toFixed(3)}  fell back ${fellBack.n}`,
         );
+        // --route-pseudo: the whole route (fused, reranked) scored on each kind's pseudo-queries, to see whether
+        // pseudo-queries rank routes as the real questions do.
+        if (routePseudo)
+          for (const { spec, ...kind } of kinds) {
+            const queries = pseudoQueries(
+              index.allChunks(),
+              { idf: (t) => index.idf(t), documentFrequency: (t) => index.documentFrequency(t) },
+              kind,
+            );
+            let sum = 0;
+            for (const q of queries) {
+              const { hits } = await routed.search(q.query, { limit: 10 });
+              const at = hits.findIndex((hit) => hit.documentId === q.documentId);
+              if (at >= 0) sum += 1 / (at + 1);
+            }
+            console.log(`  pseudo ${spec.padEnd(9)} MRR@10 ${(sum / (queries.length || 1)).toFixed(3)}`);
+          }
         if (traceAsk?.includes(name)) {
           const deps = (answerer as unknown as { deps: ConstructorParameters<typeof QuestionAnswerer>[0] })
             .deps;
