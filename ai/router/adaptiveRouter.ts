@@ -65,6 +65,8 @@ export interface Route {
   unavailable?: boolean;
   /** Candidate depth of the plan, when it sets one. */
   depth?: number;
+  /** The strategy an auto route fused as its anchor, when it did. */
+  anchor?: StrategyName;
 }
 
 /** A routed search's outcome. `degraded`: a strategy failed and the hits come from the rest. */
@@ -99,6 +101,11 @@ export interface AdaptiveRouterOptions {
   anchor?: AnchorOption;
   /** Per-strategy RRF weight multipliers learned from the index itself (ai/router/routerCalibration). */
   calibration?: () => Partial<Record<StrategyName, number>> | undefined;
+  /**
+   * The anchor's strategy chosen on the index itself (the strategy strongest on its pseudo-queries,
+   * ai/router/routerCalibration); `anchor.strategy` until it answers.
+   */
+  anchorChoice?: () => StrategyName | undefined;
 }
 
 /** The anchor of auto routes and the classes it joins (SIMPLE keyword lookups stay on their fast path). */
@@ -166,13 +173,17 @@ export class AdaptiveRouter {
     const strategies = available.length > 0 ? available : (['fulltext'] as StrategyName[]);
     let note = missing.length > 0 ? `; not available: ${missing.join(', ')}` : '';
     const anchor = this.anchorOf(classification.class);
-    if (anchor && this.strategies[anchor.strategy] !== undefined && !strategies.includes(anchor.strategy)) {
-      strategies.push(anchor.strategy);
-      note += `; fused with ${anchor.strategy}`;
+    const anchored = anchor && this.strategies[anchor.strategy] !== undefined ? anchor.strategy : undefined;
+    if (anchored && !strategies.includes(anchored)) {
+      strategies.push(anchored);
+      note += `; fused with ${anchored}`;
     }
     const calibrated = this.options.calibration?.();
+    const chosen = this.options.anchorChoice?.();
     if (calibrated) note += '; weights calibrated on the index';
-    else if (this.options.calibration) note += '; weights not yet calibrated';
+    if (chosen && anchor) note += `; anchor ${chosen} chosen on the index`;
+    if ((this.options.calibration || this.options.anchorChoice) && !calibrated && !chosen)
+      note += '; weights not yet calibrated';
     const weights =
       calibrated || plan.weights ? routeWeights(strategies, plan.weights, calibrated) : undefined;
     return {
@@ -182,6 +193,7 @@ export class AdaptiveRouter {
       reranked: plan.rerank && rerank && this.reranker !== undefined,
       ...(weights ? { weights } : {}),
       ...(plan.depth ? { depth: plan.depth } : {}),
+      ...(anchored ? { anchor: anchored } : {}),
     };
   }
 
@@ -223,7 +235,8 @@ export class AdaptiveRouter {
       lists.push({ strategy: 'fulltext', hits: await this.run('fulltext', searched, inner), weight: 1 });
       route.reason += `; ${route.strategies.join(', ')} failed, fulltext answered`;
     }
-    const anchor = route.class === null ? undefined : this.anchorOf(route.class);
+    const planned = route.class === null ? undefined : this.anchorOf(route.class);
+    const anchor = planned && route.anchor ? { ...planned, strategy: route.anchor } : undefined;
     const fused = fuseRoute(lists, this.options.rrfK, depth, anchor);
     if (fused.fellBack) route.reason += `; its strategies disagreed with ${anchor!.strategy}, which answered`;
     let hits = fused.hits;
@@ -241,7 +254,9 @@ export class AdaptiveRouter {
 
   private anchorOf(queryClass: QueryClass): RouteAnchor | undefined {
     const anchor = this.options.anchor;
-    return anchor?.classes.includes(queryClass) ? anchor : undefined;
+    if (!anchor?.classes.includes(queryClass)) return undefined;
+    const chosen = this.options.anchorChoice?.();
+    return chosen && this.strategies[chosen] !== undefined ? { ...anchor, strategy: chosen } : anchor;
   }
 
   private async run(name: StrategyName, query: string, options: SearchOptions): Promise<Hit[]> {

@@ -17,7 +17,7 @@ import {
 } from '../retrieval/strategies';
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import { AdaptiveRouter, type AdaptiveRouterOptions, type AnchorOption } from './adaptiveRouter';
-import { RouterCalibrator } from './routerCalibration';
+import { RouterCalibrator, type CalibrationOptions } from './routerCalibration';
 
 /**
  * The anchor of auto routes by default: hybrid (BM25 + the offline vectors, fused), the strategy that depends least
@@ -33,6 +33,13 @@ export const DEFAULT_ANCHOR: AnchorOption = {
   minShared: 0,
   classes: ['FACTUAL', 'EXPLORATORY', 'COMPLEX'],
 };
+
+/** What the router's calibration sets: the fusion weights, the anchor, both, or nothing. */
+export const CALIBRATION_MODES = ['off', 'weights', 'anchor', 'both'] as const;
+export type CalibrationMode = (typeof CALIBRATION_MODES)[number];
+
+/** Strategies that may anchor an auto route when the anchor is chosen on the index. */
+export const ANCHOR_CANDIDATES: StrategyName[] = ['hybrid', 'hyde', 'fulltext', 'semantic'];
 
 /** Strategies the calibrator measures on the index's pseudo-queries. */
 const CALIBRATED: StrategyName[] = ['fulltext', 'semantic', 'graph', 'hyde', 'hybrid'];
@@ -63,10 +70,13 @@ export interface RetrievalSuiteDeps {
   raptor?: RaptorIndex;
   router?: Partial<AdaptiveRouterOptions>;
   /**
-   * Calibrate the router's fusion weights on pseudo-queries made from the corpus, after each change once the
-   * corpus is quiet (ai/router/routerCalibration); default false.
+   * Calibrate the router on pseudo-queries made from the corpus, after each change once the corpus is quiet
+   * (ai/router/routerCalibration): `weights` (or true) scales each strategy's fusion weight by its MRR on them,
+   * `anchor` makes the anchor the candidate strongest on them (`ANCHOR_CANDIDATES`), `both` does both; default off.
    */
-  calibrate?: boolean;
+  calibrate?: boolean | CalibrationMode;
+  /** How the calibration's pseudo-queries are made and how many (default: `sentence`, 40). */
+  calibration?: Partial<CalibrationOptions>;
 }
 
 /** Every strategy by name, the reranker and the router over them. */
@@ -122,20 +132,27 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
           },
         })
     : undefined;
-  const calibrator = deps.calibrate
-    ? new RouterCalibrator({
-        chunks: () => fullText.allChunks(),
-        idf: (term) => fullText.idf(term),
-        strategies,
-        names: CALIBRATED.filter((name) => strategies[name] !== undefined),
-        onError: (error) => logger?.warn({ err: error }, 'router calibration failed'),
-      })
-    : undefined;
+  const mode: CalibrationMode = deps.calibrate === true ? 'weights' : deps.calibrate || 'off';
+  const calibrator =
+    mode !== 'off'
+      ? new RouterCalibrator({
+          chunks: () => fullText.allChunks(),
+          idf: (term) => fullText.idf(term),
+          documentFrequency: (term) => fullText.documentFrequency(term),
+          options: deps.calibration,
+          strategies,
+          names: CALIBRATED.filter((name) => strategies[name] !== undefined),
+          onError: (error) => logger?.warn({ err: error }, 'router calibration failed'),
+        })
+      : undefined;
   if (calibrator) fullText.onDocumentChange(() => calibrator.changed());
   const router = new AdaptiveRouter(strategies, reranker, {
     anchor: DEFAULT_ANCHOR,
     ...(follow ? { followCitations: follow } : {}),
-    ...(calibrator ? { calibration: () => calibrator.weights() } : {}),
+    ...(calibrator && mode !== 'anchor' ? { calibration: () => calibrator.weights() } : {}),
+    ...(calibrator && mode !== 'weights'
+      ? { anchorChoice: () => calibrator.strongest(ANCHOR_CANDIDATES) }
+      : {}),
     ...deps.router,
     ...(logger ? { logger } : {}),
   });

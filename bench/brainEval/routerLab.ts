@@ -4,7 +4,11 @@
  * built (each strategy's list is computed once per question and depth, and shared by every variant). A variant is
  * a set of AdaptiveRouter options (bench/brainEval/routerVariants.ts). The held-out half is never read here: the
  * figures that count come from bench/brainEvalCorpora.ts --split=heldout.
+ * Before the variants it prints each strategy's real MRR@10 on the tuning half (its own list, not reranked) and,
+ * per pseudo-query kind (ai/router/routerCalibration), the MRR the calibration measures and its Spearman
+ * correlation with the real one; variants that read the calibration are scored once per kind.
  * Run: npx tsx bench/brainEval/routerLab.ts [--corpora=fastify,flame] [--variants=current,anchored]
+ *   [--kinds=sentence,common,heading,mixed] [--route-pseudo]
  */
 import fs from 'node:fs';
 import { CALIBRATED_CONFIDENCE, NEURAL_CONFIDENCE } from '../../ai/answer/answerConfidence';
@@ -13,12 +17,48 @@ import type { ScoredSentence } from '../../ai/llm/extractiveGenerator';
 import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
 import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { AdaptiveRouter } from '../../ai/router/adaptiveRouter';
-import { RouterCalibrator } from '../../ai/router/routerCalibration';
+import { pseudoQueries, RouterCalibrator, type PseudoQueryKind } from '../../ai/router/routerCalibration';
 import type { Reranker } from '../../ai/rerank/offlineReranker';
 import type { Hit, SearchStrategy, StrategyName } from '../../ai/retrieval/hit';
 import { loadCorpora, PassageJudge } from './corpusSet';
 import { startEvalPlatform } from './evalPlatform';
-import { ROUTER_VARIANTS, type LabSuite } from './routerVariants';
+import { CALIBRATED_VARIANTS, ROUTER_VARIANTS, type LabSuite } from './routerVariants';
+
+/** Strategies the calibration measures, and those that may anchor a route. */
+const MEASURED: StrategyName[] = ['fulltext', 'semantic', 'hyde', 'hybrid', 'graph'];
+const ANCHOR_CANDIDATES: StrategyName[] = ['hybrid', 'hyde', 'fulltext', 'semantic'];
+
+const format = (mrr: Partial<Record<StrategyName, number>>) =>
+  MEASURED.map((name) => `${name} ${(mrr[name] ?? 0).toFixed(3)}`).join(', ');
+
+/** Spearman's rank correlation of two strategy scorings over MEASURED (ties ranked by their mean rank). */
+function spearman(
+  a: Partial<Record<StrategyName, number>>,
+  b: Partial<Record<StrategyName, number>>,
+): number {
+  const ranks = (x: Partial<Record<StrategyName, number>>) => {
+    const values = MEASURED.map((n) => x[n] ?? 0);
+    return values.map((v) => {
+      const above = values.filter((w) => w > v).length;
+      const equal = values.filter((w) => w === v).length;
+      return above + (equal + 1) / 2;
+    });
+  };
+  const ra = ranks(a);
+  const rb = ranks(b);
+  const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
+  const ma = mean(ra);
+  const mb = mean(rb);
+  let num = 0;
+  let da = 0;
+  let db = 0;
+  ra.forEach((x, i) => {
+    num += (x - ma) * (rb[i] - mb);
+    da += (x - ma) ** 2;
+    db += (rb[i] - mb) ** 2;
+  });
+  return da && db ? num / Math.sqrt(da * db) : 0;
+}
 
 /** The router the platform builds, caught on its first search (the lab reads its strategies and reranker). */
 let caught: AdaptiveRouter | undefined;
@@ -73,7 +113,15 @@ function listFlag(name: string): string[] | undefined {
 async function main(): Promise<void> {
   const only = listFlag('corpora');
   const variantNames = listFlag('variants') ?? Object.keys(ROUTER_VARIANTS);
+  // A kind, optionally with the most content words a sentence's pseudo-query keeps: `common:5`.
+  const kinds = (listFlag('kinds') ?? ['sentence', 'common', 'common:5', 'heading', 'mixed', 'mixed:5']).map(
+    (spec) => {
+      const [kind, words] = spec.split(':');
+      return { spec, kind: kind as PseudoQueryKind, ...(words ? { maxWords: Number(words) } : {}) };
+    },
+  );
   const traceAsk = listFlag('trace-ask');
+  const routePseudo = process.argv.includes('--route-pseudo');
   const trace: unknown[] = [];
   const totals = new Map<string, { r5: number; mrr: number; corpora: number }>();
   for (const corpus of loadCorpora().filter((c) => !only || only.includes(c.name))) {
@@ -89,28 +137,71 @@ async function main(): Promise<void> {
       await platform.post('/brain/ask', { question: 'warm up?' });
       const strategies = memoised(router.strategies);
       const index = fullText!;
-      const calibrator = new RouterCalibrator({
-        chunks: () => index.allChunks(),
-        idf: (t) => index.idf(t),
-        strategies,
-        names: ['fulltext', 'semantic', 'hyde', 'hybrid', 'graph'],
-      });
-      const started = performance.now();
-      await calibrator.calibrate();
-      console.log(
-        `calibration ${((performance.now() - started) / 1000).toFixed(1)} s: MRR ${JSON.stringify(calibrator.mrr())}`,
-      );
-      const suite: LabSuite = {
-        strategies,
-        reranker: router.reranker,
-        options: router.options ?? {},
-        calibration: calibrator.weights(),
-      };
       const judge = new PassageJudge(corpus.root);
       const tuning = corpus.questions.filter((q) => q.split === 'tuning' && q.kind !== 'unanswerable');
       console.log(`\n=== ${corpus.name}: ${ingest.chunks} chunks, ${tuning.length} tuning questions ===`);
-      for (const name of variantNames) {
-        const variant = ROUTER_VARIANTS[name];
+      // The strategies' real ranking on the tuning half: MRR@10 of each strategy's own list (not reranked), the
+      // lists the router fuses; what a pseudo-query generator has to predict.
+      const real: Partial<Record<StrategyName, number>> = {};
+      for (const name of MEASURED) {
+        let sum = 0;
+        for (const q of tuning) {
+          const hits = await strategies[name]!(q.question, { limit: 10, snippets: false });
+          const rank = judge.firstRelevantRank(
+            hits.map((h) => ({ source: h.source, start_line: h.startLine, end_line: h.endLine })),
+            q,
+          );
+          if (rank !== undefined) sum += 1 / rank;
+        }
+        real[name] = sum / (tuning.length || 1);
+      }
+      console.log(`real MRR@10, lists not reranked: ${format(real)}`);
+      const calibrations: {
+        kind: string;
+        weights?: Partial<Record<StrategyName, number>>;
+        strongest?: StrategyName;
+      }[] = [];
+      for (const { spec, ...kind } of kinds) {
+        const calibrator = new RouterCalibrator({
+          chunks: () => index.allChunks(),
+          idf: (t) => index.idf(t),
+          documentFrequency: (t) => index.documentFrequency(t),
+          strategies,
+          names: MEASURED,
+          options: kind,
+        });
+        const queries = pseudoQueries(
+          index.allChunks(),
+          { idf: (t) => index.idf(t), documentFrequency: (t) => index.documentFrequency(t) },
+          kind,
+        );
+        const started = performance.now();
+        const cpu = process.cpuUsage();
+        await calibrator.calibrate();
+        const cpuSeconds = (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpu));
+        const mrr = calibrator.mrr() ?? {};
+        const strongest = ANCHOR_CANDIDATES.reduce((a, b) => ((mrr[b] ?? 0) > (mrr[a] ?? 0) ? b : a));
+        console.log(
+          `calibration ${spec.padEnd(8)} ${queries.length} queries, ${((performance.now() - started) / 1000).toFixed(1)} s, CPU ${cpuSeconds.toFixed(1)} s: ` +
+            `MRR ${format(mrr)}; Spearman with real ${spearman(mrr, real).toFixed(2)}; strongest ${strongest}; ` +
+            `e.g. ${queries
+              .slice(0, 3)
+              .map((q) => JSON.stringify(q.query))
+              .join(', ')}`,
+        );
+        calibrations.push({ kind: spec, weights: calibrator.weights(), strongest });
+      }
+      const base: LabSuite = { strategies, reranker: router.reranker, options: router.options ?? {} };
+      const runs = variantNames.flatMap((name) =>
+        CALIBRATED_VARIANTS.has(name)
+          ? calibrations.map((c) => ({
+              name: `${name} [${c.kind}]`,
+              variant: ROUTER_VARIANTS[name],
+              suite: { ...base, calibration: c.weights, strongest: c.strongest },
+            }))
+          : [{ name, variant: ROUTER_VARIANTS[name], suite: base }],
+      );
+      for (const { name, variant, suite } of runs) {
         const routed = variant(suite);
         let r5 = 0;
         let mrr = 0;
@@ -127,8 +218,25 @@ async function main(): Promise<void> {
         }
         const n = tuning.length || 1;
         console.log(
-          `${name.padEnd(28)} R@5 ${(r5 / n).toFixed(3)}  MRR@10 ${(mrr / n).toFixed(3)}  fell back ${fellBack.n}`,
+          `${name.padEnd(40)} R@5 ${(r5 / n).toFixed(3)}  MRR@10 ${(mrr / n).toFixed(3)}  fell back ${fellBack.n}`,
         );
+        // --route-pseudo: the whole route (fused, reranked) scored on each kind's pseudo-queries, to see whether
+        // pseudo-queries rank routes as the real questions do.
+        if (routePseudo)
+          for (const { spec, ...kind } of kinds) {
+            const queries = pseudoQueries(
+              index.allChunks(),
+              { idf: (t) => index.idf(t), documentFrequency: (t) => index.documentFrequency(t) },
+              kind,
+            );
+            let sum = 0;
+            for (const q of queries) {
+              const { hits } = await routed.search(q.query, { limit: 10 });
+              const at = hits.findIndex((hit) => hit.documentId === q.documentId);
+              if (at >= 0) sum += 1 / (at + 1);
+            }
+            console.log(`  pseudo ${spec.padEnd(9)} MRR@10 ${(sum / (queries.length || 1)).toFixed(3)}`);
+          }
         if (traceAsk?.includes(name)) {
           const deps = (answerer as unknown as { deps: ConstructorParameters<typeof QuestionAnswerer>[0] })
             .deps;
@@ -193,7 +301,7 @@ async function main(): Promise<void> {
   console.log('\n=== tuning mean ===');
   for (const [name, t] of totals)
     console.log(
-      `${name.padEnd(28)} R@5 ${(t.r5 / t.corpora).toFixed(3)}  MRR@10 ${(t.mrr / t.corpora).toFixed(3)}`,
+      `${name.padEnd(40)} R@5 ${(t.r5 / t.corpora).toFixed(3)}  MRR@10 ${(t.mrr / t.corpora).toFixed(3)}`,
     );
 }
 

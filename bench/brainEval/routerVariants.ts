@@ -21,6 +21,8 @@ export interface LabSuite {
   options: Partial<AdaptiveRouterOptions>;
   /** Weights the index's calibration measured (ai/router/routerCalibration). */
   calibration?: Partial<Record<StrategyName, number>>;
+  /** The anchor candidate (hybrid, hyde, fulltext, semantic) strongest on the index's pseudo-queries. */
+  strongest?: StrategyName;
 }
 
 type Routed = { search(query: string, options: RoutedSearchOptions): Promise<RoutedHits> };
@@ -30,7 +32,7 @@ const router = (suite: LabSuite, options: Partial<AdaptiveRouterOptions> = {}) =
   new AdaptiveRouter(suite.strategies, suite.reranker, { ...suite.options, ...options });
 
 const named =
-  (strategy: 'hybrid' | 'hyde' | 'fulltext' | 'semantic'): Variant =>
+  (strategy: 'hybrid' | 'hyde' | 'fulltext' | 'semantic' | 'graph'): Variant =>
   (suite) => {
     const r = router(suite);
     return { search: (query, options) => r.search(query, { ...options, strategy }) };
@@ -45,17 +47,33 @@ const anchored =
       ...options,
     });
 
+/** Variants that read the index's calibration: the lab scores them once per pseudo-query kind. */
+export const CALIBRATED_VARIANTS = new Set([
+  'anchor w1 calibrated',
+  'anchor w1 fb<2 calibrated',
+  'anchor w2 calibrated',
+  'anchor strongest w2',
+  'anchor strongest w2 calibrated',
+  'calibrated only',
+]);
+
 export const ROUTER_VARIANTS: Record<string, Variant> = {
   'no anchor (before)': (suite) => router(suite, { anchor: undefined, calibration: undefined }),
   current: (suite) => router(suite),
   hybrid: named('hybrid'),
   hyde: named('hyde'),
+  fulltext: named('fulltext'),
+  semantic: named('semantic'),
+  graph: named('graph'),
   'anchor w1': anchored({ weight: 1 }),
   'anchor w0.5': anchored({ weight: 0.5 }),
   'anchor w2': anchored({ weight: 2 }),
   'anchor w1 calibrated': anchored({ weight: 1 }, {}, true),
   'anchor w1 fb<2 calibrated': anchored({ weight: 1, minShared: 2 }, {}, true),
   'anchor w2 calibrated': anchored({ weight: 2 }, {}, true),
+  'anchor strongest w2': (suite) => anchored({ strategy: suite.strongest ?? 'hybrid' })(suite),
+  'anchor strongest w2 calibrated': (suite) =>
+    anchored({ strategy: suite.strongest ?? 'hybrid' }, {}, true)(suite),
   'calibrated only': (suite) => router(suite, { anchor: undefined, calibration: () => suite.calibration }),
   'anchor w3': anchored({ weight: 3 }),
   'anchor w4': anchored({ weight: 4 }),

@@ -186,6 +186,8 @@ export const envSchema = z.object({
   BRAIN_LOCAL_EMBEDDER: z.enum(['semantic', 'hash', 'neural']).default('semantic'),
   BRAIN_ENCODER_THREADS: int(1, 1, 16),
   BRAIN_RRF_K: int(60, 1, 1000),
+  BRAIN_ROUTER_CALIBRATION: z.enum(['off', 'weights', 'anchor', 'both']).default('off'),
+  BRAIN_ROUTER_PSEUDO_QUERIES: z.enum(['sentence', 'common', 'heading', 'mixed']).default('sentence'),
   BRAIN_ASK_CONFIDENCE_THRESHOLD: z.coerce.number({ error: 'expected a number' }).min(0).max(1).default(0.5),
   BRAIN_ASK_SIMILARITY: z.enum(['lexical', 'neural']).default('lexical'),
   BRAIN_WORKING_MEMORY_MAX_TOKENS: int(128_000, 1_000),

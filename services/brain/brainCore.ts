@@ -198,6 +198,8 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     authority: (documentId) => authority.of(documentId),
     citations,
     router: { rrfK: config.BRAIN_RRF_K },
+    calibrate: config.BRAIN_ROUTER_CALIBRATION,
+    calibration: { kind: config.BRAIN_ROUTER_PSEUDO_QUERIES },
   });
   const { fulltext, semantic, hybrid } = suite.strategies as Required<typeof suite.strategies>;
   // The brain's edge: a blank query (ai/'s BlankQueryError) answers 400 BRAIN_QUERY_EMPTY at body.query.

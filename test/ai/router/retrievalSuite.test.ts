@@ -147,4 +147,33 @@ describe('retrieval suite: the anchor and the calibration', () => {
     expect(suite.router.plan(question).reason).toContain('weights calibrated on the index');
     expect(Object.keys(suite.router.plan(question).weights ?? {})).toEqual(['hyde', 'hybrid']);
   });
+
+  it("with calibrate 'anchor', anchors auto routes on the candidate strongest on the pseudo-queries, weights untouched", async () => {
+    const { fullText } = corpus();
+    const suite = buildRetrievalSuite({
+      fullText,
+      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+      vectors: new InMemoryVectorIndex(),
+      calibrate: 'anchor',
+      calibration: { kind: 'common', minChunks: 1, dropRarest: 0 },
+    });
+    fullText.replaceDocument('docs/bridges.md', [
+      buildChunk({
+        documentId: 'docs/bridges.md',
+        source: 'docs/bridges.md',
+        text: 'Barges wait at the river. The northern drawbridge opens twice every day so that merchant barges can reach the grain market.',
+      }),
+    ]);
+
+    expect(suite.router.plan(question).reason).toContain('weights not yet calibrated');
+    await suite.calibrator!.calibrate();
+    suite.calibrator!.dispose();
+
+    const strongest = suite.calibrator!.strongest(['hybrid', 'hyde', 'fulltext', 'semantic'])!;
+    expect(strongest).toBeDefined();
+    const route = suite.router.plan(question);
+    expect(route.anchor).toBe(strongest);
+    expect(route.reason).toContain(`anchor ${strongest} chosen on the index`);
+    expect(route.weights).toBeUndefined();
+  });
 });

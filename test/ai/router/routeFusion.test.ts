@@ -130,4 +130,27 @@ describe('adaptive router with an anchor', () => {
     expect(route.weights).toEqual({ hyde: 0.5, hybrid: 1 });
     expect(route.reason).toContain('weights calibrated on the index');
   });
+
+  it('anchors on the strategy the index chose, once it has chosen, and says so', async () => {
+    const choice: { strategy?: StrategyName } = {};
+    const router = new AdaptiveRouter(
+      strategies({ hyde: ['a', 'b'], hybrid: ['x', 'y'], fulltext: ['b', 'z'] }),
+      keepOrder,
+      {
+        anchor: { ...anchor({ minShared: 0, weight: 2 }), classes: ['FACTUAL'] },
+        anchorChoice: () => choice.strategy,
+      },
+    );
+
+    const before = await router.search(question, { limit: 5 });
+    expect(before.route).toMatchObject({ strategies: ['hyde', 'hybrid'], anchor: 'hybrid' });
+    expect(before.route.reason).toContain('not yet calibrated');
+
+    choice.strategy = 'fulltext';
+    const after = await router.search(question, { limit: 5 });
+    expect(after.route).toMatchObject({ strategies: ['hyde', 'fulltext'], anchor: 'fulltext' });
+    expect(after.route.reason).toContain('anchor fulltext chosen on the index');
+    // b: hyde's second, the doubled anchor's first.
+    expect(ids(after.hits)[0]).toBe('b');
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  headingQuestion,
   pseudoQueries,
   RouterCalibrator,
   strategyMrr,
@@ -36,6 +37,83 @@ describe('pseudo-queries made from the index', () => {
 
   it('is the same for the same corpus whatever order the chunks come in', () => {
     expect(pseudoQueries([...chunks].reverse(), idf)).toEqual(pseudoQueries(chunks, idf));
+  });
+});
+
+describe('harder, question-like pseudo-queries', () => {
+  const section = (source: string, heading: string, text: string) =>
+    buildChunk({ source, title: source, headingPath: [source, heading], text });
+  const corpus = [
+    section(
+      'docs/logging.md',
+      'Configuring the logger',
+      'The logger writes one line per request. Every request line names the route, the status and the time it took.',
+    ),
+    section(
+      'docs/routes.md',
+      'Declaring routes',
+      'Routes map a path to a handler. Every route names its path, its method and the handler that answers it.',
+    ),
+    section(
+      'docs/hooks.md',
+      'Hooks',
+      'Hooks run around a request. Every hook sees the request line, the route and the time the handler took.',
+    ),
+    section(
+      'docs/a.md',
+      'Usage',
+      'A page whose heading another page uses as well, and no prose worth asking.',
+    ),
+    section(
+      'docs/b.md',
+      'Usage',
+      'Another page with the same generic heading and nothing else to ask about.',
+    ),
+  ];
+  const df = (term: string) => corpus.filter((c) => c.text.toLowerCase().includes(term)).length;
+  const stats = {
+    idf: (term: string) => Math.log(1 + corpus.length / (1 + df(term))),
+    documentFrequency: df,
+  };
+
+  it('asks a heading as a question: a gerund as "how do I", anything else as "what is"', () => {
+    expect(headingQuestion('Configuring the logger')).toBe('how do I configur the logger');
+    expect(headingQuestion('Running `nu` scripts')).toBe('how do I run nu scripts');
+    expect(headingQuestion('Hooks')).toBe('what is hooks');
+    expect(headingQuestion('How does routing work?')).toBe('how does routing work');
+    expect(headingQuestion('String methods')).toBe('what is string methods');
+    expect(headingQuestion('Using plugins')).toBe('how do I use plugins');
+    expect(headingQuestion('Adding a route')).toBe('how do I add a route');
+    expect(headingQuestion('the')).toBeUndefined();
+  });
+
+  it('heading: one question a document, leaving out headings more than one document uses', () => {
+    const queries = pseudoQueries(corpus, stats, { kind: 'heading' });
+
+    expect(queries.map((q) => q.query).sort()).toEqual([
+      'how do I configur the logger',
+      'how do I declar routes',
+      'what is hooks',
+    ]);
+    const logger = queries.find((q) => q.query.includes('logger'))!;
+    expect(logger.documentId).toBe(corpus[0].documentId);
+  });
+
+  it("common: the chunk's second prose sentence, keeping only words other chunks use too", () => {
+    const queries = pseudoQueries(corpus, stats, { kind: 'common', minChunks: 2, dropRarest: 0 });
+    const logging = queries.find((q) => q.documentId === corpus[0].documentId)!;
+
+    // "names", "route", "time" and "request" occur in other chunks; "status" only in this one.
+    expect(logging.query.split(' ')).toEqual(expect.arrayContaining(['request', 'route', 'time']));
+    expect(logging.query).not.toContain('status');
+    expect(logging.query).not.toContain('logger');
+  });
+
+  it('mixed: half heading questions, half common-word sentences, each document at most once', () => {
+    const queries = pseudoQueries(corpus, stats, { kind: 'mixed', queries: 4, minChunks: 2, dropRarest: 0 });
+
+    expect(queries.filter((q) => /^(how do I|what is)/.test(q.query))).toHaveLength(2);
+    expect(new Set(queries.map((q) => q.documentId)).size).toBe(queries.length);
   });
 });
 
@@ -93,6 +171,7 @@ describe('strategy weights measured on pseudo-queries', () => {
     queries.splice(0, queries.length, ...pseudoQueries(chunks, idf));
 
     expect(calibrator.weights()).toBeUndefined();
+    expect(calibrator.strongest(['fulltext', 'semantic'])).toBeUndefined();
     await calibrator.calibrate();
     expect(calibrator.weights()).toEqual({ fulltext: 1, semantic: 0.25 });
 
@@ -101,6 +180,8 @@ describe('strategy weights measured on pseudo-queries', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await calibrator.calibrate();
     expect(calibrator.weights()).toEqual({ fulltext: 0.25, semantic: 1 });
+    // The anchor candidate strongest on the pseudo-queries; unmeasured candidates are passed over.
+    expect(calibrator.strongest(['hybrid', 'fulltext', 'semantic'])).toBe('semantic');
     calibrator.dispose();
   });
 });
