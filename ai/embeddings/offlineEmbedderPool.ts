@@ -1,0 +1,152 @@
+import path from 'node:path';
+import { LRUCache } from 'lru-cache';
+import Piscina from 'piscina';
+import type { Logger } from 'pino';
+import { LocalHashEmbedder } from './localHashEmbedder';
+import { LocalSemanticEmbedder } from './localSemanticEmbedder';
+import type { OfflineEmbedderKind, OfflineEmbedResult, OfflineEmbedTask } from './offlineEmbedderWorker';
+import type { EmbeddingProvider } from './provider';
+
+/** OfflineEmbedderPool settings. Defaults: semantic, 384 dimensions, 1 thread, 64 texts a task. */
+export interface OfflineEmbedderPoolOptions {
+  /** `semantic` (local-sem-v1, the documents' default) or `hash` (local-hash-v1) [semantic]. */
+  kind: OfflineEmbedderKind;
+  /** Provider id in metrics and logs [`local`]. */
+  id: string;
+  dimensions: number;
+  /** Worker threads (BRAIN_EMBEDDER_THREADS); 0 embeds everything on the calling thread, in slices [1]. */
+  threads: number;
+  /** Most texts a task: larger calls are cut into tasks of this many (the chain sends 64 at most) [64]. */
+  batchSize: number;
+  /** A call of one text up to this many characters is embedded on the calling thread (a query) [2,000]. */
+  inlineMaxCharacters: number;
+  /** Inline texts whose vectors are kept (repeated queries) [512]. */
+  cacheSize: number;
+  idleTimeoutMs: number;
+  logger?: Logger;
+}
+
+/** The worker module: compiled in a built server, through a tsx shim from TypeScript sources (jest, tsx). */
+function workerFile(): string {
+  return __filename.endsWith('.ts')
+    ? path.join(__dirname, 'offlineEmbedderWorkerFromSource.cjs')
+    : path.join(__dirname, 'offlineEmbedderWorker.js');
+}
+
+/**
+ * The offline document embedder (local-sem-v1 or local-hash-v1) off the event loop (issue 36: embedding runs "in
+ * worker threads, never on the event loop"; issue 37: a 20k ingest's vectors were the loop's longest busy stretches).
+ * Calls of several texts (the vector backfill's batches, RAPTOR's nodes and summaries) go to a piscina pool of worker
+ * threads, `batchSize` texts a task, computed by the same `embedOne` as the in-thread embedder, so the vectors are
+ * identical (float64 both ways). A call of one short text (a query: about 0.1-0.3 ms with the memos warm) stays on
+ * the calling thread, its vector kept in a small LRU cache: a round trip to a thread would cost more. The threads
+ * start on the first batch (the semantic embedder loads WordNet in the thread, about 1.4 s, not on the loop), run
+ * below normal priority, end after `idleTimeoutMs` idle and on `close()`. With `threads: 0`, after `close()`, or if a
+ * task fails (a thread that cannot start), the texts are embedded on the calling thread in slices (embedInSlices).
+ */
+export class OfflineEmbedderPool implements EmbeddingProvider {
+  readonly id: string;
+  readonly model: string;
+  readonly dimensions: number;
+  /** The in-thread embedder: queries, the fallback, and the reference the threads' vectors equal. */
+  readonly inThread: LocalSemanticEmbedder | LocalHashEmbedder;
+  private readonly options: OfflineEmbedderPoolOptions;
+  private readonly cache: LRUCache<string, number[]>;
+  private pool?: Piscina<OfflineEmbedTask, OfflineEmbedResult>;
+  private closed = false;
+  private warnedFallback = false;
+  /** Texts embedded in threads and on the calling thread (tests and stats). */
+  readonly counts = { threaded: 0, inline: 0 };
+
+  constructor(options: Partial<OfflineEmbedderPoolOptions> = {}) {
+    this.options = {
+      kind: options.kind ?? 'semantic',
+      id: options.id ?? 'local',
+      dimensions: options.dimensions ?? 384,
+      threads: options.threads ?? 1,
+      batchSize: options.batchSize ?? 64,
+      inlineMaxCharacters: options.inlineMaxCharacters ?? 2000,
+      cacheSize: options.cacheSize ?? 512,
+      idleTimeoutMs: options.idleTimeoutMs ?? 600_000,
+      logger: options.logger,
+    };
+    const settings = { id: this.options.id, dimensions: this.options.dimensions };
+    this.inThread =
+      this.options.kind === 'hash' ? new LocalHashEmbedder(settings) : new LocalSemanticEmbedder(settings);
+    this.id = this.inThread.id;
+    this.model = this.inThread.model;
+    this.dimensions = this.inThread.dimensions;
+    this.cache = new LRUCache({ max: this.options.cacheSize });
+  }
+
+  /** One unit vector per text, in order: a short single text on this thread, anything more in the pool. */
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    if (texts.length === 1 && texts[0].length <= this.options.inlineMaxCharacters) return [this.inlineOne(texts[0])];
+    if (this.options.threads === 0 || this.closed) return this.inline(texts);
+    const tasks: Promise<number[][]>[] = [];
+    for (let start = 0; start < texts.length; start += this.options.batchSize) {
+      tasks.push(this.runTask(texts.slice(start, start + this.options.batchSize)));
+    }
+    return (await Promise.all(tasks)).flat();
+  }
+
+  private inlineOne(text: string): number[] {
+    const cached = this.cache.get(text);
+    if (cached) return cached;
+    this.counts.inline++;
+    const vector = this.inThread.embedOne(text);
+    this.cache.set(text, vector);
+    return vector;
+  }
+
+  private inline(texts: string[]): Promise<number[][]> {
+    this.counts.inline += texts.length;
+    return this.inThread.embed(texts);
+  }
+
+  private async runTask(texts: string[]): Promise<number[][]> {
+    this.pool ??= new Piscina<OfflineEmbedTask, OfflineEmbedResult>({
+      filename: workerFile(),
+      minThreads: 0,
+      maxThreads: this.options.threads,
+      // Starting a thread costs about 1.4 s of CPU (WordNet loads in it): keep it a while.
+      idleTimeout: this.options.idleTimeoutMs,
+    });
+    let result: OfflineEmbedResult;
+    try {
+      result = await this.pool.run({ kind: this.options.kind, dimensions: this.dimensions, texts });
+    } catch (error) {
+      if (this.closed) return this.inline(texts);
+      if (!this.warnedFallback) {
+        this.warnedFallback = true;
+        this.options.logger?.warn({ err: error }, 'offline embedder thread failed; embedding on the main thread');
+      }
+      return this.inline(texts);
+    }
+    this.counts.threaded += texts.length;
+    const { dimensions } = this;
+    const out: number[][] = [];
+    for (let row = 0; row < texts.length; row++) {
+      // A loop, not Array.from over a subarray (one iterator result per element).
+      const vector = new Array<number>(dimensions);
+      const offset = row * dimensions;
+      for (let i = 0; i < dimensions; i++) vector[i] = result.vectors[offset + i];
+      out.push(vector);
+    }
+    return out;
+  }
+
+  /** True while the pool has threads (started and not closed). */
+  get started(): boolean {
+    return this.pool !== undefined && this.pool.threads.length > 0;
+  }
+
+  /** Ends the threads (tasks in flight finish on this thread); later calls embed on this thread. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.destroy();
+  }
+}

@@ -1,0 +1,49 @@
+import os from 'node:os';
+import { LocalHashEmbedder } from './localHashEmbedder';
+import { LocalSemanticEmbedder } from './localSemanticEmbedder';
+
+// This thread gives way to the event loop's thread (on Linux a nice value set with pid 0 applies to the calling thread
+// only): below normal (10), not the lowest, so the vectors still catch up on a machine that other processes keep busy.
+try {
+  os.setPriority(0, os.constants.priority.PRIORITY_BELOW_NORMAL);
+} catch {
+  // Not permitted here (some containers): same priority as the event loop.
+}
+
+/** Which offline embedder: `semantic` (local-sem-v1) or `hash` (local-hash-v1). */
+export type OfflineEmbedderKind = 'semantic' | 'hash';
+
+/** One task of the offline embedder's pool: texts embedded together (one round trip for a batch). */
+export interface OfflineEmbedTask {
+  kind: OfflineEmbedderKind;
+  dimensions: number;
+  texts: string[];
+}
+
+/** The vectors, `dimensions` floats each, row after row (float64: exactly the in-thread embedder's numbers). */
+export interface OfflineEmbedResult {
+  vectors: Float64Array;
+}
+
+let embedder: { kind: OfflineEmbedderKind; dimensions: number; embedOne(text: string): number[] } | undefined;
+
+/** The thread's embedder, built on its first task (the semantic one loads WordNet then: about 1.4 s, 100 MB). */
+function embedderFor(kind: OfflineEmbedderKind, dimensions: number) {
+  if (embedder?.kind !== kind || embedder.dimensions !== dimensions) {
+    const made = kind === 'hash' ? new LocalHashEmbedder({ dimensions }) : new LocalSemanticEmbedder({ dimensions });
+    embedder = { kind, dimensions, embedOne: (text) => made.embedOne(text) };
+  }
+  return embedder;
+}
+
+/**
+ * The offline embedder's worker (OfflineEmbedderPool runs it in worker_threads): the same `embedOne` as on the main
+ * thread, over a batch of texts, with no slicing (nothing else runs on this thread). Deterministic, so a vector is the
+ * same whichever thread computed it; the thread's term and word memos only save time.
+ */
+export default function embedInWorker(task: OfflineEmbedTask): OfflineEmbedResult {
+  const { embedOne } = embedderFor(task.kind, task.dimensions);
+  const vectors = new Float64Array(task.texts.length * task.dimensions);
+  task.texts.forEach((text, i) => vectors.set(embedOne(text), i * task.dimensions));
+  return { vectors };
+}
