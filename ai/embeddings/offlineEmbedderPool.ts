@@ -4,7 +4,14 @@ import Piscina from 'piscina';
 import type { Logger } from 'pino';
 import { LocalHashEmbedder } from './localHashEmbedder';
 import { LocalSemanticEmbedder } from './localSemanticEmbedder';
-import type { OfflineEmbedderKind, OfflineEmbedResult, OfflineEmbedTask } from './offlineEmbedderWorker';
+import { extractEntities, type ExtractedEntity } from '../graph/entityExtractor';
+import type {
+  EntitySource,
+  OfflineEmbedderKind,
+  OfflineEmbedResult,
+  OfflineEntityResult,
+  OfflineWorkerTask,
+} from './offlineEmbedderWorker';
 import type { EmbeddingProvider } from './provider';
 
 /** OfflineEmbedderPool settings. Defaults: semantic, 384 dimensions, 1 thread, 64 texts a task. */
@@ -52,7 +59,7 @@ export class OfflineEmbedderPool implements EmbeddingProvider {
   readonly inThread: LocalSemanticEmbedder | LocalHashEmbedder;
   private readonly options: OfflineEmbedderPoolOptions;
   private readonly cache: LRUCache<string, number[]>;
-  private pool?: Piscina<OfflineEmbedTask, OfflineEmbedResult>;
+  private pool?: Piscina<OfflineWorkerTask, OfflineEmbedResult | OfflineEntityResult>;
   private closed = false;
   private warnedFallback = false;
   /** Texts embedded in threads and on the calling thread (tests and stats). */
@@ -82,7 +89,8 @@ export class OfflineEmbedderPool implements EmbeddingProvider {
   /** One unit vector per text, in order: a short single text on this thread, anything more in the pool. */
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    if (texts.length === 1 && texts[0].length <= this.options.inlineMaxCharacters) return [this.inlineOne(texts[0])];
+    if (texts.length === 1 && texts[0].length <= this.options.inlineMaxCharacters)
+      return [this.inlineOne(texts[0])];
     if (this.options.threads === 0 || this.closed) return this.inline(texts);
     const tasks: Promise<number[][]>[] = [];
     for (let start = 0; start < texts.length; start += this.options.batchSize) {
@@ -105,25 +113,55 @@ export class OfflineEmbedderPool implements EmbeddingProvider {
     return this.inThread.embed(texts);
   }
 
-  private async runTask(texts: string[]): Promise<number[][]> {
-    this.pool ??= new Piscina<OfflineEmbedTask, OfflineEmbedResult>({
+  /**
+   * Each chunk's graph entities (`extractEntities`), found in the pool's threads (one task per call) when there are
+   * threads, on this thread otherwise: the graph's upkeep keeps only its bookkeeping on the event loop.
+   */
+  async extractEntities(chunks: readonly EntitySource[]): Promise<ExtractedEntity[][]> {
+    const here = () => chunks.map((chunk) => extractEntities(chunk));
+    if (chunks.length === 0) return [];
+    if (this.options.threads === 0 || this.closed) return here();
+    const task = {
+      op: 'entities' as const,
+      chunks: chunks.map(({ headingPath, symbols, text, kind }) => ({ headingPath, symbols, text, kind })),
+    };
+    const result = await this.runOrUndefined(task);
+    return result ? (result as OfflineEntityResult).entities : here();
+  }
+
+  private pooled(): Piscina<OfflineWorkerTask, OfflineEmbedResult | OfflineEntityResult> {
+    this.pool ??= new Piscina<OfflineWorkerTask, OfflineEmbedResult | OfflineEntityResult>({
       filename: workerFile(),
       minThreads: 0,
       maxThreads: this.options.threads,
       // Starting a thread costs about 1.4 s of CPU (WordNet loads in it): keep it a while.
       idleTimeout: this.options.idleTimeoutMs,
     });
-    let result: OfflineEmbedResult;
+    return this.pool;
+  }
+
+  /** A task's result, or undefined when it failed (logged once; the caller does the work on this thread). */
+  private async runOrUndefined(
+    task: OfflineWorkerTask,
+  ): Promise<OfflineEmbedResult | OfflineEntityResult | undefined> {
     try {
-      result = await this.pool.run({ kind: this.options.kind, dimensions: this.dimensions, texts });
+      return await this.pooled().run(task);
     } catch (error) {
-      if (this.closed) return this.inline(texts);
-      if (!this.warnedFallback) {
+      if (!this.closed && !this.warnedFallback) {
         this.warnedFallback = true;
-        this.options.logger?.warn({ err: error }, 'offline embedder thread failed; embedding on the main thread');
+        this.options.logger?.warn(
+          { err: error },
+          'offline embedder thread failed; working on the main thread',
+        );
       }
-      return this.inline(texts);
+      return undefined;
     }
+  }
+
+  private async runTask(texts: string[]): Promise<number[][]> {
+    const task = { kind: this.options.kind, dimensions: this.dimensions, texts };
+    const result = (await this.runOrUndefined(task)) as OfflineEmbedResult | undefined;
+    if (!result) return this.inline(texts);
     this.counts.threaded += texts.length;
     const { dimensions } = this;
     const out: number[][] = [];

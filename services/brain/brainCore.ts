@@ -128,6 +128,11 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const activity = new IngestActivity();
   const graph = new GraphIndex({
     yieldTo: activity,
+    // Entity extraction in the offline embedder's threads, when it has them.
+    extract:
+      localEmbedder instanceof OfflineEmbedderPool
+        ? (chunks) => localEmbedder.extractEntities(chunks)
+        : undefined,
     chunkText: (chunkId) => fullText.get(chunkId)?.text,
     sink: new MongoGraphSink(stores.mongo, clock),
     hierarchy: { louvain },
