@@ -48,7 +48,7 @@ function workerFile(): string {
  * identical (float64 both ways). A call of one short text (a query: about 0.1-0.3 ms with the memos warm) stays on
  * the calling thread, its vector kept in a small LRU cache: a round trip to a thread would cost more. The threads
  * start on the first batch (the semantic embedder loads WordNet in the thread, about 1.4 s, not on the loop), run
- * below normal priority, end after `idleTimeoutMs` idle and on `close()`. With `threads: 0`, after `close()`, or if a
+ * at normal priority, end after `idleTimeoutMs` idle and on `close()`. With `threads: 0`, after `close()`, or if a
  * task fails (a thread that cannot start), the texts are embedded on the calling thread in slices (embedInSlices).
  */
 export class OfflineEmbedderPool implements EmbeddingProvider {
