@@ -25,7 +25,12 @@ export interface OfflineEmbedderPoolOptions {
   threads: number;
   /** Most texts a task: larger calls are cut into tasks of this many (the chain sends 64 at most) [64]. */
   batchSize: number;
-  /** A call of one text up to this many characters is embedded on the calling thread (a query) [2,000]. */
+  /**
+   * A call of at most `inlineMaxTexts` texts [8] of at most `inlineMaxCharacters` characters in all [4,000] is embedded
+   * on the calling thread (a query; RAPTOR's summaries of a few parents): a few ms at most, and no wait behind the
+   * thread's queue.
+   */
+  inlineMaxTexts: number;
   inlineMaxCharacters: number;
   /** Inline texts whose vectors are kept (repeated queries) [512]. */
   cacheSize: number;
@@ -45,8 +50,11 @@ function workerFile(): string {
  * worker threads, never on the event loop"; issue 37: a 20k ingest's vectors were the loop's longest busy stretches).
  * Calls of several texts (the vector backfill's batches, RAPTOR's nodes and summaries) go to a piscina pool of worker
  * threads, `batchSize` texts a task, computed by the same `embedOne` as the in-thread embedder, so the vectors are
- * identical (float64 both ways). A call of one short text (a query: about 0.1-0.3 ms with the memos warm) stays on
- * the calling thread, its vector kept in a small LRU cache: a round trip to a thread would cost more. The threads
+ * identical (float64 both ways). A call of a few short texts (at most 8 and 4,000 characters: a query, about
+ * 0.1-0.3 ms with the memos warm; RAPTOR's summaries of a few parents, whose rounds wait for each call) stays on
+ * the calling thread, a single text's vector kept in a small LRU cache: a round trip to a thread, behind the
+ * backfill's batches of 64, made RAPTOR's many sequential calls wait (the likely cause of an enrichment 1.5-2.4x as long in two of three
+ * pairs, bench/README.md stop 47). The threads
  * start on the first batch (the semantic embedder loads WordNet in the thread, about 1.4 s, not on the loop), run
  * at normal priority, end after `idleTimeoutMs` idle and on `close()`. With `threads: 0`, after `close()`, or if a
  * task fails (a thread that cannot start), the texts are embedded on the calling thread in slices (embedInSlices).
@@ -72,7 +80,8 @@ export class OfflineEmbedderPool implements EmbeddingProvider {
       dimensions: options.dimensions ?? 384,
       threads: options.threads ?? 1,
       batchSize: options.batchSize ?? 64,
-      inlineMaxCharacters: options.inlineMaxCharacters ?? 2000,
+      inlineMaxTexts: options.inlineMaxTexts ?? 8,
+      inlineMaxCharacters: options.inlineMaxCharacters ?? 4000,
       cacheSize: options.cacheSize ?? 512,
       idleTimeoutMs: options.idleTimeoutMs ?? 600_000,
       logger: options.logger,
@@ -86,17 +95,27 @@ export class OfflineEmbedderPool implements EmbeddingProvider {
     this.cache = new LRUCache({ max: this.options.cacheSize });
   }
 
-  /** One unit vector per text, in order: a short single text on this thread, anything more in the pool. */
+  /** One unit vector per text, in order: a few short texts on this thread, anything more in the pool. */
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    if (texts.length === 1 && texts[0].length <= this.options.inlineMaxCharacters)
-      return [this.inlineOne(texts[0])];
+    if (this.isSmall(texts)) {
+      if (texts.length === 1) return [this.inlineOne(texts[0])];
+      this.counts.inline += texts.length;
+      return texts.map((text) => this.inThread.embedOne(text));
+    }
     if (this.options.threads === 0 || this.closed) return this.inline(texts);
     const tasks: Promise<number[][]>[] = [];
     for (let start = 0; start < texts.length; start += this.options.batchSize) {
       tasks.push(this.runTask(texts.slice(start, start + this.options.batchSize)));
     }
     return (await Promise.all(tasks)).flat();
+  }
+
+  private isSmall(texts: string[]): boolean {
+    if (texts.length > this.options.inlineMaxTexts) return false;
+    let characters = 0;
+    for (const text of texts) characters += text.length;
+    return characters <= this.options.inlineMaxCharacters;
   }
 
   private inlineOne(text: string): number[] {

@@ -60,6 +60,22 @@ describe('OfflineEmbedderPool', () => {
     await pool.close();
   });
 
+  it('embeds a call of a few short texts (RAPTOR summaries of a few parents) on the calling thread, more in the thread', async () => {
+    const pool = new OfflineEmbedderPool({ kind: 'hash', threads: 1 });
+    try {
+      const few = TEXTS.slice(7, 15);
+      expect(await pool.embed(few)).toEqual(few.map((text) => new LocalHashEmbedder().embedOne(text)));
+      expect(pool.counts).toEqual({ threaded: 0, inline: 8 });
+
+      await pool.embed(TEXTS.slice(7, 16));
+      // The 9 texts of the second call went to the thread, as does a call of 2 long texts (over 4,000 characters).
+      await pool.embed([TEXTS[6], TEXTS[6]]);
+      expect(pool.counts).toEqual({ threaded: 11, inline: 8 });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('ends its threads on close, and embeds on the calling thread afterwards', async () => {
     const pool = new OfflineEmbedderPool({ kind: 'hash', threads: 1 });
     await pool.embed(TEXTS.slice(0, 10));
