@@ -1,6 +1,7 @@
 import { HttpEmbeddingProvider } from './httpEmbeddingProvider';
 import { LocalHashEmbedder } from './localHashEmbedder';
 import { LocalSemanticEmbedder } from './localSemanticEmbedder';
+import { OfflineEmbedderPool } from './offlineEmbedderPool';
 import type { EmbeddingProvider } from './provider';
 import { SentenceEncoder } from './sentenceEncoder';
 import type { Config } from '../../platform/config';
@@ -46,4 +47,23 @@ function localEmbedderFrom(config: Config): EmbeddingProvider {
     default:
       return new LocalSemanticEmbedder();
   }
+}
+
+/**
+ * The brain's documents' chain: as `embeddingProvidersFrom`, with the offline embedder (semantic or hash) in
+ * BRAIN_EMBEDDER_THREADS worker threads (an OfflineEmbedderPool; 0 keeps it on the main thread): the documents'
+ * vectors, RAPTOR's nodes and summaries are batches, which must not run on the event loop. The caller closes it.
+ */
+export function documentEmbeddingProvidersFrom(config: Config): EmbeddingProvider[] {
+  const providers = embeddingProvidersFrom(config);
+  const local = providers[providers.length - 1];
+  if (config.BRAIN_EMBEDDER_THREADS > 0 && config.BRAIN_LOCAL_EMBEDDER !== 'neural') {
+    providers[providers.length - 1] = new OfflineEmbedderPool({
+      kind: config.BRAIN_LOCAL_EMBEDDER === 'hash' ? 'hash' : 'semantic',
+      id: local.id,
+      dimensions: local.dimensions,
+      threads: config.BRAIN_EMBEDDER_THREADS,
+    });
+  }
+  return providers;
 }

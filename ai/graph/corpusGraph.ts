@@ -55,9 +55,16 @@ export class CorpusGraph {
     if (chunkIds.length > 0) this.documentChunks.set(documentId, [...chunkIds]);
   }
 
-  /** Adds chunks of a document begun with `startDocument`. */
-  addChunks(documentId: string, chunks: readonly ChunkRecord[]): void {
-    for (const chunk of chunks) this.addChunk(documentId, chunk);
+  /**
+   * Adds chunks of a document begun with `startDocument`; `extracted`, when given, holds each chunk's entities as
+   * `extractEntities` found them (in a worker thread), so only the graph's bookkeeping runs here.
+   */
+  addChunks(
+    documentId: string,
+    chunks: readonly ChunkRecord[],
+    extracted?: readonly ExtractedEntity[][],
+  ): void {
+    chunks.forEach((chunk, i) => this.addChunk(documentId, chunk, extracted?.[i] ?? extractEntities(chunk)));
   }
 
   /** Removes a document's mentions and edges. */
@@ -115,8 +122,7 @@ export class CorpusGraph {
     return changes;
   }
 
-  private addChunk(documentId: string, chunk: ChunkRecord): void {
-    const extracted = extractEntities(chunk);
+  private addChunk(documentId: string, chunk: ChunkRecord, extracted: readonly ExtractedEntity[]): void {
     this.pending.documents.add(documentId);
     for (const entity of extracted) {
       let node = this.entities.get(entity.key);

@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import type { ChunkRecord } from '../../models/corpusRecords';
 import { CommunityHierarchy, type Community, type HierarchyOptions } from './communityHierarchy';
 import { CorpusGraph, type GraphChange } from './corpusGraph';
+import type { ExtractedEntity } from './entityExtractor';
 import type { IngestActivity } from '../corpus/ingestActivity';
 import { PendingSince, RateMeter } from '../corpus/rateMeter';
 
@@ -32,6 +33,11 @@ export interface GraphIndexOptions {
   holdMs?: number;
   /** Documents a round applies while an ingest is running. Default 128. */
   documentsPerBusyRound?: number;
+  /**
+   * Finds chunks' entities elsewhere (the brain: in the offline embedder's worker thread), one list per chunk in
+   * order, as `extractEntities` would; without it they are found on this thread, a slice at a time.
+   */
+  extract?: (chunks: readonly ChunkRecord[]) => Promise<ExtractedEntity[][]>;
 }
 
 /** Build state for /brain/stats. */
@@ -108,27 +114,34 @@ export class GraphIndex {
     await this.options.yieldTo?.quiet(this.options.holdMs ?? 5_000);
     const limit = this.options.yieldTo?.busy ? (this.options.documentsPerBusyRound ?? 128) : Infinity;
     const slice = this.options.sliceChunks ?? 100;
-    let done = 0;
-    for (let taken = 0; this.queue.size > 0 && taken < limit; taken++) {
-      const [documentId, chunks] = this.queue.entries().next().value!;
-      this.queue.delete(documentId);
-      this.pendingSince.done(documentId);
-      this.meter.add(1);
-      this.graph.startDocument(
-        documentId,
-        chunks.map((chunk) => chunk.id),
-      );
-      done++;
-      // A large document is added a slice at a time too (1,000 chunks of entity extraction held the loop).
-      for (let at = 0; at < chunks.length; at += slice) {
-        const part = chunks.slice(at, at + slice);
-        this.graph.addChunks(documentId, part);
-        done += part.length;
-        if (done >= slice) {
-          done = 0;
-          await yieldToLoop();
+    for (let taken = 0; this.queue.size > 0 && taken < limit;) {
+      // A group of documents of about `slice` chunks: their entities are found in one task (or a slice at a time
+      // on this thread), then added to the graph, then a turn of the event loop.
+      const group: [string, readonly ChunkRecord[]][] = [];
+      for (let size = 0; this.queue.size > 0 && taken < limit && size < slice; taken++) {
+        const [documentId, chunks] = this.queue.entries().next().value!;
+        this.queue.delete(documentId);
+        this.pendingSince.done(documentId);
+        this.meter.add(1);
+        group.push([documentId, chunks]);
+        size += chunks.length + 1;
+      }
+      const extracted = this.options.extract ? await this.extractAll(group, slice) : undefined;
+      let at = 0;
+      for (const [documentId, chunks] of group) {
+        this.graph.startDocument(
+          documentId,
+          chunks.map((chunk) => chunk.id),
+        );
+        // A large document is added a slice at a time too (1,000 chunks of entity extraction held the loop).
+        for (let from = 0; from < chunks.length; from += slice) {
+          const part = chunks.slice(from, from + slice);
+          this.graph.addChunks(documentId, part, extracted?.slice(at, at + part.length));
+          at += part.length;
+          if (from + slice < chunks.length) await yieldToLoop();
         }
       }
+      await yieldToLoop();
     }
     const changes = this.graph.takeChanges();
     if (changes.entities.size === 0) return;
@@ -149,6 +162,18 @@ export class GraphIndex {
     } catch (error) {
       this.logger.error({ err: error }, 'graph upkeep failed; the next change retries');
     }
+  }
+
+  /** The entities of a group's chunks, in order, found `slice` chunks a task by `extract`. */
+  private async extractAll(
+    group: [string, readonly ChunkRecord[]][],
+    slice: number,
+  ): Promise<ExtractedEntity[][]> {
+    const chunks = group.flatMap(([, documentChunks]) => documentChunks);
+    const parts: Promise<ExtractedEntity[][]>[] = [];
+    for (let from = 0; from < chunks.length; from += slice)
+      parts.push(this.options.extract!(chunks.slice(from, from + slice)));
+    return (await Promise.all(parts)).flat();
   }
 
   /** Texts of the 3 chunks mentioning the community's members most. */

@@ -35,7 +35,8 @@ import { BrainRoutedSearchService, BrainSearchService } from './aiErrors';
 import type { Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
 import type { Stores } from '../../platform/stores';
-import { embeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
+import { documentEmbeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
+import { OfflineEmbedderPool } from '../../ai/embeddings/offlineEmbedderPool';
 import { generationProvidersFrom } from './generationProviders';
 
 /** What the brain is built from. `sleep` (retry backoff waits) defaults to real timers; tests pass their own. */
@@ -98,7 +99,8 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     recoveryTimeoutMs: config.BRAIN_BREAKER_RECOVERY_SECONDS * 1000,
     halfOpenTrials: config.BRAIN_BREAKER_HALF_OPEN_CALLS,
   };
-  const providers = embeddingProvidersFrom(config);
+  // The offline embedder in worker threads (BRAIN_EMBEDDER_THREADS): the documents' vectors and RAPTOR's nodes.
+  const providers = documentEmbeddingProvidersFrom(config);
   // The local embedder, always last: the RAPTOR trees' space (offline, so a tree never waits on the network).
   const localEmbedder = providers[providers.length - 1];
   const embeddings = new EmbeddingChain({
@@ -126,6 +128,11 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const activity = new IngestActivity();
   const graph = new GraphIndex({
     yieldTo: activity,
+    // Entity extraction in the offline embedder's threads, when it has them.
+    extract:
+      localEmbedder instanceof OfflineEmbedderPool
+        ? (chunks) => localEmbedder.extractEntities(chunks)
+        : undefined,
     chunkText: (chunkId) => fullText.get(chunkId)?.text,
     sink: new MongoGraphSink(stores.mongo, clock),
     hierarchy: { louvain },
@@ -238,7 +245,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   await journal.init();
   const backfill = new VectorBackfill(
     { journal, store, vectors, embeddings },
-    // The embedding (on the event loop with the local embedder) gives way to running ingests, as graph and RAPTOR do.
+    // The embedding (in the offline embedder's threads) gives way to running ingests, as graph and RAPTOR do.
     { clock, logger, onVectors: () => cache.invalidate(), yieldTo: activity },
   );
   backfill.kick();
@@ -292,8 +299,9 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       await raptor.whenIdle();
       await louvain.close();
       await chunking.close();
-      // The sentence encoder's threads (documents, answers' evidence, memory).
+      // The sentence encoder's threads (documents, answers' evidence, memory), the offline embedder's threads.
       await encoder?.close();
+      if (localEmbedder instanceof OfflineEmbedderPool) await localEmbedder.close();
     },
   };
 }
