@@ -185,7 +185,7 @@ export const envSchema = z.object({
   BRAIN_LLM_TIMEOUT_MS: int(30_000, 100, 600_000),
   BRAIN_LOCAL_EMBEDDER: z.enum(['semantic', 'hash', 'neural']).default('semantic'),
   BRAIN_ENCODER_THREADS: int(1, 1, 16),
-  BRAIN_EMBEDDER_THREADS: int(1, 0, 16),
+  BRAIN_EMBEDDER_THREADS: int(0, 0, 16),
   BRAIN_RRF_K: int(60, 1, 1000),
   BRAIN_ROUTER_CALIBRATION: z.enum(['off', 'weights', 'anchor', 'both']).default('off'),
   BRAIN_ROUTER_PSEUDO_QUERIES: z.enum(['sentence', 'common', 'heading', 'mixed']).default('sentence'),
