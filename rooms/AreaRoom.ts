@@ -15,6 +15,7 @@ import {
   areaRoomId,
   givenOptions,
   playerEventsChannel,
+  sendsAt,
 } from './areaRoomOptions';
 import { type ActionOutcome, type GatewayReply, isReadOnly, snapshotOf } from './actionOutcome';
 import { handOff } from './handoff';
@@ -324,7 +325,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
    * One simulation tick. The synchronised `state.tick` advances only on AI steps: a field changing every tick
    * would make every tick a patch to every client even in a quiet room. Each client then gets the events it
    * witnessed since the last send (one `events` message) and the state patch, in one socket write: at every tick,
-   * or at every second tick in a crowded area (`sendsAt`).
+   * or at every second tick in a crowded area (`sendsAt`, rooms/areaRoomOptions.ts).
    */
   private tick(): void {
     const tick = (this.ticks += 1);
@@ -338,7 +339,7 @@ export class AreaRoom extends Room<{ state: AreaState }> {
       this.players.dismissIdleRemotes(this.settings.remoteIdleMs);
     }
     if (tick % this.settings.regenEvery === 0) regenerate(this.sim);
-    if (!this.sendsAt(tick)) return;
+    if (!sendsAt(tick, this.clients.length, this.settings.crowdedClients)) return;
     this.visibility.sync(this.players.all.values());
     const release = holdWrites(this.clients);
     try {
@@ -347,17 +348,6 @@ export class AreaRoom extends Room<{ state: AreaState }> {
     } finally {
       release();
     }
-  }
-
-  /**
-   * Whether the tick sends what is pending: every tick, but every second one once the area holds `crowdedClients`
-   * clients. Sending is most of a crowded tick's cost (the views, the patches, one socket write per client that has
-   * something), and each patch is decoded by every client it reaches; a MUD's world at 5 Hz is still faster than
-   * the classic 4 Hz pulse. Nothing is lost by waiting: events queue in the outboxes and changes in the encoder.
-   */
-  private sendsAt(tick: number): boolean {
-    const crowded = this.settings.crowdedClients > 0 && this.clients.length >= this.settings.crowdedClients;
-    return !crowded || tick % 2 === 0;
   }
 
   private errorBody(error: unknown, userId: string, input: unknown): ActionErrorBody {
