@@ -59,3 +59,19 @@ export function buildHit(overrides: Partial<Hit> = {}): Hit {
     ...overrides,
   };
 }
+
+/**
+ * Chunks of one topic, one per word, each naming the topic's service and a `topicWord` identifier: graph and entity
+ * tests find the same entities in them.
+ */
+export function topicChunks(topic: string, words: string[], documentId = `doc-${topic}`): ChunkRecord[] {
+  return words.map((word, i) =>
+    buildChunk({
+      documentId,
+      source: `docs/${topic}.md`,
+      headingPath: [`${topic} ${word}`],
+      text: `The \`${topic}Service\` uses ${word} handling. \`${topic}${word}\` covers ${topic} ${word} handling twice: ${topic} ${word}.`,
+      ordinal: i,
+    }),
+  );
+}

@@ -4,7 +4,7 @@ import { OfflineEmbedderPool } from '../../../ai/embeddings/offlineEmbedderPool'
 import { extractEntities } from '../../../ai/graph/entityExtractor';
 import { GraphIndex } from '../../../ai/graph/graphIndex';
 import type { ChunkRecord } from '../../../models/corpusRecords';
-import { buildChunk } from '../factories';
+import { topicChunks } from '../factories';
 
 /** Texts of every shape a document brings: prose, code, a table, identifiers, non-ASCII, empty, long. */
 const TEXTS = [
@@ -111,20 +111,8 @@ describe('OfflineEmbedderPool', () => {
 describe('OfflineEmbedderPool: graph entities in its threads', () => {
   jest.setTimeout(60_000);
 
-  function chunksOf(documentId: string, topic: string, words: string[]) {
-    return words.map((word, i) =>
-      buildChunk({
-        documentId,
-        source: `docs/${topic}.md`,
-        headingPath: [`${topic} ${word}`],
-        text: `The \`${topic}Service\` uses ${word} handling. \`${topic}${word}\` covers ${topic} ${word} handling twice: ${topic} ${word}.`,
-        ordinal: i,
-      }),
-    );
-  }
-
   const DOCUMENTS = Array.from({ length: 30 }, (_, d) =>
-    chunksOf(`doc-${d}`, `topic${d % 7}`, ['threshold', 'recovery', 'trial', 'gauge', `w${d}`]),
+    topicChunks(`topic${d % 7}`, ['threshold', 'recovery', 'trial', 'gauge', `w${d}`], `doc-${d}`),
   );
 
   it('finds exactly the entities of extractEntities, in order', async () => {
@@ -147,7 +135,7 @@ describe('OfflineEmbedderPool: graph entities in its threads', () => {
       for (const index of [threaded, inThread]) {
         DOCUMENTS.forEach((chunks, d) => index.enqueue(`doc-${d}`, chunks));
         // A replaced and a removed document too.
-        index.enqueue('doc-3', chunksOf('doc-3', 'topic9', ['ledger', 'balance']));
+        index.enqueue('doc-3', topicChunks('topic9', ['ledger', 'balance'], 'doc-3'));
         index.enqueue('doc-4', []);
         await index.whenIdle();
       }

@@ -3,19 +3,7 @@ import { GraphIndex } from '../../../ai/graph/graphIndex';
 import { createGraphStrategy } from '../../../ai/graph/graphStrategy';
 import { inProcessLouvain, workerLouvain } from '../../../ai/graph/louvainRunner';
 import { FullTextIndex } from '../../../ai/fulltext/fullTextIndex';
-import { buildChunk } from '../factories';
-
-function topicChunks(topic: string, words: string[], documentId = `doc-${topic}`) {
-  return words.map((word, i) =>
-    buildChunk({
-      documentId,
-      source: `docs/${topic}.md`,
-      headingPath: [`${topic} ${word}`],
-      text: `The \`${topic}Service\` uses ${word} handling. \`${topic}${word}\` covers ${topic} ${word} handling twice: ${topic} ${word}.`,
-      ordinal: i,
-    }),
-  );
-}
+import { buildChunk, topicChunks } from '../factories';
 
 async function buildIndex() {
   const fullText = new FullTextIndex();
