@@ -31,6 +31,24 @@ const suiteOver = (fullText: FullTextIndex, authority?: (documentId: string) => 
     ...(authority ? { authority } : {}),
   });
 
+/** A suite over `fullText` with the given calibration settings. */
+const calibratedSuite = (
+  fullText: FullTextIndex,
+  settings: Pick<Parameters<typeof buildRetrievalSuite>[0], 'calibrate' | 'calibration'>,
+) =>
+  buildRetrievalSuite({
+    fullText,
+    embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+    vectors: new InMemoryVectorIndex(),
+    ...settings,
+  });
+
+/** Adds (or replaces) the one-chunk page docs/bridges.md: a change to the corpus, which the calibration follows. */
+const addBridges = (fullText: FullTextIndex, text: string) =>
+  fullText.replaceDocument('docs/bridges.md', [
+    buildChunk({ documentId: 'docs/bridges.md', source: 'docs/bridges.md', text }),
+  ]);
+
 describe('retrieval suite: citation authority', () => {
   it("hands the documents' citation authority to the offline reranker", async () => {
     const { fullText, authority } = corpus();
@@ -125,19 +143,11 @@ describe('retrieval suite: the anchor and the calibration', () => {
 
   it('with calibrate, measures the strategies on pseudo-queries of the index and weighs the routes by them', async () => {
     const { fullText } = corpus();
-    const suite = buildRetrievalSuite({
+    const suite = calibratedSuite(fullText, { calibrate: true });
+    addBridges(
       fullText,
-      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
-      vectors: new InMemoryVectorIndex(),
-      calibrate: true,
-    });
-    fullText.replaceDocument('docs/bridges.md', [
-      buildChunk({
-        documentId: 'docs/bridges.md',
-        source: 'docs/bridges.md',
-        text: 'The northern drawbridge opens twice every day so that merchant barges can reach the grain market.',
-      }),
-    ]);
+      'The northern drawbridge opens twice every day so that merchant barges can reach the grain market.',
+    );
 
     expect(suite.router.plan(question).reason).toContain('weights not yet calibrated');
     await suite.calibrator!.calibrate();
@@ -150,20 +160,14 @@ describe('retrieval suite: the anchor and the calibration', () => {
 
   it("with calibrate 'anchor', anchors auto routes on the candidate strongest on the pseudo-queries, weights untouched", async () => {
     const { fullText } = corpus();
-    const suite = buildRetrievalSuite({
-      fullText,
-      embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
-      vectors: new InMemoryVectorIndex(),
+    const suite = calibratedSuite(fullText, {
       calibrate: 'anchor',
       calibration: { kind: 'common', minChunks: 1, dropRarest: 0 },
     });
-    fullText.replaceDocument('docs/bridges.md', [
-      buildChunk({
-        documentId: 'docs/bridges.md',
-        source: 'docs/bridges.md',
-        text: 'Barges wait at the river. The northern drawbridge opens twice every day so that merchant barges can reach the grain market.',
-      }),
-    ]);
+    addBridges(
+      fullText,
+      'Barges wait at the river. The northern drawbridge opens twice every day so that merchant barges can reach the grain market.',
+    );
 
     expect(suite.router.plan(question).reason).toContain('weights not yet calibrated');
     await suite.calibrator!.calibrate();
