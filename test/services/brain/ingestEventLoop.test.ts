@@ -131,9 +131,22 @@ describe('brain ingest and the event loop', () => {
     // it stays near 100 ms. A blocked event loop fails either way: with chunking on the main thread p50 was 0.9-2.2 s
     // and p99 6-9 s here. (With the window before only, a CI run once measured p99 979 ms against a bound of 737.)
     const bound = Math.min(100 + 8 * Math.max(...idle, ...idleAfter), 1_000);
+    // The median likewise: a CI run once measured p50 300 ms during the ingest, with a neighbouring test file's load
+    // on both cores; the load alone shows in the quiet windows' medians. Chunking on the main thread, the regression
+    // this guards against, put the median at 0.9-2.2 s, past the cap of 500 ms.
+    const medianBound = Math.min(100 + 4 * Math.max(percentile(idle, 0.5), percentile(idleAfter, 0.5)), 500);
     const figures = { p50: percentile(during, 0.5), p99: percentile(during, 0.99) };
-    expect(figures.p50).toBeLessThan(100);
-    expect(figures.p99).toBeLessThan(bound);
+    // One assertion over both, so a failure prints the figures and their bounds together.
+    expect({
+      ...figures,
+      medianBound,
+      bound,
+      p50Below: figures.p50 < medianBound,
+      p99Below: figures.p99 < bound,
+    }).toMatchObject({
+      p50Below: true,
+      p99Below: true,
+    });
   }, 120_000);
 });
 
