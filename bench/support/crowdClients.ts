@@ -1,6 +1,6 @@
 /**
- * The load side of bench/mudCrowd.ts (a forked process): one client kind's players of the crowd. Player i of
- * `players` plays over telnet when i % 4 === 3, through the SDK otherwise.
+ * The load side of bench/mudCrowd.ts (a forked process): one client kind's players of the crowd, or a shard of them.
+ * Player i of `players` plays over telnet when i % 4 === 3, through the SDK otherwise.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -30,6 +30,9 @@ export interface CrowdOptions {
   players: number;
   actions: number;
   seed: number;
+  /** This process's share of its kind's players: every `shards`-th from the `shard`-th (default: all). */
+  shard?: number;
+  shards?: number;
 }
 
 const ACTION_TIMEOUT_MS = 10_000;
@@ -57,14 +60,17 @@ interface Player {
 }
 
 export async function runCrowdClients(options: CrowdOptions): Promise<void> {
-  const { kind, port, telnetPort, players, actions, seed } = options;
+  const { kind, port, telnetPort, players, actions, seed, shard = 0, shards = 1 } = options;
   // A forked process whose only handle is its IPC channel exits when a join hangs without a socket: stay up.
   const alive = setInterval(() => undefined, 1000);
   const world = await loadWorld();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 25 });
   const mine: Player[] = [];
   for (let i = 0; i < players; i++) {
-    if ((i % 4 === 3) === (kind === 'telnet')) mine.push({ i, home: crowdHome(world, i), token: '' });
+    // The player's place among its kind's players, so shards of either kind are even.
+    const ordinal = kind === 'telnet' ? Math.floor(i / 4) : i - Math.floor(i / 4);
+    if ((i % 4 === 3) === (kind === 'telnet') && ordinal % shards === shard)
+      mine.push({ i, home: crowdHome(world, i), token: '' });
   }
   const userIds: Array<[number, string]> = [];
   for (let start = 0; start < mine.length; start += 25) {
