@@ -12,31 +12,16 @@
  *
  * Usage: npx tsx bench/cluster.ts [clients=2000] [actions=5]
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startCluster, type Cluster } from '../test/helpers/cluster';
 import { sendJson } from './support/postJson';
+import { cpuSeconds } from './support/procCpu';
 import { percentile } from './support/stats';
 
-const CLOCK_TICKS = 100;
 const SETUP_CONCURRENCY = 64;
 const ACTION_CONCURRENCY = 64;
-
-/** User+system CPU seconds of the processes (from /proc/<pid>/stat; 0 for one that is gone). */
-function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process exited
-    }
-  }
-  return ticks / CLOCK_TICKS;
-}
 
 /** Runs `work` over `items` with at most `limit` in flight. */
 async function inBatches<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -149,6 +149,7 @@ export class Platform {
           rooms: parts.rooms ?? [],
           acceptsUpgrade: isColyseusUpgrade,
           publicAddress: config.GAME_PUBLIC_ADDRESS,
+          hostsRooms: config.GAME_HOSTS_ROOMS,
         });
       }
       scheduler = await Scheduler.create({ mongo: stores.mongo, logger, registrars: parts.jobs ?? [] });

@@ -254,6 +254,14 @@ export const envSchema = z.object({
     })
     .optional(),
 
+  // Room types this game process hosts first (comma-separated, e.g. area_caves,area_marsh): such a room is created here
+  // whenever this process is up; other rooms go to the game process with the fewest rooms (Colyseus's default)
+  GAME_HOSTS_ROOMS: lowercaseList(
+    z
+      .string()
+      .regex(/^[a-z0-9_-]{1,64}$/, { error: 'expected comma-separated room type names (a-z, 0-9, _ and -)' }),
+  ),
+
   // Notifications (SPEC 6): at most this many notifications of each noisy kind per user and hour
   NOTIFICATIONS_NOISY_PER_HOUR: int(20, 1, 100_000),
 

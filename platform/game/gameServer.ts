@@ -1,5 +1,5 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import { LocalDriver, LocalPresence, matchMaker, Server, type Room } from '@colyseus/core';
+import { LocalDriver, LocalPresence, matchMaker, Server, type Presence, type Room } from '@colyseus/core';
 import { setTransport } from '@colyseus/core/Transport';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { RedisPresence } from '@colyseus/redis-presence';
@@ -30,6 +30,31 @@ export interface GameServerOptions {
   acceptsUpgrade?: (req: IncomingMessage) => boolean;
   /** GAME_PUBLIC_ADDRESS: host[:port][/path] where SDK clients reach this process's rooms (seat reservations). */
   publicAddress?: string;
+  /** GAME_HOSTS_ROOMS: room type names created on this process whenever it is up (default: none). */
+  hostsRooms?: string[];
+}
+
+/** Presence hash of pinned room types: room type name → the id of the process that hosts it (GAME_HOSTS_ROOMS). */
+export const ROOM_PINS_KEY = 'game:room-pins';
+
+/**
+ * Where the matchmaker creates a room: on the process that pinned its type (GAME_HOSTS_ROOMS) while that process is
+ * listed, else on the process with the fewest rooms (Colyseus's own rule). Pinning places areas by the operator's
+ * plan: the fewest-rooms rule counts rooms, not players, and decides on counts that lag when many rooms are created at
+ * once (a crowd's first joins put all six areas on one process).
+ */
+export function placeRooms(
+  presence: Presence,
+  listProcesses: () => Promise<Array<{ processId: string; roomCount: number }>> = () =>
+    matchMaker.stats.fetchAll(),
+) {
+  return async (roomName: string): Promise<string> => {
+    const processes = await listProcesses();
+    const pinned = await presence.hget(ROOM_PINS_KEY, roomName);
+    if (pinned && processes.some((process) => process.processId === pinned)) return pinned;
+    const fewest = [...processes].sort((a, b) => a.roomCount - b.roomCount)[0];
+    return fewest?.processId ?? matchMaker.processId;
+  };
 }
 
 /**
@@ -39,7 +64,11 @@ export interface GameServerOptions {
  * and problem JSON are the same as on every other route.
  */
 export class GameServer {
-  private constructor(readonly server: Server) {}
+  private constructor(
+    readonly server: Server,
+    private readonly presence: Presence,
+    private readonly pins: string[],
+  ) {}
 
   static async start(options: GameServerOptions): Promise<GameServer> {
     const log = options.logger.child({ component: 'game' });
@@ -56,25 +85,38 @@ export class GameServer {
       logger: log,
       // Seat reservations for this process's rooms name it, so SDK clients connect to the process hosting the room.
       publicAddress: options.publicAddress,
+      selectProcessIdToCreateRoom: placeRooms(presence),
     });
     for (const definition of options.rooms)
       server.define(definition.name, definition.room, definition.options);
     setTransport(transport);
     await matchMaker.accept();
+    const pins = options.hostsRooms ?? [];
+    for (const name of pins) await presence.hset(ROOM_PINS_KEY, name, matchMaker.processId);
     log.info(
       {
         rooms: options.rooms.map((r) => r.name),
         presence: options.redisUrl ? 'redis' : 'local',
         // The Colyseus process id room listings name: which process hosts which room, for operators and tests.
         processId: matchMaker.processId,
+        ...(pins.length ? { hostsRooms: pins } : {}),
       },
       'game ready',
     );
-    return new GameServer(server);
+    return new GameServer(server, presence, pins);
   }
 
   /** Disposes every room (rooms save their players in onDispose) and disconnects clients. */
   async stop(): Promise<void> {
+    // Pins still naming this process are lifted first, so rooms created meanwhile go by the default rule; with
+    // Redis gone they stay, and the rule skips a pin whose process is no longer listed.
+    await this.unpin().catch(() => undefined);
     await this.server.gracefullyShutdown(false);
+  }
+
+  private async unpin(): Promise<void> {
+    for (const name of this.pins)
+      if ((await this.presence.hget(ROOM_PINS_KEY, name)) === matchMaker.processId)
+        await this.presence.hdel(ROOM_PINS_KEY, name);
   }
 }

@@ -28,8 +28,11 @@ export interface Cluster {
   env: Record<string, string>;
   mongoUri: string;
   processes: Map<string, ClusterProcess>;
-  /** Starts one platform process with `ROLES=role` (its own DATA_DIR, for backups) and waits until it listens. */
-  start(name: string, role: string): Promise<ClusterProcess>;
+  /**
+   * Starts one platform process with `ROLES=role` (its own DATA_DIR, for backups) and `env` over the shared
+   * settings, and waits until it listens.
+   */
+  start(name: string, role: string, env?: Record<string, string>): Promise<ClusterProcess>;
   /** Process ids of the engines and of every running platform process (for CPU accounting). */
   pids(): number[];
   /** Kills a process with SIGKILL (no graceful shutdown) and waits for it to exit. */
@@ -117,7 +120,7 @@ export async function startCluster(redisDb: number, env: Record<string, string> 
     env: shared,
     mongoUri: mongo.url,
     processes,
-    async start(name, role) {
+    async start(name, role, env = {}) {
       // A game process listens on a port known before it starts, and advertises it as its public address: seat
       // reservations for its rooms then send SDK clients straight to it (GAME_PUBLIC_ADDRESS).
       const gamePort = role.split(',').includes('game') ? await freePort() : undefined;
@@ -126,6 +129,7 @@ export async function startCluster(redisDb: number, env: Record<string, string> 
         ROLES: role,
         DATA_DIR: path.join(dir, name),
         ...(gamePort ? { PORT: String(gamePort), GAME_PUBLIC_ADDRESS: `127.0.0.1:${gamePort}` } : {}),
+        ...env,
       });
       const listening = await waitForLog(server, (line) => line.msg === 'listening', 120_000);
       const port = listening.port as number;

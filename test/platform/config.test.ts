@@ -106,6 +106,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ GAME_PUBLIC_ADDRESS: 'wss://game.example.com' })).toThrow(
       'GAME_PUBLIC_ADDRESS: expected host[:port][/path] without a scheme',
     );
+    expect(loadConfig({}).GAME_HOSTS_ROOMS).toEqual([]);
+    expect(loadConfig({ GAME_HOSTS_ROOMS: ' area_caves, area_marsh ' }).GAME_HOSTS_ROOMS).toEqual([
+      'area_caves',
+      'area_marsh',
+    ]);
+    expect(() => loadConfig({ GAME_HOSTS_ROOMS: 'area caves' })).toThrow(
+      'GAME_HOSTS_ROOMS: expected comma-separated room type names',
+    );
   });
 
   it('rejects out-of-range numbers with the bound', () => {

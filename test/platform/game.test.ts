@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { Room, type Client as RoomClient } from '@colyseus/core';
+import { LocalPresence, Room, type Client as RoomClient } from '@colyseus/core';
 import { Client } from '@colyseus/sdk';
+import { placeRooms, ROOM_PINS_KEY } from '../../platform/game/gameServer';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform';
 
 /** Minimal room for this test: replies to "ping" with "pong". */
@@ -45,5 +46,27 @@ describe('Colyseus on the platform HTTP server', () => {
     const res = await request(server.url).get('/colyseus/api');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('ADMIN_DISABLED');
+  });
+});
+
+describe('where the matchmaker creates rooms (GAME_HOSTS_ROOMS)', () => {
+  // Process "a" holds more rooms than "b": the default rule would pick "b".
+  const listed = async () => [
+    { processId: 'a', roomCount: 3 },
+    { processId: 'b', roomCount: 1 },
+  ];
+
+  it('creates a pinned room type on the process that pinned it, the others on the one with the fewest rooms', async () => {
+    const presence = new LocalPresence();
+    await presence.hset(ROOM_PINS_KEY, 'area_caves', 'a');
+    const place = placeRooms(presence, listed);
+    expect(await place('area_caves')).toBe('a');
+    expect(await place('area_marsh')).toBe('b');
+  });
+
+  it('passes over a pin whose process is no longer listed', async () => {
+    const presence = new LocalPresence();
+    await presence.hset(ROOM_PINS_KEY, 'area_caves', 'gone');
+    expect(await placeRooms(presence, listed)('area_caves')).toBe('b');
   });
 });

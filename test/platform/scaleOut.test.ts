@@ -24,6 +24,11 @@ const roomHosts = () => roomHostsIn(REDIS_DB);
  * their own through `X-Forwarded-For`, trusted from loopback (TRUST_PROXY) as it would be behind a proxy.
  */
 const GATEWAY_LIMIT = 50;
+/** Each game process hosts one of the two areas the tests play in (GAME_HOSTS_ROOMS), so they are on two processes. */
+const PINS: Record<string, Record<string, string>> = {
+  'game-1': { GAME_HOSTS_ROOMS: 'area_village' },
+  'game-2': { GAME_HOSTS_ROOMS: 'area_forest' },
+};
 const CLUSTER_ENV = {
   GATEWAY_RATE_LIMIT_PER_SECOND: String(GATEWAY_LIMIT),
   TRUST_PROXY: 'loopback',
@@ -54,8 +59,8 @@ describe('the platform split into processes connected by URL', () => {
     await cluster.start('api-1', 'api');
     await Promise.all([
       cluster.start('api-2', 'api'),
-      cluster.start('game-1', 'game'),
-      cluster.start('game-2', 'game'),
+      cluster.start('game-1', 'game', PINS['game-1']),
+      cluster.start('game-2', 'game', PINS['game-2']),
       cluster.start('worker-1', 'worker'),
       cluster.start('worker-2', 'worker'),
     ]);
@@ -79,8 +84,10 @@ describe('the platform split into processes connected by URL', () => {
     expect((await act(bob, { action: 'look' }).expect(200)).body.room).toBe('forest:edge');
     const hosts = await roomHosts();
     expect([...hosts.keys()].sort()).toEqual(['area_forest', 'area_village']);
-    // The api process hosts no room: both rooms live on game processes, one each (least-loaded placement).
-    expect(new Set(hosts.values()).size).toBe(2);
+    // The api process hosts no room: each lives on the game process that pinned it (GAME_HOSTS_ROOMS).
+    const processIdOf = (name: string) => gameProcessId(cluster.processes.get(name)!.server.stdout);
+    expect(hosts.get('area_village')).toBe(processIdOf('game-1'));
+    expect(hosts.get('area_forest')).toBe(processIdOf('game-2'));
   });
 
   it('counts one client on both api processes against one gateway budget (Redis)', async () => {
@@ -233,11 +240,13 @@ describe('the platform split into processes connected by URL', () => {
     // The village, hosted by the other game process, keeps serving while the forest's process is down.
     const ann = await guest();
     expect((await act(ann, { action: 'look' }).expect(200)).body.room).toBe('village:square');
-    await cluster.start(name, 'game');
+    // Restarted with its pin: the forest is created on it again, under its new process id.
+    const restarted = await cluster.start(name, 'game', PINS[name]);
     const look = await eventually(async () => {
       const res = await act(cara, { action: 'look' });
       return res.status === 200 ? res : undefined;
     }, 60_000);
     expect(look.body.room).toBe('forest:edge');
+    expect((await roomHosts()).get('area_forest')).toBe(gameProcessId(restarted.server.stdout));
   });
 });
