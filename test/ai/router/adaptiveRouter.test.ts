@@ -23,7 +23,7 @@ function recordingStrategies(): {
 const rerankKeepingOrder: Reranker = async (_query, hits, limit) => hits.slice(0, limit);
 
 describe('adaptive router: candidate depth of the class plans', () => {
-  it('asks HYDE for 200 candidates on a specific question (FACTUAL), whatever the limit below that', async () => {
+  it('asks HYDE and fulltext for 200 candidates on a specific question (FACTUAL), whatever the limit below that', async () => {
     const { strategies, asked } = recordingStrategies();
     const router = new AdaptiveRouter(strategies, rerankKeepingOrder);
 
@@ -31,8 +31,16 @@ describe('adaptive router: candidate depth of the class plans', () => {
       limit: 10,
     });
 
-    expect(route).toMatchObject({ class: 'FACTUAL', strategies: ['hyde'], reranked: true, depth: 200 });
-    expect(asked).toEqual([['hyde', 200]]);
+    expect(route).toMatchObject({
+      class: 'FACTUAL',
+      strategies: ['hyde', 'fulltext'],
+      reranked: true,
+      depth: 200,
+    });
+    expect(asked).toEqual([
+      ['hyde', 200],
+      ['fulltext', 200],
+    ]);
   });
 
   it('asks fulltext for 50 candidates on a keyword lookup (SIMPLE) and every strategy for 100 on a comparison (COMPLEX)', async () => {
