@@ -65,7 +65,10 @@ describe('adaptive router: candidate depth of the class plans', () => {
 
     await router.search('How long is a lantern kept lit before it is refilled?', { limit: 300 });
 
-    expect(asked).toEqual([['hyde', 300]]);
+    expect(asked).toEqual([
+      ['hyde', 300],
+      ['fulltext', 300],
+    ]);
   });
 });
 
@@ -92,7 +95,8 @@ describe('adaptive router: the word naming the answer type', () => {
 
     await router.search('Which call refills a lantern with oil?');
 
-    expect(searched).toEqual(['Which refills a lantern with oil?']);
+    // FACTUAL: HYDE and fulltext each search it.
+    expect(searched).toEqual(['Which refills a lantern with oil?', 'Which refills a lantern with oil?']);
     expect(reranked).toEqual(['Which call refills a lantern with oil?']);
   });
 
@@ -102,7 +106,11 @@ describe('adaptive router: the word naming the answer type', () => {
     await router.search('Why is lantern oil rationed?');
     await router.search('Which call refills a lantern with oil?', { strategy: 'fulltext' });
 
-    expect(searched).toEqual(['Why is lantern oil rationed?', 'Which call refills a lantern with oil?']);
+    expect(searched).toEqual([
+      'Why is lantern oil rationed?',
+      'Why is lantern oil rationed?',
+      'Which call refills a lantern with oil?',
+    ]);
   });
 });
 
