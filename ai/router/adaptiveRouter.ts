@@ -39,8 +39,7 @@ export interface ClassPlan {
 /**
  * Which strategies each class runs and whether its list is reranked, chosen on bench/brainEval (figures in
  * ai/README.md). SIMPLE: fulltext. FACTUAL: HYDE — the semantic search of a hypothetical answer document
- * (offline: RM3 + WordNet) fused with its BM25 — and fulltext over the question itself (stop 48: with the mean
- * rank prior it lifted the multi-corpus tuning half's recall@5, 0.846 → 0.861), 200 candidates reranked (a paraphrased question's answer
+ * (offline: RM3 + WordNet) fused with its BM25 — 200 candidates reranked (a paraphrased question's answer
  * often sits below rank 100: R@5 on FACTUAL rose with depth, 0.58 at 60, 0.61 at 100, 0.65 at 200); plain
  * SEMANTIC over the question ranked lower.
  * EXPLORATORY: graph plus community search fused with fulltext and HYDE, reranked (HYDE lifted the 14
@@ -49,7 +48,7 @@ export interface ClassPlan {
  */
 export const CLASS_PLANS: Record<QueryClass, ClassPlan> = {
   SIMPLE: { strategies: ['fulltext'], rerank: true, depth: 50 },
-  FACTUAL: { strategies: ['hyde', 'fulltext'], rerank: true, depth: 200 },
+  FACTUAL: { strategies: ['hyde'], rerank: true, depth: 200 },
   EXPLORATORY: { strategies: ['fulltext', 'graph', 'hyde'], rerank: true, weights: { graph: 0.5 } },
   COMPLEX: { strategies: COMPLEX_STRATEGIES, rerank: true, weights: { hyde: 2 } },
 };
@@ -108,8 +107,9 @@ export interface AdaptiveRouterOptions {
    */
   anchorChoice?: () => StrategyName | undefined;
   /**
-   * The rank prior of a fused route's reranking: `fused` (default) is a candidate's position in the fused list;
-   * `best` the best rank it has in any fused list (ai/router/routeFusion `bestRanks`).
+   * The rank prior of a fused auto route's reranking: `fused` (default) is a candidate's position in the fused list;
+   * `best`, `weighted` and `mean` derive it from its ranks in the lists fused (ai/router/routeFusion `bestRanks`).
+   * Measured at stop 48 and not kept (ai/README.md, "The rank prior of fused routes").
    */
   prior?: PriorMode;
 }

@@ -18,7 +18,6 @@ import {
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import { AdaptiveRouter, type AdaptiveRouterOptions, type AnchorOption } from './adaptiveRouter';
 import { RouterCalibrator, type CalibrationOptions } from './routerCalibration';
-import type { PriorMode } from './routeFusion';
 
 /**
  * The anchor of auto routes by default: hybrid (BM25 + the offline vectors, fused), the strategy that depends least
@@ -34,13 +33,6 @@ export const DEFAULT_ANCHOR: AnchorOption = {
   minShared: 0,
   classes: ['FACTUAL', 'EXPLORATORY', 'COMPLEX'],
 };
-
-/**
- * The rank prior of fused auto routes by default: the weighted mean of the prior each fused list gives a candidate
- * (ai/router/routeFusion `bestRanks`), not its position in the fused list; chosen on the tuning half of the
- * multi-corpus eval with FACTUAL's fulltext list (stop 48, ai/README.md "The rank prior of fused routes").
- */
-export const DEFAULT_PRIOR: PriorMode = 'mean';
 
 /** What the router's calibration sets: the fusion weights, the anchor, both, or nothing. */
 export const CALIBRATION_MODES = ['off', 'weights', 'anchor', 'both'] as const;
@@ -156,7 +148,6 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
   if (calibrator) fullText.onDocumentChange(() => calibrator.changed());
   const router = new AdaptiveRouter(strategies, reranker, {
     anchor: DEFAULT_ANCHOR,
-    prior: DEFAULT_PRIOR,
     ...(follow ? { followCitations: follow } : {}),
     ...(calibrator && mode !== 'anchor' ? { calibration: () => calibrator.weights() } : {}),
     ...(calibrator && mode !== 'weights'

@@ -136,7 +136,7 @@ describe('retrieval suite: the anchor and the calibration', () => {
     const { fullText } = corpus();
     const suite = suiteOver(fullText);
 
-    expect(suite.router.plan(question).strategies).toEqual(['hyde', 'fulltext', 'hybrid']);
+    expect(suite.router.plan(question).strategies).toEqual(['hyde', 'hybrid']);
     expect(suite.router.plan('lantern').strategies).toEqual(['fulltext']);
     expect(suite.calibrator).toBeUndefined();
   });
@@ -155,7 +155,7 @@ describe('retrieval suite: the anchor and the calibration', () => {
 
     expect(suite.calibrator!.mrr()).toHaveProperty('fulltext');
     expect(suite.router.plan(question).reason).toContain('weights calibrated on the index');
-    expect(Object.keys(suite.router.plan(question).weights ?? {})).toEqual(['hyde', 'fulltext', 'hybrid']);
+    expect(Object.keys(suite.router.plan(question).weights ?? {})).toEqual(['hyde', 'hybrid']);
   });
 
   it("with calibrate 'anchor', anchors auto routes on the candidate strongest on the pseudo-queries, weights untouched", async () => {

@@ -1,5 +1,5 @@
 import type { Reranker } from '../../../ai/rerank/offlineReranker';
-import { AdaptiveRouter, CLASS_PLANS } from '../../../ai/router/adaptiveRouter';
+import { AdaptiveRouter } from '../../../ai/router/adaptiveRouter';
 import { bestRanks, fuseRoute, type RouteAnchor, type RouteList } from '../../../ai/router/routeFusion';
 import type { Hit, SearchStrategy, StrategyName } from '../../../ai/retrieval/hit';
 import { buildHit } from '../factories';
@@ -139,8 +139,6 @@ describe('adaptive router with an anchor', () => {
       {
         anchor: { ...anchor({ minShared: 0, weight: 2 }), classes: ['FACTUAL'] },
         anchorChoice: () => choice.strategy,
-        // HYDE alone as the plan: this test is about the anchor.
-        plans: { ...CLASS_PLANS, FACTUAL: { strategies: ['hyde'], rerank: true } },
       },
     );
 

@@ -40,13 +40,13 @@ describe('POST /brain/search/v2', () => {
     expect(res.body).toMatchObject({ query: 'lookupCache', cached: false, degraded: false });
   });
 
-  it('routes a specific question to HYDE (semantic search of a hypothetical answer) and fulltext fused with the hybrid anchor, plus reranking (FACTUAL)', async () => {
+  it('routes a specific question to HYDE (semantic search of a hypothetical answer) fused with the hybrid anchor, plus reranking (FACTUAL)', async () => {
     const res = await search({ query: 'How much of every sale does the platform keep as a fee?' }).expect(
       200,
     );
 
     expect(res.body.route).toMatchObject({ class: 'FACTUAL', reranked: true });
-    expect(res.body.route.strategies).toEqual(['hyde', 'fulltext', 'hybrid']);
+    expect(res.body.route.strategies).toEqual(['hyde', 'hybrid']);
     expect(res.body.hits[0]).toMatchObject({ source: 'docs/economy.md', title: 'Economy › Fees' });
   });
 
