@@ -6,8 +6,17 @@ import { expandQueryTerms } from '../text/synonyms';
 import { queryTarget, type QueryTarget } from '../router/queryClassifier';
 import { answerTypeOf, holdsAnswerType } from './answerType';
 
-/** Reorders candidate hits for a query; keeps at most `limit`. */
-export type Reranker = (query: string, hits: readonly Hit[], limit: number) => Promise<Hit[]>;
+/**
+ * Reorders candidate hits for a query; keeps at most `limit`. `ranks`, when given, is each candidate's rank (from 1)
+ * for the rank prior instead of its position in `hits`: a routed search passes the best rank a candidate has in
+ * any of the lists it fused (ai/router/routeFusion `bestRanks`).
+ */
+export type Reranker = (
+  query: string,
+  hits: readonly Hit[],
+  limit: number,
+  ranks?: readonly number[],
+) => Promise<Hit[]>;
 
 /** What the offline reranker reads: the corpus's inverse document frequencies and, optionally, authority. */
 export interface OfflineRerankerDeps {
@@ -142,7 +151,7 @@ export function createOfflineReranker(
     }
     return entry;
   };
-  return async (query, hits, limit) => {
+  return async (query, hits, limit, ranks) => {
     const terms = [...queryTerms(query)];
     if (terms.length === 0 || hits.length === 0) return hits.slice(0, limit);
     if (analysed.size + hits.length > ANALYSED_CHUNKS) {
@@ -168,7 +177,7 @@ export function createOfflineReranker(
         if (holds(title, ids[t])) titled += weight;
       }
       const score =
-        w.prior * (1 / Math.sqrt(rank + 1)) +
+        w.prior * (1 / Math.sqrt(ranks?.[rank] ?? rank + 1)) +
         w.coverage * (covered / mass) +
         w.proximity * proximity(body, distinct, ids) +
         w.title * (titled / mass) +

@@ -12,7 +12,7 @@ import {
 import { buildSnippet } from '../retrieval/snippet';
 import { queryTerms } from '../text/terms';
 import { classifyQuery, type QueryClass } from './queryClassifier';
-import { fuseRoute, type RouteAnchor, type RouteList } from './routeFusion';
+import { bestRanks, fuseRoute, type PriorMode, type RouteAnchor, type RouteList } from './routeFusion';
 
 /** What POST /brain/search/v2 accepts as `strategy`: a strategy by name, or `auto` for the router's choice. */
 export const V2_STRATEGIES = ['auto', 'fulltext', 'semantic', 'graph', 'raptor', 'hyde', 'hybrid'] as const;
@@ -106,6 +106,12 @@ export interface AdaptiveRouterOptions {
    * ai/router/routerCalibration); `anchor.strategy` until it answers.
    */
   anchorChoice?: () => StrategyName | undefined;
+  /**
+   * The rank prior of a fused auto route's reranking: `fused` (default) is a candidate's position in the fused list;
+   * `best`, `weighted` and `mean` derive it from its ranks in the lists fused (ai/router/routeFusion `bestRanks`).
+   * Measured at stop 48 and not kept (ai/README.md, "The rank prior of fused routes").
+   */
+  prior?: PriorMode;
 }
 
 /** The anchor of auto routes and the classes it joins (SIMPLE keyword lookups stay on their fast path). */
@@ -242,7 +248,13 @@ export class AdaptiveRouter {
     let hits = fused.hits;
     if (route.class !== null && route.reranked && this.options.followCitations)
       hits = this.options.followCitations(hits, options.indexes);
-    hits = route.reranked && this.reranker ? await this.reranker(query, hits, limit) : hits.slice(0, limit);
+    const prior = this.options.prior ?? 'fused';
+    const ranks =
+      prior !== 'fused' && route.class !== null && lists.length > 1
+        ? bestRanks(hits, weighted(lists, anchor), prior, depth)
+        : undefined;
+    hits =
+      route.reranked && this.reranker ? await this.reranker(query, hits, limit, ranks) : hits.slice(0, limit);
     const terms = queryTerms(query);
     return {
       route,
@@ -277,4 +289,11 @@ function routeWeights(
   return Object.fromEntries(
     strategies.map((name) => [name, (planned[name] ?? 1) * (calibrated[name] ?? 1)]),
   ) as Partial<Record<StrategyName, number>>;
+}
+
+/** The route's lists with the anchor's list at its route weight times the anchor's (as `fuseRoute` weighs them). */
+function weighted(lists: readonly RouteList[], anchor?: RouteAnchor): RouteList[] {
+  return lists.map((l) =>
+    anchor && l.strategy === anchor.strategy ? { ...l, weight: l.weight * anchor.weight } : l,
+  );
 }

@@ -70,3 +70,45 @@ export function fuseRoute(
     shared,
   };
 }
+
+/** How a fused route's candidates get their rank prior (`bestRanks`). */
+export type PriorMode = 'fused' | 'best' | 'weighted' | 'mean';
+
+/**
+ * Each hit's rank for the reranker's prior, from its ranks in the route's lists (from 1; a list that lacks it counts
+ * rank `depth + 1`), never worse than its position in `hits` (a cited section joins at its position):
+ * - `best`: the best rank it has in any list;
+ * - `weighted`: the best of its ranks each scaled by (heaviest list's weight / its list's weight), so a list at half
+ *   the weight needs twice the rank;
+ * - `mean`: the rank whose prior (1/√rank) is the weighted mean of its lists' priors.
+ * A candidate any strategy ranked high keeps (a share of) the prior that strategy's own list gives it, instead of
+ * its position in the fused list.
+ */
+export function bestRanks(
+  hits: readonly Hit[],
+  lists: readonly RouteList[],
+  mode: Exclude<PriorMode, 'fused'> = 'best',
+  depth = 100,
+): number[] {
+  const heaviest = Math.max(...lists.map((l) => l.weight));
+  const positions = lists.map((list) => {
+    const at = new Map<string, number>();
+    list.hits.forEach((hit, i) => {
+      if (!at.has(hit.chunkId)) at.set(hit.chunkId, i + 1);
+    });
+    return at;
+  });
+  const total = lists.reduce((sum, l) => sum + l.weight, 0) || 1;
+  return hits.map((hit, i) => {
+    const ranks = positions.map((at) => at.get(hit.chunkId) ?? depth + 1);
+    let rank: number;
+    if (mode === 'best') rank = Math.min(...ranks);
+    else if (mode === 'weighted')
+      rank = Math.min(...ranks.map((r, l) => (r * heaviest) / (lists[l].weight || 1)));
+    else {
+      const prior = ranks.reduce((sum, r, l) => sum + lists[l].weight / Math.sqrt(r), 0) / total;
+      rank = 1 / (prior * prior);
+    }
+    return Math.min(i + 1, rank);
+  });
+}

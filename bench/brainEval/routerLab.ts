@@ -201,8 +201,12 @@ async function main(): Promise<void> {
             }))
           : [{ name, variant: ROUTER_VARIANTS[name], suite: base }],
       );
+      // --per-question: each tuning question's first relevant rank (0 = not in the first 10) per variant.
+      const perQuestion = new Map<string, Map<string, number>>();
       for (const { name, variant, suite } of runs) {
         const routed = variant(suite);
+        const ranks = new Map<string, number>();
+        perQuestion.set(name, ranks);
         let r5 = 0;
         let mrr = 0;
         const fellBack = { n: 0 };
@@ -215,6 +219,7 @@ async function main(): Promise<void> {
           );
           if (rank !== undefined && rank <= 5) r5++;
           if (rank !== undefined) mrr += 1 / rank;
+          ranks.set(q.id, rank ?? 0);
         }
         const n = tuning.length || 1;
         console.log(
@@ -292,6 +297,14 @@ async function main(): Promise<void> {
         }
         const total = totals.get(name) ?? { r5: 0, mrr: 0, corpora: 0 };
         totals.set(name, { r5: total.r5 + r5 / n, mrr: total.mrr + mrr / n, corpora: total.corpora + 1 });
+      }
+      if (process.argv.includes('--per-question')) {
+        const names = [...perQuestion.keys()];
+        console.log(`per question, first relevant rank (0: none in 10): ${names.join(' | ')}`);
+        for (const q of tuning) {
+          const row = names.map((name) => perQuestion.get(name)!.get(q.id) ?? 0);
+          if (new Set(row).size > 1) console.log(`  ${q.id.padEnd(14)} ${row.join(' ')}  ${q.question}`);
+        }
       }
     } finally {
       await platform.stop();

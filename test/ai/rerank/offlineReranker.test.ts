@@ -79,6 +79,19 @@ describe('offline reranker', () => {
     expect(ranked.map((h) => h.chunkId)).toEqual(['a', 'c', 'b']);
   });
 
+  it('reads the rank prior from `ranks` when given, instead of the position', async () => {
+    const first = buildHit({ chunkId: 'a', documentId: 'd1', text: 'The cache key hashes the query.' });
+    const second = buildHit({ chunkId: 'b', documentId: 'd2', text: 'The cache key hashes the query.' });
+    const reranker = createOfflineReranker({ idf: () => 1 });
+
+    const byPosition = await reranker('cache key', [first, second], 2);
+    const byRanks = await createOfflineReranker({ idf: () => 1 })('cache key', [first, second], 2, [2, 1]);
+
+    expect(byPosition.map((h) => h.chunkId)).toEqual(['a', 'b']);
+    expect(byRanks.map((h) => h.chunkId)).toEqual(['b', 'a']);
+    expect(byRanks[0].score).toBeCloseTo(byPosition[0].score);
+  });
+
   it('keeps at most the limit', async () => {
     const hits = ['a', 'b', 'c'].map((id) => buildHit({ chunkId: id, documentId: id, text: `cache ${id}` }));
 

@@ -1,6 +1,6 @@
 import type { Reranker } from '../../../ai/rerank/offlineReranker';
 import { AdaptiveRouter } from '../../../ai/router/adaptiveRouter';
-import { fuseRoute, type RouteAnchor, type RouteList } from '../../../ai/router/routeFusion';
+import { bestRanks, fuseRoute, type RouteAnchor, type RouteList } from '../../../ai/router/routeFusion';
 import type { Hit, SearchStrategy, StrategyName } from '../../../ai/retrieval/hit';
 import { buildHit } from '../factories';
 
@@ -152,5 +152,52 @@ describe('adaptive router with an anchor', () => {
     expect(after.route.reason).toContain('anchor fulltext chosen on the index');
     // b: hyde's second, the doubled anchor's first.
     expect(ids(after.hits)[0]).toBe('b');
+  });
+});
+
+describe("the rank prior of a fused route's candidates", () => {
+  const lists = [listOf('hyde', ['a', 'b', 'c'], 1), listOf('hybrid', ['b', 'c', 'd'], 2)];
+  const fused = ['b', 'c', 'd', 'a'].map((d) =>
+    lists.flatMap((l) => l.hits).find((h) => h.documentId === d)!,
+  );
+
+  it('gives each candidate its best rank in any list, never worse than its fused position', () => {
+    expect(bestRanks(fused, lists, 'best', 10)).toEqual([1, 2, 3, 1]);
+  });
+
+  it("scales a lighter list's ranks by the heaviest weight over its weight", () => {
+    // a: hyde's first at half the heaviest weight counts as rank 2; d: hybrid's third.
+    expect(bestRanks(fused, lists, 'weighted', 10)).toEqual([1, 2, 3, 2]);
+  });
+
+  it("turns the weighted mean of the lists' priors back into a rank", () => {
+    const a = bestRanks(fused, lists, 'mean', 10)[3];
+    // a: hyde's 1st (weight 1), not in hybrid's (weight 2: rank depth + 1): prior (1 + 2/√11) / 3.
+    expect(a).toBeCloseTo(1 / ((1 + 2 / Math.sqrt(11)) / 3) ** 2);
+    // A candidate joined at fused position 1 (a cited section, in no list) keeps that position.
+    expect(bestRanks([buildHit({ chunkId: 'z#1' })], lists, 'mean', 10)).toEqual([1]);
+  });
+
+  it('passes the weighted ranks to the reranker of an auto route, and none by default or for a named strategy', async () => {
+    const seen: (readonly number[] | undefined)[] = [];
+    const recording: Reranker = async (_q, hits, limit, ranks) => {
+      seen.push(ranks);
+      return hits.slice(0, limit);
+    };
+    const strategies = {
+      hyde: (async () => lists[0].hits) as SearchStrategy,
+      hybrid: (async () => lists[1].hits.map((h) => ({ ...h }))) as SearchStrategy,
+    };
+    const options = { anchor: { ...anchor({ weight: 2, minShared: 0 }), classes: ['FACTUAL' as const] } };
+    const question = 'Which lantern burns longest in the crypt?';
+
+    await new AdaptiveRouter(strategies, recording, { ...options, prior: 'weighted' }).search(question);
+    await new AdaptiveRouter(strategies, recording, options).search(question);
+    await new AdaptiveRouter(strategies, recording, { ...options, prior: 'weighted' }).search(question, {
+      strategy: 'hyde',
+    });
+
+    // Fused b, c, d, a (RRF k 60, hybrid at weight 2); a is hyde's first at half hybrid's weight.
+    expect(seen).toEqual([[1, 2, 3, 2], undefined, undefined]);
   });
 });
