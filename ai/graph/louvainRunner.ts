@@ -143,7 +143,10 @@ export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
     });`;
   const worker = new Worker(code, { eval: true });
   worker.unref();
-  const waiting = new Map<number, { resolve: (communities: Int32Array) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<
+    number,
+    { resolve: (communities: Int32Array) => void; reject: (e: Error) => void }
+  >();
   let nextId = 1;
   worker.on('message', (message: { id: number; communities?: Int32Array; error?: string }) => {
     const job = waiting.get(message.id);
