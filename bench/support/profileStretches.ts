@@ -10,9 +10,11 @@
  * their leaf in brackets, e.g. `[(garbage collector)]`) and by its outermost project frames (where the task entered
  * the project's code). Lines are the transpiled code's under tsx (often 1 or 2): the function names carry the meaning.
  *
- * Run: npx tsx bench/support/profileStretches.ts <file.cpuprofile> [top=10] [over=50 ms] [from=0 s] [root=cwd]
- * Prints the top stretches that start at least `from` seconds into the profile (skip the server's start-up) with
- * their start, length and frames, then the longest one and the count and sum of those longer than `over`.
+ * Run: npx tsx bench/support/profileStretches.ts <file.cpuprofile> [top=10] [over=50 ms] [from=0 s] [for=end s]
+ *   [root=cwd]
+ * Prints the top stretches that start in the `for` seconds from `from` seconds into the profile (`from`: skip the
+ * server's start-up; `for`: e.g. the ingest's length) with their start, length and frames, then the longest one and the count and sum of those longer than
+ * `over`. `from` may be `ingest`: the first sample in `writeSearchableFirst` (the first ingest request).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -132,14 +134,22 @@ const top = (frames: Map<string, number>, count: number) =>
     .join('; ');
 
 function main(): void {
-  const [file, topArg = '10', overArg = '50', fromArg = '0', root = process.cwd()] = process.argv.slice(2);
-  if (!file) throw new Error('usage: profileStretches.ts <file.cpuprofile> [top] [overMs] [fromS] [root]');
+  const args = process.argv.slice(2);
+  const [file, topArg = '10', overArg = '50', fromArg = '0', forArg = 'end', root = process.cwd()] = args;
+  if (!file)
+    throw new Error('usage: profileStretches.ts <file.cpuprofile> [top] [overMs] [fromS] [forS] [root]');
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const fromUs = Number(fromArg) * 1e6;
-  const stretches = stretchesOf(profile, path.resolve(root)).filter((s) => s.startUs >= fromUs);
+  const all = stretchesOf(profile, path.resolve(root));
+  const firstIngest = all.find((s) =>
+    [...s.outer.keys()].some((name) => name.startsWith('writeSearchableFirst ')),
+  );
+  const fromUs = fromArg === 'ingest' ? (firstIngest?.startUs ?? 0) : Number(fromArg) * 1e6;
+  const toUs = forArg === 'end' ? Infinity : fromUs + Number(forArg) * 1e6;
+  const stretches = all.filter((s) => s.startUs >= fromUs && s.startUs < toUs);
   const overUs = Number(overArg) * 1000;
   const seconds = (profile.endTime - profile.startTime) / 1e6;
-  console.log(`${file}: ${seconds.toFixed(1)} s profiled, ${stretches.length} stretches from ${fromArg} s`);
+  const window = `${(fromUs / 1e6).toFixed(1)} s to ${toUs === Infinity ? 'the end' : `${(toUs / 1e6).toFixed(1)} s`}`;
+  console.log(`${file}: ${seconds.toFixed(1)} s profiled, ${stretches.length} stretches from ${window}`);
   const ms = (us: number) => (us / 1000).toFixed(0);
   const summary = (name: string, length: (s: Stretch) => number) => {
     const sorted = [...stretches].sort((a, b) => length(b) - length(a));

@@ -111,11 +111,17 @@ export class VectorIndex {
   }
 
   /**
-   * Copies the vectors of `labels` (those that have one) into one buffer, apart from later writes: what a snapshot
-   * written over several tasks reads (label → its vector as of now).
+   * The vectors of `labels` (those that have one), label → vector. `copy`: copied into one buffer, apart from later
+   * writes (what a snapshot written over several tasks reads); else views of the live store, valid until the next
+   * write (a snapshot written in one step).
    */
-  copyOf(labels: readonly number[]): Map<number, Float32Array> {
+  vectorsOf(labels: readonly number[], copy: boolean): Map<number, Float32Array> {
     const kept = labels.filter((label) => this.has(label));
+    if (!copy) {
+      return new Map(
+        kept.map((label) => [label, this.arena.subarray(label * this.dim, (label + 1) * this.dim)]),
+      );
+    }
     const buffer = new Float32Array(kept.length * this.dim);
     const copies = new Map<number, Float32Array>();
     kept.forEach((label, i) => {

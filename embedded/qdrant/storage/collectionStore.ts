@@ -123,7 +123,7 @@ export class CollectionStore {
 
   /** Writes the whole state (and HNSW graphs) to a new snapshot, then empties the log, in one synchronous step. */
   snapshot(): void {
-    const { header, bodies } = this.capture();
+    const { header, bodies } = this.capture(false);
     writeRecordFileAtomically(path.join(this.dir, SNAPSHOT_FILE), bodies);
     this.wal.reset();
     this.settle(header);
@@ -148,7 +148,7 @@ export class CollectionStore {
 
   private async writeInBackground(job: { abandoned: boolean }): Promise<void> {
     const folded = this.wal.size;
-    const { header, bodies } = this.capture();
+    const { header, bodies } = this.capture(true);
     const file = path.join(this.dir, SNAPSHOT_FILE);
     if (!(await writeRecordFileInSlices(file, bodies, () => job.abandoned))) return;
     // A `close` between the rename and here wrote a newer snapshot and emptied the log itself.
@@ -157,8 +157,11 @@ export class CollectionStore {
     this.settle(header);
   }
 
-  /** Saves the graphs and freezes what a snapshot of the current state holds; `bodies` encodes it lazily. */
-  private capture(): { header: SnapshotHeader; bodies: Iterable<Buffer> } {
+  /**
+   * Saves the graphs and takes what a snapshot of the current state holds; `bodies` encodes it lazily. `frozen`: the
+   * vectors are copied, so writes may go on while `bodies` is read (else it must be read before the next write).
+   */
+  private capture(frozen: boolean): { header: SnapshotHeader; bodies: Iterable<Buffer> } {
     const { collection } = this;
     const seq = collection.lastSeq;
     const graphs: SnapshotHeader['graphs'] = {};
@@ -173,7 +176,9 @@ export class CollectionStore {
     // Payloads are replaced on change, never edited in place, so keeping references freezes them.
     const points = collection.inIdOrder().map(({ id, payload, label }) => ({ id, payload, label }));
     const labels = points.map((point) => point.label);
-    const vectors = [...collection.vectors].map(([name, index]) => [name, index.copyOf(labels)] as const);
+    const vectors = [...collection.vectors].map(
+      ([name, index]) => [name, index.vectorsOf(labels, frozen)] as const,
+    );
     return { header, bodies: snapshotBodies(header, points, vectors) };
   }
 
