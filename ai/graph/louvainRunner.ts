@@ -1,5 +1,6 @@
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { seededRandom } from '../../platform/seededRandom';
 
@@ -59,11 +60,57 @@ function runLouvain(input: LouvainInput): Record<string, number> {
   });
 }
 
+/** Edges converted per task before the conversion yields to the event loop. */
+const EDGES_PER_SLICE = 20_000;
+
+/** A `LouvainInput` as the worker takes it: nodes by position, edges as typed arrays (transferred, not copied). */
+interface PackedInput {
+  count: number;
+  from: Int32Array<ArrayBuffer>;
+  to: Int32Array<ArrayBuffer>;
+  weight: Float64Array<ArrayBuffer>;
+  resolution: number;
+  seed: number;
+}
+
+/**
+ * Packs `input` for the worker, yielding every `EDGES_PER_SLICE` edges. A bulk ingest's rebuild of the communities
+ * sends hundreds of thousands of edges: as `[string, string, number]` arrays, renaming them by position and cloning
+ * them into the message held the loop for 0.3-1.4 s (bench/README.md, issue 37, stop 48); typed arrays are moved.
+ */
+async function pack(input: LouvainInput): Promise<PackedInput> {
+  const position = new Map(input.nodes.map((node, i) => [node, i]));
+  const at = (node: string) => {
+    const found = position.get(node);
+    if (found === undefined) throw new Error(`louvain: edge endpoint ${JSON.stringify(node)} is not a node`);
+    return found;
+  };
+  const count = input.edges.length;
+  const packed = {
+    count: input.nodes.length,
+    from: new Int32Array(count),
+    to: new Int32Array(count),
+    weight: new Float64Array(count),
+    resolution: input.resolution,
+    seed: input.seed,
+  };
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && i % EDGES_PER_SLICE === 0) await yieldToLoop();
+    const [from, to, weight] = input.edges[i];
+    packed.from[i] = at(from);
+    packed.to[i] = at(to);
+    packed.weight[i] = weight;
+  }
+  return packed;
+}
+
 /**
  * Louvain on a worker thread, so community detection over a large graph never blocks the event loop. The
  * worker's code is plain JavaScript given to `new Worker(..., { eval: true })`, requiring graphology and the
  * Louvain package by the absolute paths this process resolved — so it runs the same from TypeScript sources
- * (tsx, jest) and from dist/. Jobs are queued on one worker; `close()` ends it.
+ * (tsx, jest) and from dist/. It builds the same graph as `inProcessLouvain` (nodes "0", "1", … in order, edges in
+ * order), from typed arrays moved to it, and answers each node's community by position (-1: none). Jobs are queued
+ * on one worker; `close()` ends it.
  */
 export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
   const paths = {
@@ -82,10 +129,14 @@ export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
     parentPort.on('message', ({ id, input }) => {
       try {
         const graph = new Graph({ type: 'undirected' });
-        for (const node of input.nodes) graph.addNode(node);
-        for (const [from, to, weight] of input.edges) graph.addEdge(from, to, { weight });
+        for (let i = 0; i < input.count; i++) graph.addNode(String(i));
+        for (let i = 0; i < input.from.length; i++)
+          graph.addEdge(String(input.from[i]), String(input.to[i]), { weight: input.weight[i] });
         const mapping = louvain(graph, { getEdgeWeight: 'weight', resolution: input.resolution, rng: rng(input.seed) });
-        parentPort.postMessage({ id, mapping });
+        const communities = new Int32Array(input.count);
+        for (let i = 0; i < input.count; i++)
+          communities[i] = Object.hasOwn(mapping, String(i)) ? mapping[String(i)] : -1;
+        parentPort.postMessage({ id, communities }, [communities.buffer]);
       } catch (error) {
         parentPort.postMessage({ id, error: String(error && error.message || error) });
       }
@@ -94,26 +145,33 @@ export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
   worker.unref();
   const waiting = new Map<
     number,
-    { resolve: (m: Record<string, number>) => void; reject: (e: Error) => void }
+    { resolve: (communities: Int32Array) => void; reject: (e: Error) => void }
   >();
   let nextId = 1;
-  worker.on('message', (message: { id: number; mapping?: Record<string, number>; error?: string }) => {
+  worker.on('message', (message: { id: number; communities?: Int32Array; error?: string }) => {
     const job = waiting.get(message.id);
     waiting.delete(message.id);
     if (message.error !== undefined) job?.reject(new Error(`louvain worker: ${message.error}`));
-    else job?.resolve(message.mapping!);
+    else job?.resolve(message.communities!);
   });
   worker.on('error', (error) => {
     for (const job of waiting.values()) job.reject(error);
     waiting.clear();
   });
-  const run = (input: LouvainInput) =>
-    new Promise<Record<string, number>>((resolve, reject) => {
+  const run = async (input: LouvainInput) => {
+    const packed = await pack(input);
+    const communities = await new Promise<Int32Array>((resolve, reject) => {
       const id = nextId++;
-      const keyed = byPosition(input);
-      waiting.set(id, { resolve: (mapping) => resolve(keyed.back(mapping)), reject });
-      worker.postMessage({ id, input: keyed.input });
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, input: packed }, [packed.from.buffer, packed.to.buffer, packed.weight.buffer]);
     });
+    // No prototype, so an entity named `__proto__` is a key like any other.
+    const mapping = Object.create(null) as Record<string, number>;
+    input.nodes.forEach((node, i) => {
+      if (communities[i] !== -1) mapping[node] = communities[i];
+    });
+    return mapping;
+  };
   return Object.assign(run, {
     close: async () => {
       await worker.terminate();

@@ -1,13 +1,14 @@
 /**
  * The platform process of bench/brainSearchHttp.ts: the identity and brain areas on the embedded MongoDB and
  * Qdrant engines under a fresh DATA_DIR, Redis when BENCH_REDIS_URL is given, API role only, quiet logs and
- * no gateway limit (one client drives every request). Prints its URL on the first stdout line; SIGTERM stops it.
+ * no gateway limit (one client drives every request). The engines run on the event loop unless BENCH_ENGINE_THREADS=1
+ * (then on their own threads, the platform default). Prints its URL on the first stdout line; SIGTERM stops it.
  */
 import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
-import { embeddedEngines } from '../../embedded';
+import { embeddedEnginesFor } from '../../embedded';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { Platform, type PlatformContext } from '../../platform/platform';
@@ -36,7 +37,10 @@ async function main(): Promise<void> {
     const brain = await createBrainArea(context, auth);
     return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
   };
-  const platform = await Platform.start({ config, logger, parts, engines: embeddedEngines });
+  // BENCH_ENGINE_THREADS=1 runs the embedded engines on their own threads, as `npm start` does by default
+  // (EMBEDDED_ENGINE_THREADS=1); unset or 0 keeps them on the event loop, as every bench run before stop 48 did.
+  const engines = embeddedEnginesFor(process.env.BENCH_ENGINE_THREADS === '1');
+  const platform = await Platform.start({ config, logger, parts, engines });
   process.stdout.write(`http://127.0.0.1:${platform.port}\n`);
   // How long the event loop was held at worst (ingest, graph upkeep, searches), reported on stop.
   const delay = monitorEventLoopDelay({ resolution: 10 });

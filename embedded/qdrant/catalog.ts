@@ -102,7 +102,9 @@ export class Catalog {
 
   /** The single write path: log, apply, then let the background indexer catch up. Returns the sequence. */
   commit(name: string, op: CollectionOp): number {
-    const seq = this.store(name).commit(op);
+    const store = this.store(name);
+    const seq = store.commit(op);
+    if (store.wantsCompaction) this.snapshotInBackground(store, 'compaction');
     this.scheduleIndexing();
     return seq;
   }
@@ -146,11 +148,28 @@ export class Catalog {
       for (const index of collection.vectors.values()) index.indexStep(INDEX_SLICE_MS);
       if (!isIndexing(collection) && store.graphsUnsaved) {
         // Persist the freshly built graph so a restart loads it instead of rebuilding.
-        store.snapshot();
+        this.snapshotInBackground(store, 'HNSW index built');
         this.logger.info({ collection: collection.name, points: collection.size }, 'qdrant HNSW index built');
       }
       return;
     }
+  }
+
+  /** Writes a collection's snapshot without holding the loop; a failure is logged (the log still holds it all). */
+  private snapshotInBackground(store: CollectionStore, reason: string): void {
+    const started = performance.now();
+    store.snapshotInBackground().then(
+      () => {
+        const ms = Math.round(performance.now() - started);
+        this.logger.debug({ collection: store.collection.name, reason, ms }, 'qdrant snapshot written');
+      },
+      (error: unknown) => {
+        this.logger.error(
+          { err: error, collection: store.collection.name, reason },
+          'qdrant snapshot failed',
+        );
+      },
+    );
   }
 }
 

@@ -27,6 +27,7 @@ import { SectionCitations } from '../../ai/retrieval/sectionCitations';
 import { IngestActivity } from '../../ai/corpus/ingestActivity';
 import { GraphIndex } from '../../ai/graph/graphIndex';
 import { workerLouvain } from '../../ai/graph/louvainRunner';
+import { sharedWordNet } from '../../ai/text/wordNet';
 import { MongoGraphSink } from '../../ai/graph/mongoGraphSink';
 import { MongoRaptorSink } from '../../ai/raptor/mongoRaptorSink';
 import { RaptorIndex } from '../../ai/raptor/raptorIndex';
@@ -87,6 +88,10 @@ export interface BrainCore {
 export async function openBrainCore(context: BrainCoreContext): Promise<BrainCore> {
   const { config, stores, clock } = context;
   const logger = context.logger.child({ component: 'brain' });
+  // WordNet's index (the reranker's and the semantic embedder's) is parsed now, in slices, not in the first search.
+  sharedWordNet()
+    .preload()
+    .catch((error: unknown) => logger.warn({ err: error }, 'WordNet preload failed; it loads on first use'));
   const store = new MongoChunkStore(stores.mongo);
   await store.init();
   const retry = {

@@ -110,6 +110,28 @@ export class VectorIndex {
     return this.arena.slice(label * this.dim, (label + 1) * this.dim);
   }
 
+  /**
+   * The vectors of `labels` (those that have one), label → vector. `copy`: copied into one buffer, apart from later
+   * writes (what a snapshot written over several tasks reads); else views of the live store, valid until the next
+   * write (a snapshot written in one step).
+   */
+  vectorsOf(labels: readonly number[], copy: boolean): Map<number, Float32Array> {
+    const kept = labels.filter((label) => this.has(label));
+    if (!copy) {
+      return new Map(
+        kept.map((label) => [label, this.arena.subarray(label * this.dim, (label + 1) * this.dim)]),
+      );
+    }
+    const buffer = new Float32Array(kept.length * this.dim);
+    const copies = new Map<number, Float32Array>();
+    kept.forEach((label, i) => {
+      const at = i * this.dim;
+      buffer.set(this.arena.subarray(label * this.dim, (label + 1) * this.dim), at);
+      copies.set(label, buffer.subarray(at, at + this.dim));
+    });
+    return copies;
+  }
+
   /** Stores or replaces a label's vector; the graphs pick it up on the next indexing step. */
   set(label: number, vector: Float32Array): void {
     this.ensureCapacity(label + 1);

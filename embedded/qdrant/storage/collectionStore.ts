@@ -3,8 +3,16 @@ import path from 'node:path';
 import { Collection } from '../collection';
 import type { CollectionConfig } from '../collectionConfig';
 import type { PayloadIndexSpec } from '../payloadIndexSpec';
-import { RecordAppender, readRecords, renameDurably, writeRecordFileAtomically } from './recordFile';
+import {
+  RecordAppender,
+  readRecords,
+  renameDurably,
+  writeRecordFileAtomically,
+  writeRecordFileInSlices,
+} from './recordFile';
 import { decodeOp, decodeRecord, encodeOp, encodeRecord, type CollectionOp } from './recordCodec';
+import type { PointId } from '../pointId';
+import type { Payload } from '../payload';
 
 const CONFIG_FILE = 'config.json';
 const WAL_FILE = 'wal.log';
@@ -33,6 +41,8 @@ interface SnapshotHeader {
  */
 export class CollectionStore {
   private graphsSaved: boolean;
+  /** The snapshot being written in the background, if any; `close` abandons it. */
+  private background?: { abandoned: boolean; done: Promise<void> };
 
   private constructor(
     readonly dir: string,
@@ -90,13 +100,20 @@ export class CollectionStore {
     );
   }
 
-  /** Logs an operation, then applies it. Once this returns the operation survives a killed process. */
+  /**
+   * Logs an operation, then applies it. Once this returns the operation survives a killed process. The caller
+   * compacts (`snapshotInBackground`) when `wantsCompaction` says so.
+   */
   commit(op: CollectionOp): number {
     const seq = this.collection.lastSeq + 1;
     this.wal.append(encodeOp(seq, op));
     this.collection.apply(seq, op);
-    if (this.wal.size > this.options.compactAfterBytes) this.snapshot();
     return seq;
+  }
+
+  /** True when the log has passed `compactAfterBytes` and no snapshot is being written. */
+  get wantsCompaction(): boolean {
+    return !this.background && this.wal.size > this.options.compactAfterBytes;
   }
 
   /** True when the log holds operations a snapshot would fold in. */
@@ -104,8 +121,47 @@ export class CollectionStore {
     return this.wal.size > 0;
   }
 
-  /** Writes the whole state (and HNSW graphs) to a new snapshot, then empties the log. */
+  /** Writes the whole state (and HNSW graphs) to a new snapshot, then empties the log, in one synchronous step. */
   snapshot(): void {
+    const { header, bodies } = this.capture(false);
+    writeRecordFileAtomically(path.join(this.dir, SNAPSHOT_FILE), bodies);
+    this.wal.reset();
+    this.settle(header);
+  }
+
+  /**
+   * Writes the same snapshot as `snapshot` without holding the event loop: the state is captured at once (the HNSW
+   * graphs saved, the points and a copy of their vectors taken), then encoded and written a chunk of points per task
+   * while writes go on; once the file is in place, the log keeps only the records appended meanwhile (a restart
+   * replays them over the snapshot). One at a time: a call while one is being written returns that one. `close`
+   * abandons it (and writes its own). A 20k-chunk brain's snapshot held the loop for 0.1-2.2 s (stop 48).
+   */
+  snapshotInBackground(): Promise<void> {
+    if (this.background) return this.background.done;
+    const job = { abandoned: false, done: Promise.resolve() };
+    this.background = job;
+    job.done = this.writeInBackground(job).finally(() => {
+      if (this.background === job) this.background = undefined;
+    });
+    return job.done;
+  }
+
+  private async writeInBackground(job: { abandoned: boolean }): Promise<void> {
+    const folded = this.wal.size;
+    const { header, bodies } = this.capture(true);
+    const file = path.join(this.dir, SNAPSHOT_FILE);
+    if (!(await writeRecordFileInSlices(file, bodies, () => job.abandoned))) return;
+    // A `close` between the rename and here wrote a newer snapshot and emptied the log itself.
+    if (job.abandoned) return;
+    this.wal.dropBefore(folded);
+    this.settle(header);
+  }
+
+  /**
+   * Saves the graphs and takes what a snapshot of the current state holds; `bodies` encodes it lazily. `frozen`: the
+   * vectors are copied, so writes may go on while `bodies` is read (else it must be read before the next write).
+   */
+  private capture(frozen: boolean): { header: SnapshotHeader; bodies: Iterable<Buffer> } {
     const { collection } = this;
     const seq = collection.lastSeq;
     const graphs: SnapshotHeader['graphs'] = {};
@@ -117,8 +173,18 @@ export class CollectionStore {
       graphs[name] = { file, pending };
     });
     const header: SnapshotHeader = { seq, payloadIndexes: [...collection.payloadIndexes], graphs };
-    writeRecordFileAtomically(path.join(this.dir, SNAPSHOT_FILE), snapshotBodies(collection, header));
-    this.wal.reset();
+    // Payloads are replaced on change, never edited in place, so keeping references freezes them.
+    const points = collection.inIdOrder().map(({ id, payload, label }) => ({ id, payload, label }));
+    const labels = points.map((point) => point.label);
+    const vectors = [...collection.vectors].map(
+      ([name, index]) => [name, index.vectorsOf(labels, frozen)] as const,
+    );
+    return { header, bodies: snapshotBodies(header, points, vectors) };
+  }
+
+  /** After a snapshot is in place: notes the saved graphs and removes the graph files it does not name. */
+  private settle(header: SnapshotHeader): void {
+    const { graphs } = header;
     this.graphsSaved = Object.keys(graphs).length > 0;
     const kept = new Set(Object.values(graphs).map((graph) => graph.file));
     for (const file of fs.readdirSync(this.dir)) {
@@ -128,6 +194,7 @@ export class CollectionStore {
 
   /** Snapshots when there is anything to fold in, then releases the log file. */
   close(): void {
+    if (this.background) this.background.abandoned = true;
     if (this.hasLog) this.snapshot();
     this.wal.close();
   }
@@ -141,15 +208,24 @@ export class CollectionStore {
   }
 }
 
-function* snapshotBodies(collection: Collection, header: SnapshotHeader): Generator<Buffer> {
+/** A point as a snapshot holds it, and its vectors by name (label → vector, a copy apart from later writes). */
+type FrozenPoint = { id: PointId; payload: Payload; label: number };
+type FrozenVectors = ReadonlyArray<readonly [string, ReadonlyMap<number, Float32Array>]>;
+
+function* snapshotBodies(
+  header: SnapshotHeader,
+  points: readonly FrozenPoint[],
+  vectors: FrozenVectors,
+): Generator<Buffer> {
   yield encodeRecord({ ...header });
-  const points = collection.inIdOrder();
   for (let start = 0; start < points.length; start += SNAPSHOT_CHUNK) {
     const chunk = points.slice(start, start + SNAPSHOT_CHUNK).map((point) => {
-      const vectors: Record<string, Float32Array> = {};
-      for (const [name, index] of collection.vectors)
-        if (index.has(point.label)) vectors[name] = index.vector(point.label);
-      return { id: point.id, payload: point.payload, label: point.label, vectors };
+      const stored: Record<string, Float32Array> = {};
+      for (const [name, copies] of vectors) {
+        const vector = copies.get(point.label);
+        if (vector) stored[name] = vector;
+      }
+      return { ...point, vectors: stored };
     });
     yield encodeRecord({}, chunk);
   }

@@ -73,6 +73,31 @@ export class RecordAppender {
     if (this.fsync) fs.fsyncSync(this.fd);
   }
 
+  /**
+   * Removes the file's first `bytes` (the records a snapshot folded in) and keeps the ones appended after them: they
+   * are copied to a new file that replaces this one by a durable rename, so a crash leaves either file whole.
+   */
+  dropBefore(bytes: number): void {
+    if (bytes >= this.bytes) return this.reset();
+    if (bytes === 0) return;
+    const tail = Buffer.allocUnsafe(this.bytes - bytes);
+    for (let read = 0; read < tail.length;) {
+      read += fs.readSync(this.fd, tail, read, tail.length - read, bytes + read);
+    }
+    const temp = `${this.file}.tmp`;
+    const fd = fs.openSync(temp, 'w');
+    try {
+      for (let written = 0; written < tail.length;) written += fs.writeSync(fd, tail, written);
+      if (this.fsync) fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    renameDurably(temp, this.file);
+    fs.closeSync(this.fd);
+    this.fd = fs.openSync(this.file, 'r+');
+    this.bytes = tail.length;
+  }
+
   /** Empties the file (after a snapshot made its records redundant). */
   reset(): void {
     fs.ftruncateSync(this.fd, 0);
@@ -100,6 +125,42 @@ export function writeRecordFileAtomically(file: string, bodies: Iterable<Buffer>
     fs.closeSync(fd);
   }
   renameDurably(temp, file);
+}
+
+/**
+ * `writeRecordFileAtomically` without holding the event loop: each body is taken from `bodies` (where the caller's
+ * encoding runs) and written asynchronously, one per task, to `<file>.bg.tmp`, then fsynced and renamed over `file`.
+ * Resolves false and removes the temp file, leaving `file` as it was, once `abandoned()` is true: it is checked
+ * between bodies and just before the rename, which is synchronous, so nothing can replace `file` in between.
+ */
+export async function writeRecordFileInSlices(
+  file: string,
+  bodies: Iterable<Buffer>,
+  abandoned: () => boolean,
+): Promise<boolean> {
+  const temp = `${file}.bg.tmp`;
+  const handle = await fs.promises.open(temp, 'w');
+  let complete = false;
+  try {
+    for (const body of bodies) {
+      if (abandoned()) return false;
+      const record = frameRecord(body);
+      for (let written = 0; written < record.length;) {
+        written += (await handle.write(record, written, record.length - written)).bytesWritten;
+      }
+    }
+    await handle.sync();
+    complete = true;
+  } finally {
+    await handle.close();
+    if (!complete) await fs.promises.rm(temp, { force: true });
+  }
+  if (abandoned()) {
+    await fs.promises.rm(temp, { force: true });
+    return false;
+  }
+  renameDurably(temp, file);
+  return true;
 }
 
 /** Renames and fsyncs the parent directory so the rename itself survives a crash. */

