@@ -1,8 +1,8 @@
 /**
  * The platform process of bench/brainSearchHttp.ts: the identity and brain areas on the embedded MongoDB and
  * Qdrant engines under a fresh DATA_DIR, Redis when BENCH_REDIS_URL is given, API role only, quiet logs and
- * no gateway limit (one client drives every request). The engines run on the event loop unless BENCH_ENGINE_THREADS=1
- * (then on their own threads, the platform default). Prints its URL on the first stdout line; SIGTERM stops it.
+ * no gateway limit (one client drives every request). The engines run on their own threads, the platform default,
+ * unless BENCH_ENGINE_THREADS=0 (then on the event loop, as every bench run before stop 48 had them). Prints its URL on the first stdout line; SIGTERM stops it.
  */
 import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -37,9 +37,9 @@ async function main(): Promise<void> {
     const brain = await createBrainArea(context, auth);
     return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
   };
-  // BENCH_ENGINE_THREADS=1 runs the embedded engines on their own threads, as `npm start` does by default
-  // (EMBEDDED_ENGINE_THREADS=1); unset or 0 keeps them on the event loop, as every bench run before stop 48 did.
-  const engines = embeddedEnginesFor(process.env.BENCH_ENGINE_THREADS === '1');
+  // The embedded engines on their own threads, as `npm start` runs them (EMBEDDED_ENGINE_THREADS=1, the default);
+  // BENCH_ENGINE_THREADS=0 puts them on the event loop, as every bench run before stop 48 had them.
+  const engines = embeddedEnginesFor(process.env.BENCH_ENGINE_THREADS !== '0');
   const platform = await Platform.start({ config, logger, parts, engines });
   process.stdout.write(`http://127.0.0.1:${platform.port}\n`);
   // How long the event loop was held at worst (ingest, graph upkeep, searches), reported on stop.
