@@ -2,6 +2,7 @@ import { matchMaker } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { hasRole } from '../../platform/config';
+import { placeRooms } from '../../platform/game/gameServer';
 import type { PlatformContext, ProductParts } from '../../platform/platform';
 import type { Types } from 'mongoose';
 import { ActionGateway } from '../../rooms/actionGateway';
@@ -115,8 +116,9 @@ export async function createWorldArea(
   const presence = sharesRemoteRooms ? new RedisPresence(config.REDIS_URL) : undefined;
   const driver = sharesRemoteRooms ? new RedisDriver(config.REDIS_URL) : undefined;
   if (presence && driver) {
-    // A standalone matchmaker: it reaches rooms (and asks game processes to create them) without hosting any.
-    await matchMaker.setup(presence, driver);
+    // A standalone matchmaker: it reaches rooms (and asks game processes to create them) without hosting any, placing
+    // them as the game processes do (their GAME_HOSTS_ROOMS pins, else the process with the fewest rooms).
+    await matchMaker.setup(presence, driver, undefined, placeRooms(presence));
     await matchMaker.accept(true);
   }
   const reachable = hasRole(config, 'game') || sharesRemoteRooms;
