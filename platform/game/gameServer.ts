@@ -5,6 +5,7 @@ import { WebSocketTransport } from '@colyseus/ws-transport';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { RedisDriver } from '@colyseus/redis-driver';
 import type { Logger } from 'pino';
+import { ConfigError } from '../config';
 
 /** A room type to define on the game server. */
 export interface RoomDefinition {
@@ -71,6 +72,17 @@ export class GameServer {
   ) {}
 
   static async start(options: GameServerOptions): Promise<GameServer> {
+    // A pin naming a room type this server does not define would place nothing: a typo, refused at start.
+    const defined = options.rooms.map((room) => room.name);
+    const unknown = (options.hostsRooms ?? []).filter((name) => !defined.includes(name));
+    if (unknown.length > 0)
+      throw new ConfigError([
+        {
+          variable: 'GAME_HOSTS_ROOMS',
+          expected: `room types this server defines (${defined.join(', ') || 'none'})`,
+          received: unknown.join(','),
+        },
+      ]);
     const log = options.logger.child({ component: 'game' });
     const presence = options.redisUrl ? new RedisPresence(options.redisUrl) : new LocalPresence();
     const driver = options.redisUrl ? new RedisDriver(options.redisUrl) : new LocalDriver();

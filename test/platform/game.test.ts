@@ -70,3 +70,14 @@ describe('where the matchmaker creates rooms (GAME_HOSTS_ROOMS)', () => {
     expect(await placeRooms(presence, listed)('area_caves')).toBe('b');
   });
 });
+
+describe('a pin naming a room type the server does not define', () => {
+  it('refuses to start, naming the variable, the types it defines and the unknown one', async () => {
+    await expect(
+      startTestPlatform(
+        { ROLES: 'api,game,worker', GAME_HOSTS_ROOMS: 'echo,ecko' },
+        { rooms: [{ name: 'echo', room: EchoRoom }] },
+      ),
+    ).rejects.toThrow('GAME_HOSTS_ROOMS: room types this server defines (echo) (got "ecko")');
+  });
+});
