@@ -39,27 +39,14 @@ import {
   type CrowdKind,
 } from './support/crowdPlan';
 import { runCrowdClients, type CrowdMessage } from './support/crowdClients';
+import { freeLoopbackPort } from './support/ports';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
-import { liveHeapBytes, percentile } from './support/stats';
+import { latencySummary, liveHeapBytes } from './support/stats';
 import { threadCpuMs, threadCpuPer1000 } from './support/threadCpu';
 import { watchTickCpu } from './support/tickCpu';
 import { describeLoopStalls, watchLoopStalls } from './support/loopStalls';
-import net from 'node:net';
 
 const TICK_MS = 100;
-
-async function freeLoopbackPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms (${sorted.length})`;
-};
 
 async function main(players: number, actions: number, seed: number): Promise<void> {
   const watchdog = setTimeout(() => {
@@ -184,16 +171,16 @@ async function main(players: number, actions: number, seed: number): Promise<voi
     `  in the area rooms (SDK): ${AREAS.map((area, i) => `${area} ${connected[i]}`).join(', ')}; join ${sdkJoined.seconds.toFixed(1)} s SDK, ${(telnetJoined?.seconds ?? 0).toFixed(1)} s telnet; join failures ${sdkJoined.failures + (telnetJoined?.failures ?? 0)}; ${sdks.length} SDK load process(es)${nice ? `, load processes at nice ${nice}` : ''}`,
   );
   console.log(
-    `  action latency, all: ${summary(all)}, max ${Math.max(0, ...all).toFixed(0)} ms (target p95 < 100 ms)`,
+    `  action latency, all: ${latencySummary(all)}, max ${Math.max(0, ...all).toFixed(0)} ms (target p95 < 100 ms)`,
   );
   console.log(
-    `    SDK (room.request to reply): ${summary(sdkDone.flatMap((d) => CROWD_KINDS.flatMap((k) => d.latencies[k])))}`,
+    `    SDK (room.request to reply): ${latencySummary(sdkDone.flatMap((d) => CROWD_KINDS.flatMap((k) => d.latencies[k])))}`,
   );
   if (telnetDone)
     console.log(
-      `    telnet (line to its prompt): ${summary(CROWD_KINDS.flatMap((k) => telnetDone.latencies[k]))}`,
+      `    telnet (line to its prompt): ${latencySummary(CROWD_KINDS.flatMap((k) => telnetDone.latencies[k]))}`,
     );
-  for (const kind of CROWD_KINDS) console.log(`    ${kind}: ${summary(byKind(kind))}`);
+  for (const kind of CROWD_KINDS) console.log(`    ${kind}: ${latencySummary(byKind(kind))}`);
   const refused = done.reduce((sum, d) => sum + d.refused, 0);
   const failures = done.reduce((sum, d) => sum + d.failures, 0);
   console.log(

@@ -16,7 +16,6 @@
  *
  * Usage: npx tsx bench/mudCrowdCluster.ts [players=2000] [actions=15] [seed=1]
  */
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,25 +29,13 @@ import { startCluster, type Cluster, type ClusterProcess } from '../test/helpers
 import { AREAS, CROWD_KINDS, crowdHome, describeTicks, type CrowdKind } from './support/crowdPlan';
 import type { CrowdMessage } from './support/crowdClients';
 import { tickSnapshotOf, ticksByArea } from './support/metricsText';
+import { freeLoopbackPort } from './support/ports';
 import { forkLoadChild } from './support/platformProcess';
 import { cpuSeconds, rssBytes } from './support/procCpu';
-import { percentile } from './support/stats';
+import { latencySummary } from './support/stats';
 
 const TICK_MS = 100;
 const REDIS_DB = 14;
-
-async function freeLoopbackPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms (${sorted.length})`;
-};
 
 /** The areas each game process hosts: the most crowded first, each onto the process with the fewest players so far. */
 function areaPlan(world: World, players: number, processes: number): string[][] {
@@ -206,11 +193,11 @@ async function crowd(
     `  join ${sdkJoined.seconds.toFixed(1)} s SDK, ${telnetJoined.seconds.toFixed(1)} s telnet; join failures ${sdkJoined.failures + telnetJoined.failures}; ${sdks.length} SDK and ${telnetChildren.length} telnet load processes${nice ? ` at nice ${nice}` : ''}`,
   );
   console.log(
-    `  action latency, all: ${summary(all)}, max ${Math.max(0, ...all).toFixed(0)} ms (target p95 < 100 ms)`,
+    `  action latency, all: ${latencySummary(all)}, max ${Math.max(0, ...all).toFixed(0)} ms (target p95 < 100 ms)`,
   );
-  console.log(`    SDK (room.request to reply): ${summary(latenciesOf(sdkDone))}`);
-  console.log(`    telnet (line to its prompt): ${summary(latenciesOf(telnetDone))}`);
-  for (const kind of CROWD_KINDS) console.log(`    ${kind}: ${summary(latenciesOf(done, [kind]))}`);
+  console.log(`    SDK (room.request to reply): ${latencySummary(latenciesOf(sdkDone))}`);
+  console.log(`    telnet (line to its prompt): ${latencySummary(latenciesOf(telnetDone))}`);
+  for (const kind of CROWD_KINDS) console.log(`    ${kind}: ${latencySummary(latenciesOf(done, [kind]))}`);
   const refused = done.reduce((sum, d) => sum + d.refused, 0);
   const failures = done.reduce((sum, d) => sum + d.failures, 0);
   console.log(

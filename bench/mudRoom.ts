@@ -32,6 +32,7 @@ import type { AreaRoom } from '../rooms/AreaRoom';
 import { loadWorld } from '../rooms/content/loader';
 import { newCharacter } from '../rooms/persistence';
 import { MongoPlayerStore } from '../services/mud/characterStore';
+import { freeLoopbackPort } from './support/ports';
 import { forkLoadChild, startBenchPlatform } from './support/platformProcess';
 import { postJson, sendJson } from './support/postJson';
 import { liveHeapBytes, percentile } from './support/stats';
@@ -92,15 +93,6 @@ async function telnetSignIn(
   terminal.line(`code ${code}`);
   await entered;
   return terminal;
-}
-
-/** A free loopback TCP port (for the telnet port). */
-async function freeLoopbackPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** Progress on stderr every 250 clients, so a long run shows where it is. */

@@ -24,6 +24,23 @@ export async function longestStallDuring<T>(
   }
 }
 
+/** Counts the turns of the event loop (a chain of `setImmediate` callbacks) while `work` runs. */
+export async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    turns++;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  try {
+    await work();
+  } finally {
+    running = false;
+  }
+  return turns;
+}
+
 /** Keeps the thread busy for `ms` (a stand-in for work that takes that long). */
 export function busyFor(ms: number): void {
   const until = performance.now() + ms;

