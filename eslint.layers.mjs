@@ -8,7 +8,7 @@ import { join } from 'node:path';
 /** Folder → the top-level folders (or single modules) its files may import, besides themselves. */
 export const LAYERS = {
   platform: [],
-  embedded: ['platform/clock', 'platform/listen'],
+  embedded: ['platform/clock', 'platform/listen', 'platform/threadName'],
   models: ['platform/'],
   contracts: ['platform/'],
   access: ['models/', 'platform/'],

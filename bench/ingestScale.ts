@@ -10,6 +10,7 @@
  * (vectors, graph, RAPTOR: waited for through /brain/stats) with its rate per core (chunks per CPU-second the
  * server spent after the last page was findable), and the server's RSS at the end. The load average is printed next
  * to every size. `BENCH_SERVER_PROFILE=<dir>` writes the server's CPU profile (node --cpu-prof) there.
+ * The CPU per chunk is also printed by thread (bench/support/threadCpu.ts) and the bench client's own beside it.
  * `BENCH_SEARCH_PER_SECOND=0` measures the ingest alone (no search load). After the enrichment, 1,000 v2 SIMPLE searches
  * (`BENCH_QUIET_SEARCHES`) measure the server's CPU per search over HTTP.
  * Run: npx tsx bench/ingestScale.ts [sizes=2000,20000]   (e.g. 2000,20000,100000)
@@ -24,6 +25,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sendJson } from './support/postJson';
 import { percentile } from './support/stats';
+import { threadCpuMs, threadCpuPer1000 } from './support/threadCpu';
 import { SyntheticCorpus } from './syntheticCorpus';
 import { PageFactory, uniqueWordOf, type BenchPage } from './ingestScale/pages';
 
@@ -186,18 +188,25 @@ async function runSize(chunks: number): Promise<void> {
       },
     );
     const cpuStart = cpuMs(pid);
+    const clientStart = process.cpuUsage();
+    const threadsStart = threadCpuMs(pid);
     const started = performance.now();
     const bandCpu: number[] = [];
+    const bandThreads: Map<string, number>[] = [];
     const bandPages = Math.ceil(pages.length / BANDS);
     const { retries, answer } = await postAll(port, pages, (done) => {
-      while (bandCpu.length < BANDS && done >= Math.min(pages.length, (bandCpu.length + 1) * bandPages))
+      while (bandCpu.length < BANDS && done >= Math.min(pages.length, (bandCpu.length + 1) * bandPages)) {
         bandCpu.push(cpuMs(pid));
+        bandThreads.push(threadCpuMs(pid));
+      }
     });
     const ackedSeconds = (performance.now() - started) / 1000;
     const last = pages.length - 1;
     while (!(await findable(port, uniqueWordOf(last), pages[last].source))) await sleep(20);
     const findableSeconds = (performance.now() - started) / 1000;
     const cpuFindable = cpuMs(pid);
+    const threadsFindable = threadCpuMs(pid);
+    const clientCpu = process.cpuUsage(clientStart);
     ingesting = false;
     const [healthTimes, searchTimes] = await Promise.all([health, searches]);
     const stats0 = (await call(port, 'GET', '/brain/stats')).json() as Stats;
@@ -214,6 +223,17 @@ async function runSize(chunks: number): Promise<void> {
     console.log(
       `server CPU per chunk by band (µs, each a fifth of the pages): ${perBand.join(', ')}; ` +
         `all ${(((cpuFindable - cpuStart) * 1000) / stats0.total_chunks).toFixed(0)} µs/chunk`,
+    );
+    printThreads(
+      threadsStart,
+      bandThreads,
+      threadsFindable,
+      stats0.total_chunks,
+      bandPages * CHUNKS_PER_PAGE,
+    );
+    console.log(
+      `bench client (this process: pages, requests, probes, searches) CPU per chunk to findable: ` +
+        `${((clientCpu.user + clientCpu.system) / stats0.total_chunks).toFixed(0)} µs`,
     );
     console.log(
       `during the ingest: /healthz p50 ${percentile(healthTimes, 50).toFixed(1)} ms p99 ${percentile(healthTimes, 99).toFixed(1)} ms ` +
@@ -239,12 +259,36 @@ async function runSize(chunks: number): Promise<void> {
         `${stats.total_chunks / (findableSeconds + enrichSeconds) > 0 ? (stats.total_chunks / (findableSeconds + enrichSeconds)).toFixed(0) : 0} chunks/s ingest to fully enriched; load ${load()}`,
     );
     if (stats.enrichment) console.log(`enrichment stats: ${JSON.stringify(stats.enrichment)}`);
+    console.log(
+      `enrichment CPU by thread (ms per 1,000 chunks): ${threadCpuPer1000(threadsFindable, threadCpuMs(pid), stats.total_chunks)}`,
+    );
     await searchCost(port, pid);
     console.log(`server memory at the end: RSS ${rssMiB(pid)}`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
   }
+}
+
+/**
+ * The server's CPU per chunk to findable by thread (event loop, engines, chunker, V8's helpers, …): over the first
+ * and the last fifth of the pages and over the whole ingest, so what grows with the corpus shows by thread.
+ */
+function printThreads(
+  start: Map<string, number>,
+  bands: Map<string, number>[],
+  findable: Map<string, number>,
+  chunks: number,
+  bandChunks: number,
+): void {
+  const per = threadCpuPer1000; // ms per 1,000 chunks = µs per chunk
+  if (bands.length === BANDS) {
+    console.log(`server CPU per chunk by thread, first fifth (µs): ${per(start, bands[0], bandChunks)}`);
+    console.log(
+      `server CPU per chunk by thread, last fifth (µs): ${per(bands[BANDS - 2], bands[BANDS - 1], bandChunks)}`,
+    );
+  }
+  console.log(`server CPU per chunk by thread, to findable (µs): ${per(start, findable, chunks)}`);
 }
 
 /**

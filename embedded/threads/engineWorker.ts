@@ -3,9 +3,9 @@
  * it when asked. Its log lines (with `thread`, this thread's id) go to the parent thread, which writes them with the
  * platform's logger.
  */
-import { writeFileSync } from 'node:fs';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import pino from 'pino';
+import { nameThread } from '../../platform/threadName';
 import { startMongoEngine } from '../mongo';
 import { startQdrantEngine } from '../qdrant';
 import type { EngineThreadData, FromEngineThread, ToEngineThread } from './messages';
@@ -14,21 +14,9 @@ function post(message: FromEngineThread): void {
   parentPort?.postMessage(message);
 }
 
-/**
- * Names this OS thread (`mongo-engine`, `qdrant-engine`) where Linux lets a thread rename itself, so `top -H`,
- * `ps -L` and the benches' per-thread CPU tell the engines from the event loop and V8's helper threads.
- */
-function nameThread(kind: EngineThreadData['kind']): void {
-  try {
-    writeFileSync('/proc/thread-self/comm', `${kind}-engine`);
-  } catch {
-    // Not Linux, or /proc is not mounted: the thread keeps its name.
-  }
-}
-
 async function main(): Promise<void> {
   const data = workerData as EngineThreadData;
-  nameThread(data.kind);
+  nameThread(`${data.kind}-engine`);
   const logger = pino(
     { level: data.level, base: { thread: threadId }, timestamp: false },
     { write: (line: string) => post({ type: 'log', line }) },

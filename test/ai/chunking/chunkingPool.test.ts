@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { ChunkingPool, inlineChunking } from '../../../ai/chunking/chunkingPool';
 import { validateSourceDocument } from '../../../ai/chunking/validation';
 import { buildSourceDocument } from '../factories';
@@ -9,6 +10,11 @@ const page = (n: number, bytes: number) =>
       text: `# Page ${n}\n\n${`Paragraph ${n} about ingest batches and chunk boundaries. `.repeat(Math.ceil(bytes / 58))}\n\n## Settings\n\n| key | value |\n|---|---|\n| n | ${n} |\n`,
     }),
   );
+
+const threadNames = () =>
+  fs
+    .readdirSync('/proc/self/task')
+    .map((tid) => fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim());
 
 describe('ChunkingPool.chunkAll', () => {
   let pool: ChunkingPool | undefined;
@@ -31,6 +37,8 @@ describe('ChunkingPool.chunkAll', () => {
     expect(chunked).toEqual(expected);
     // The small pages went to the thread too in three tasks of about 64 KiB (before, only the two large ones went: two tasks).
     expect((pool as unknown as { pool?: { completed: number } }).pool?.completed).toBe(5);
+    // Its OS thread is named (top -H, ps -L, the ingest bench's CPU per thread: platform/threadName.ts).
+    if (process.platform === 'linux') expect(threadNames()).toContain('chunker');
   }, 60_000);
 
   it('chunks inline, without starting a thread, when the small documents are few', async () => {
