@@ -11,6 +11,7 @@
  * server spent after the last page was findable), and the server's RSS at the end. The load average is printed next
  * to every size. `BENCH_SERVER_PROFILE=<dir>` writes the server's CPU profile (node --cpu-prof) there.
  * The CPU per chunk is also printed by thread (bench/support/threadCpu.ts) and the bench client's own beside it.
+ * `BENCH_ENRICHMENT=0` stops at findable (the server is stopped then, so a profile covers the ingest alone).
  * `BENCH_SEARCH_PER_SECOND=0` measures the ingest alone (no search load). After the enrichment, 1,000 v2 SIMPLE searches
  * (`BENCH_QUIET_SEARCHES`) measure the server's CPU per search over HTTP.
  * Run: npx tsx bench/ingestScale.ts [sizes=2000,20000]   (e.g. 2000,20000,100000)
@@ -39,7 +40,16 @@ const TOKEN = 'bench-service-token-0123456789';
 const SEARCH_PER_SECOND = Number(process.env.BENCH_SEARCH_PER_SECOND ?? 100);
 /** v2 SIMPLE searches sent after the enrichment to measure the server's CPU per search (BENCH_QUIET_SEARCHES; 0: none). */
 const QUIET_SEARCHES = Number(process.env.BENCH_QUIET_SEARCHES ?? 1000);
+/** Whether to wait for the background enrichment after findable (BENCH_ENRICHMENT=0: stop at findable). */
+const WAIT_FOR_ENRICHMENT = process.env.BENCH_ENRICHMENT !== '0';
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+/**
+ * The health probes' own connections, as a load balancer's checker has: through the shared agent a probe waited for
+ * one of its 64 sockets behind the searches whenever they piled up, which measured the bench's queue, not the
+ * server. Several sockets, not one: probes are due every 50 ms, so on one socket a slow answer would queue all
+ * the next probes behind it (the latency would then grow without bound once answers take over 50 ms).
+ */
+const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
@@ -80,8 +90,15 @@ function rssMiB(pid: number): string {
   }
 }
 
-async function call(port: number, method: string, route: string, body?: unknown, token?: string) {
-  const response = await sendJson(agent, port, method, route, body, token);
+async function call(
+  port: number,
+  method: string,
+  route: string,
+  body?: unknown,
+  token?: string,
+  through = agent,
+) {
+  const response = await sendJson(through, port, method, route, body, token);
   return {
     status: response.status,
     json: () => JSON.parse(response.body) as Record<string, unknown>,
@@ -177,7 +194,7 @@ async function runSize(chunks: number): Promise<void> {
       20,
       () => !ingesting,
       async () => {
-        await call(port, 'GET', '/healthz');
+        await call(port, 'GET', '/healthz', undefined, undefined, probeAgent);
       },
     );
     const searches = openLoop(
@@ -244,6 +261,7 @@ async function runSize(chunks: number): Promise<void> {
     const firstDoc = (answer?.documents as Record<string, unknown>[] | undefined)?.[0];
     console.log(`first ingest answer's first document: ${JSON.stringify(firstDoc)}`);
 
+    if (!WAIT_FOR_ENRICHMENT) return;
     const enrichStart = performance.now();
     let stats = stats0;
     while (!enriched(stats) && performance.now() - enrichStart < 3_600_000) {
@@ -325,6 +343,7 @@ async function searchCost(port: number, pid: number): Promise<void> {
 async function main(): Promise<void> {
   for (const size of SIZES) await runSize(size);
   agent.destroy();
+  probeAgent.destroy();
 }
 
 main().catch((error: unknown) => {

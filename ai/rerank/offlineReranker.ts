@@ -1,10 +1,11 @@
 import type { IndexName } from '../../models/corpusRecords';
 import { indexForPath } from '../corpus/repositoryFiles';
 import type { Hit } from '../retrieval/hit';
-import { analyze, queryTerms } from '../text/terms';
+import { queryTerms } from '../text/terms';
 import { expandQueryTerms } from '../text/synonyms';
 import { queryTarget, type QueryTarget } from '../router/queryClassifier';
 import { answerTypeOf, holdsAnswerType } from './answerType';
+import { CandidateAnalyses } from './candidateAnalyses';
 
 /**
  * Reorders candidate hits for a query; keeps at most `limit`. `ranks`, when given, is each candidate's rank (from 1)
@@ -23,6 +24,8 @@ export interface OfflineRerankerDeps {
   idf: (term: string) => number;
   /** A document's citation authority in [0, 1) (`DocumentAuthority.of`); without it, no authority prior. */
   authority?: (documentId: string) => number;
+  /** Where candidates' analyses are kept (default: a `CandidateAnalyses` of its default bounds). */
+  analyses?: CandidateAnalyses;
 }
 
 /**
@@ -63,50 +66,6 @@ export interface Scored {
   terms: Uint32Array;
 }
 
-/** Candidates whose analysis the reranker keeps (chunk ids are content hashes: an analysis never goes stale). */
-const ANALYSED_CHUNKS = 50_000;
-
-/**
- * What the reranker reads of a candidate, worked out the first time the chunk is a candidate and kept: its text's
- * terms as ids in text order (proximity) and distinct in ascending order (coverage, MMR's overlap by a merge),
- * and its title's, symbols' and source's distinct term ids. Ids are the reranker's own (`TermIds`).
- */
-interface Analysis {
-  body: Uint32Array;
-  distinct: Uint32Array;
-  title: Uint32Array;
-}
-
-/** Term → a small integer, so a candidate's terms are a typed array and set operations are merges of numbers. */
-class TermIds {
-  private readonly ids = new Map<string, number>();
-
-  /** The term's id, or -1 when no analysed text holds it. */
-  of(term: string): number {
-    return this.ids.get(term) ?? -1;
-  }
-
-  /** Ids of `terms` (in their order), giving new terms the next id. */
-  intern(terms: readonly string[]): Uint32Array {
-    const out = new Uint32Array(terms.length);
-    for (let i = 0; i < terms.length; i++) {
-      let id = this.ids.get(terms[i]);
-      if (id === undefined) this.ids.set(terms[i], (id = this.ids.size));
-      out[i] = id;
-    }
-    return out;
-  }
-
-  clear(): void {
-    this.ids.clear();
-  }
-}
-
-/** Distinct values, ascending. */
-function distinctSorted(ids: Uint32Array): Uint32Array {
-  return Uint32Array.from(new Set(ids)).sort();
-}
-
 /** Whether the ascending `sorted` holds `id` (-1: an unknown term, held by none). */
 function holds(sorted: Uint32Array, id: number): boolean {
   if (id < 0) return false;
@@ -130,7 +89,7 @@ function holds(sorted: Uint32Array, id: number): boolean {
  * value of the kind the question asks for (a duration for "how long", a path for "which route"…); then
  * selects greedily by maximal marginal relevance, so near-duplicate chunks of one document do not crowd the
  * top. `score` of a reranked hit is its relevance score in [0, 1].
- * A candidate's terms are analysed once per chunk and kept as ids (`Analysis`): a search then compares
+ * A candidate's terms are analysed once per chunk and kept as ids (`CandidateAnalyses`): a search then compares
  * numbers, not strings (the reranker was about a fifth of a v2 SIMPLE search's CPU; bench/README.md, issue 37).
  */
 export function createOfflineReranker(
@@ -138,36 +97,21 @@ export function createOfflineReranker(
   options: Partial<OfflineRerankerOptions> = {},
 ): Reranker {
   const w = { ...DEFAULT_RERANKER_OPTIONS, ...options };
-  // Bounded: both are cleared when full, between searches (an id must not change during one).
-  const analysed = new Map<string, Analysis>();
-  const termIds = new TermIds();
-  const analysis = (hit: Hit): Analysis => {
-    let entry = analysed.get(hit.chunkId);
-    if (!entry) {
-      const body = termIds.intern(analyze(hit.text));
-      const title = termIds.intern(analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`));
-      entry = { body, distinct: distinctSorted(body), title: distinctSorted(title) };
-      analysed.set(hit.chunkId, entry);
-    }
-    return entry;
-  };
+  const analyses = deps.analyses ?? new CandidateAnalyses();
   return async (query, hits, limit, ranks) => {
     const terms = [...queryTerms(query)];
     if (terms.length === 0 || hits.length === 0) return hits.slice(0, limit);
-    if (analysed.size + hits.length > ANALYSED_CHUNKS) {
-      analysed.clear();
-      termIds.clear();
-    }
-    const analyses = hits.map(analysis);
+    analyses.beginSearch();
+    const analysed = hits.map((hit) => analyses.of(hit));
     const expansions = expandQueryTerms(query);
     const idf = terms.map((t) => deps.idf(t));
     const mass = idf.reduce((a, b) => a + b, 0) || 1;
-    const ids = terms.map((t) => termIds.of(t));
-    const expansionIds = terms.map((t) => (expansions.get(t) ?? []).map((s) => termIds.of(s)));
+    const ids = terms.map((t) => analyses.idOf(t));
+    const expansionIds = terms.map((t) => (expansions.get(t) ?? []).map((s) => analyses.idOf(s)));
     const target = queryTarget(query);
     const wanted = w.answerType > 0 ? answerTypeOf(query) : undefined;
     const scored: Scored[] = hits.map((hit, rank) => {
-      const { body, distinct, title } = analyses[rank];
+      const { body, distinct, title } = analysed[rank];
       let covered = 0;
       let titled = 0;
       for (let t = 0; t < terms.length; t++) {

@@ -35,7 +35,14 @@ async function main(): Promise<void> {
   const parts = async (context: PlatformContext) => {
     const auth = createAuthService(context);
     const brain = await createBrainArea(context, auth);
-    return { services: [auth.register, ...(brain.services ?? [])], close: () => auth.close() };
+    return {
+      services: [auth.register, ...(brain.services ?? [])],
+      // The brain's background work (backfill, graph, RAPTOR) stops before the stores close, as in the product.
+      close: async () => {
+        await brain.close?.();
+        await auth.close();
+      },
+    };
   };
   // The embedded engines on their own threads, as `npm start` runs them (EMBEDDED_ENGINE_THREADS=1, the default);
   // BENCH_ENGINE_THREADS=0 puts them on the event loop, as every bench run before stop 48 had them.

@@ -1,0 +1,125 @@
+import { analyze } from '../text/terms';
+
+/**
+ * What the reranker reads of a candidate, worked out the first time the chunk is a candidate and kept: its text's
+ * terms as ids in text order (proximity) and distinct in ascending order (coverage, MMR's overlap by a merge),
+ * and its title's, symbols' and source's distinct term ids. Ids are the cache's own (`TermIds`).
+ */
+export interface Analysis {
+  body: Uint32Array;
+  distinct: Uint32Array;
+  title: Uint32Array;
+}
+
+/** What a candidate's analysis is made from (a `Hit`'s fields). */
+export interface AnalysedText {
+  chunkId: string;
+  text: string;
+  title: string;
+  symbols: readonly string[];
+  source: string;
+}
+
+/** Bounds of `CandidateAnalyses`. */
+export interface CandidateAnalysesOptions {
+  /** Bytes of kept analyses (typed arrays plus `ENTRY_OVERHEAD` each); the least recently used go first. */
+  maxBytes: number;
+  /** Distinct terms interned before every analysis is dropped and ids start again (between searches only). */
+  maxTerms: number;
+}
+
+/**
+ * Default bounds: 192 MiB of analyses (about 130,000 chunks of 150-200 words: a 100k-chunk corpus fits whole) and
+ * 4 million terms. Before, 50,000 chunks were kept and then all dropped: on a corpus twice that size most
+ * candidates of a search were analysed again, and the analysis was 70 % of a v2 SIMPLE search's CPU at 100k chunks
+ * (services/brain/README.md, issue 37, stop 49).
+ */
+export const DEFAULT_ANALYSES_OPTIONS: CandidateAnalysesOptions = {
+  maxBytes: 192 * 1024 * 1024,
+  maxTerms: 4_000_000,
+};
+
+/** A kept analysis's cost beyond its typed arrays' bytes: the entry, the three array objects, the chunk id. */
+const ENTRY_OVERHEAD = 400;
+
+/** Distinct values, ascending. */
+function distinctSorted(ids: Uint32Array): Uint32Array {
+  return Uint32Array.from(new Set(ids)).sort();
+}
+
+/**
+ * Candidates' analyses by chunk id (chunk ids are content hashes: an analysis never goes stale), least recently
+ * used first, within a byte budget, and the term → id map they share (term ids are small integers, so a
+ * candidate's terms are a typed array and set operations are merges of numbers).
+ */
+export class CandidateAnalyses {
+  private readonly kept = new Map<string, Analysis>();
+  private readonly ids = new Map<string, number>();
+  private bytes = 0;
+  private readonly options: CandidateAnalysesOptions;
+
+  constructor(options: Partial<CandidateAnalysesOptions> = {}) {
+    this.options = { ...DEFAULT_ANALYSES_OPTIONS, ...options };
+  }
+
+  /** Kept analyses (for tests and stats). */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  /** The term's id, or -1 when no analysed text holds it. */
+  idOf(term: string): number {
+    return this.ids.get(term) ?? -1;
+  }
+
+  /**
+   * Call before a search's analyses: drops every analysis and id once the vocabulary is past its bound, so ids
+   * never change while a search compares them.
+   */
+  beginSearch(): void {
+    if (this.ids.size <= this.options.maxTerms) return;
+    this.kept.clear();
+    this.ids.clear();
+    this.bytes = 0;
+  }
+
+  /** The candidate's analysis: kept (and marked as recently used) or worked out now and kept. */
+  of(hit: AnalysedText): Analysis {
+    const entry = this.kept.get(hit.chunkId);
+    if (entry) {
+      this.kept.delete(hit.chunkId);
+      this.kept.set(hit.chunkId, entry);
+      return entry;
+    }
+    const body = this.intern(analyze(hit.text));
+    const title = this.intern(analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`));
+    const made = { body, distinct: distinctSorted(body), title: distinctSorted(title) };
+    this.kept.set(hit.chunkId, made);
+    this.bytes += sizeOf(made);
+    this.evict();
+    return made;
+  }
+
+  private evict(): void {
+    for (const [chunkId, oldest] of this.kept) {
+      if (this.bytes <= this.options.maxBytes) return;
+      this.kept.delete(chunkId);
+      this.bytes -= sizeOf(oldest);
+    }
+  }
+
+  /** Ids of `terms` (in their order), giving new terms the next id. */
+  private intern(terms: readonly string[]): Uint32Array {
+    const out = new Uint32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) {
+      let id = this.ids.get(terms[i]);
+      if (id === undefined) this.ids.set(terms[i], (id = this.ids.size));
+      out[i] = id;
+    }
+    return out;
+  }
+}
+
+function sizeOf(analysis: Analysis): number {
+  return ENTRY_OVERHEAD + analysis.body.byteLength + analysis.distinct.byteLength + analysis.title.byteLength;
+}
