@@ -14,6 +14,12 @@ export interface WeightedField {
   boost: number;
 }
 
+/** A field's index terms (`analyze` of its text) and its weight. */
+export interface AnalysedField {
+  terms: readonly string[];
+  boost: number;
+}
+
 /** Optional parts of a search (see `Bm25Index.search`). */
 export interface Bm25SearchOptions {
   accept?: (id: string) => boolean;
@@ -83,11 +89,19 @@ export class Bm25Index {
 
   /** Indexes a document under `id`, replacing any earlier version. */
   add(id: string, fields: readonly WeightedField[]): void {
+    this.addTerms(
+      id,
+      fields.map((field) => ({ terms: analyze(field.text), boost: field.boost })),
+    );
+  }
+
+  /** `add` of fields already analysed (`analyze`), for a caller that reads the terms too. */
+  addTerms(id: string, fields: readonly AnalysedField[]): void {
     this.remove(id);
     const tf = new Map<string, number>();
     let length = 0;
     for (const field of fields) {
-      for (const term of analyze(field.text)) {
+      for (const term of field.terms) {
         tf.set(term, (tf.get(term) ?? 0) + field.boost);
         length += field.boost;
       }

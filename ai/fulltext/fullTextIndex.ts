@@ -2,8 +2,9 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { chunkDisplayTitle, INDEX_NAMES, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
 import { hitFromChunk, type ChunkLookup } from '../retrieval/chunkLookup';
 import { DEFAULT_SEARCH_LIMIT, type Hit, type SearchOptions } from '../retrieval/hit';
-import { queryTerms } from '../text/terms';
-import { Bm25Index, DEFAULT_BM25_PARAMS, type Bm25Params, type WeightedField } from './bm25Index';
+import { CandidateAnalyses } from '../rerank/candidateAnalyses';
+import { analyze, queryTerms } from '../text/terms';
+import { Bm25Index, DEFAULT_BM25_PARAMS, type AnalysedField, type Bm25Params } from './bm25Index';
 
 /** BM25F settings. Defaults: k1 1.2, b 0.75; field boosts symbols 3, title (with headings) 2, source 1.5, text 1. */
 export interface FullTextOptions {
@@ -31,6 +32,11 @@ export class FullTextIndex implements ChunkLookup {
   private readonly engine: Bm25Index;
   private readonly boosts: FullTextOptions['boosts'];
   private readonly listeners: Array<(documentId: string, chunks: readonly ChunkRecord[]) => void> = [];
+  /**
+   * Each indexed chunk's terms as the reranker reads them, handed over while they are analysed for BM25: a search
+   * then finds its candidates analysed (at 100k chunks, analysing them at search time was most of a search's CPU).
+   */
+  readonly analyses = new CandidateAnalyses();
 
   constructor(options: Partial<FullTextOptions> = {}) {
     this.boosts = options.boosts ?? DEFAULT_FULLTEXT_OPTIONS.boosts;
@@ -53,7 +59,10 @@ export class FullTextIndex implements ChunkLookup {
   add(chunks: readonly ChunkRecord[]): void {
     for (const chunk of chunks) {
       if (this.chunks.has(chunk.id)) this.remove([chunk.id]);
-      this.engine.add(chunk.id, this.fieldsOf(chunk));
+      const fields = this.fieldsOf(chunk);
+      this.engine.addTerms(chunk.id, fields);
+      const [symbols, title, source, text] = fields;
+      this.analyses.remember(chunk.id, text.terms, [...title.terms, ...symbols.terms, ...source.terms]);
       this.chunks.set(chunk.id, chunk);
       const ids = this.byDocument.get(chunk.documentId) ?? new Set<string>();
       this.byDocument.set(chunk.documentId, ids.add(chunk.id));
@@ -200,12 +209,13 @@ export class FullTextIndex implements ChunkLookup {
     return this.chunks.values();
   }
 
-  private fieldsOf(chunk: ChunkRecord): WeightedField[] {
+  /** The chunk's BM25F fields, analysed: symbols, title (with headings), source, text. */
+  private fieldsOf(chunk: ChunkRecord): AnalysedField[] {
     return [
-      { text: chunk.symbols.join(' '), boost: this.boosts.symbols },
-      { text: chunkDisplayTitle(chunk), boost: this.boosts.title },
-      { text: chunk.source, boost: this.boosts.source },
-      { text: chunk.text, boost: this.boosts.text },
+      { terms: analyze(chunk.symbols.join(' ')), boost: this.boosts.symbols },
+      { terms: analyze(chunkDisplayTitle(chunk)), boost: this.boosts.title },
+      { terms: analyze(chunk.source), boost: this.boosts.source },
+      { terms: analyze(chunk.text), boost: this.boosts.text },
     ];
   }
 }

@@ -66,6 +66,7 @@ export class GraphIndex {
   readonly communities: CommunityHierarchy;
   private readonly queue = new Map<string, readonly ChunkRecord[]>();
   private running?: Promise<void>;
+  private stopped = false;
   private readonly logger: Logger;
   private readonly meter = new RateMeter();
   private readonly pendingSince = new PendingSince();
@@ -79,15 +80,26 @@ export class GraphIndex {
   enqueue(documentId: string, chunks: readonly ChunkRecord[]): void {
     this.queue.set(documentId, chunks);
     this.pendingSince.queued(documentId);
+    if (this.stopped) return;
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
       if (this.queue.size > 0) this.enqueue(...this.queue.entries().next().value!);
     });
   }
 
-  /** Resolves once the queue is empty and communities are up to date (tests, benches, shutdown). */
+  /** Resolves once the queue is empty and communities are up to date (tests, benches). */
   async whenIdle(): Promise<void> {
     while (this.running) await this.running;
+  }
+
+  /**
+   * Shutdown: the group of documents in flight is applied (with its communities and sink writes) and no other is
+   * taken. What is still queued is not lost: at the next start the fulltext rebuild feeds every stored document
+   * again. (Draining a 100k-chunk backlog took minutes, past any orchestrator's grace period.)
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
   }
 
   stats(): GraphStats {
@@ -114,7 +126,7 @@ export class GraphIndex {
     await this.options.yieldTo?.quiet(this.options.holdMs ?? 5_000);
     const limit = this.options.yieldTo?.busy ? (this.options.documentsPerBusyRound ?? 128) : Infinity;
     const slice = this.options.sliceChunks ?? 100;
-    for (let taken = 0; this.queue.size > 0 && taken < limit;) {
+    for (let taken = 0; this.queue.size > 0 && taken < limit && !this.stopped;) {
       // A group of documents of about `slice` chunks: their entities are found in one task (or a slice at a time
       // on this thread), then added to the graph, then a turn of the event loop.
       const group: [string, readonly ChunkRecord[]][] = [];

@@ -97,6 +97,9 @@ export class RaptorIndex {
   private lastChangeAt = 0;
   /** The round that settles stale summaries once the quiet period has passed, while it waits. */
   private settleWait?: Promise<void>;
+  /** Ends the settle wait at once (its timer cleared, its waiters released). */
+  private endSettle?: () => void;
+  private stopped = false;
 
   constructor(private readonly options: RaptorIndexOptions) {
     this.logger = options.logger ?? pino({ level: 'silent' });
@@ -142,7 +145,18 @@ export class RaptorIndex {
     while (this.running || this.settleWait) await (this.running ?? this.settleWait);
   }
 
+  /**
+   * Shutdown: lets the round in flight finish and starts no other. What is still queued is not lost: at the next
+   * start the fulltext rebuild feeds every stored document again. (Draining a 100k-chunk backlog took minutes.)
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.endSettle?.();
+    await this.running;
+  }
+
   private startRound(): void {
+    if (this.stopped) return;
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
       if (this.queue.size > 0) this.startRound();
@@ -154,15 +168,20 @@ export class RaptorIndex {
   /** With stale summaries and nothing queued, runs a round once no change has arrived for `quietMs`. */
   private scheduleSettle(): void {
     const stale = [...this.trees.values()].some((tree) => tree.staleness().nodes > 0);
-    if (this.settleWait || !stale) return;
+    if (this.settleWait || !stale || this.stopped) return;
     const wait = Math.max(0, this.quietMs - (performance.now() - this.lastChangeAt));
-    this.settleWait = new Promise((resolve) =>
-      setTimeout(() => {
+    this.settleWait = new Promise((resolve) => {
+      this.endSettle = () => {
+        clearTimeout(timer);
         this.settleWait = undefined;
-        this.startRound();
+        this.endSettle = undefined;
         resolve();
-      }, wait),
-    );
+      };
+      const timer = setTimeout(() => {
+        this.endSettle?.();
+        this.startRound();
+      }, wait);
+    });
   }
 
   private get quietMs(): number {
@@ -207,6 +226,7 @@ export class RaptorIndex {
 
   private async drain(): Promise<void> {
     await this.options.yieldTo?.quiet(this.options.holdMs ?? 5_000);
+    if (this.stopped) return;
     // A bounded round: a backlog taken whole (after a hold) would rebuild the summary levels from scratch once it
     // is a third of the leaves, k-means over every leaf on the loop.
     const batch: [string, readonly ChunkRecord[]][] = [];

@@ -39,21 +39,29 @@ export const DEFAULT_ANALYSES_OPTIONS: CandidateAnalysesOptions = {
   maxTerms: 4_000_000,
 };
 
-/** A kept analysis's cost beyond its typed arrays' bytes: the entry, the three array objects, the chunk id. */
-const ENTRY_OVERHEAD = 400;
+/** A kept analysis's cost beyond its typed arrays' bytes: the entries, the three array objects, the chunk id. */
+export const ENTRY_OVERHEAD = 440;
 
 /** Distinct values, ascending. */
 function distinctSorted(ids: Uint32Array): Uint32Array {
   return Uint32Array.from(new Set(ids)).sort();
 }
 
+/** A kept analysis and whether a search read it since the last eviction pass (the clock's second chance). */
+interface Kept {
+  analysis: Analysis;
+  used: boolean;
+}
+
 /**
- * Candidates' analyses by chunk id (chunk ids are content hashes: an analysis never goes stale), least recently
- * used first, within a byte budget, and the term → id map they share (term ids are small integers, so a
- * candidate's terms are a typed array and set operations are merges of numbers).
+ * Chunks' analyses by chunk id (chunk ids are content hashes: an analysis never goes stale) within a byte budget,
+ * and the term → id map they share (term ids are small integers, so a candidate's terms are a typed array and set
+ * operations are merges of numbers). The fulltext index hands each chunk's terms over as it indexes them
+ * (`remember`), so a search rarely analyses a candidate itself; eviction is a clock (second chance): a read only
+ * marks its entry, and the oldest entries not read since the last pass go first.
  */
 export class CandidateAnalyses {
-  private readonly kept = new Map<string, Analysis>();
+  private readonly kept = new Map<string, Kept>();
   private readonly ids = new Map<string, number>();
   private bytes = 0;
   private readonly options: CandidateAnalysesOptions;
@@ -83,28 +91,44 @@ export class CandidateAnalyses {
     this.bytes = 0;
   }
 
-  /** The candidate's analysis: kept (and marked as recently used) or worked out now and kept. */
+  /** The candidate's analysis: kept, or worked out now and kept. */
   of(hit: AnalysedText): Analysis {
     const entry = this.kept.get(hit.chunkId);
     if (entry) {
-      this.kept.delete(hit.chunkId);
-      this.kept.set(hit.chunkId, entry);
-      return entry;
+      entry.used = true;
+      return entry.analysis;
     }
-    const body = this.intern(analyze(hit.text));
-    const title = this.intern(analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`));
-    const made = { body, distinct: distinctSorted(body), title: distinctSorted(title) };
-    this.kept.set(hit.chunkId, made);
-    this.bytes += sizeOf(made);
-    this.evict();
-    return made;
+    return this.remember(
+      hit.chunkId,
+      analyze(hit.text),
+      analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`),
+    );
   }
 
+  /**
+   * Keeps a chunk's analysis from terms already worked out (its text's, in order; its title's, symbols' and
+   * source's, in any order), as the fulltext index has them when it indexes the chunk. A kept chunk is left as is.
+   */
+  remember(chunkId: string, textTerms: readonly string[], titleTerms: readonly string[]): Analysis {
+    const entry = this.kept.get(chunkId);
+    if (entry) return entry.analysis;
+    const body = this.intern(textTerms);
+    const analysis = { body, distinct: distinctSorted(body), title: distinctSorted(this.intern(titleTerms)) };
+    this.kept.set(chunkId, { analysis, used: false });
+    this.bytes += sizeOf(analysis);
+    if (this.bytes > this.options.maxBytes) this.evict();
+    return analysis;
+  }
+
+  /** Oldest first: an entry read since the last pass goes to the back unmarked, one not read is dropped. */
   private evict(): void {
-    for (const [chunkId, oldest] of this.kept) {
+    for (const [chunkId, entry] of this.kept) {
       if (this.bytes <= this.options.maxBytes) return;
       this.kept.delete(chunkId);
-      this.bytes -= sizeOf(oldest);
+      if (entry.used) {
+        entry.used = false;
+        this.kept.set(chunkId, entry);
+      } else this.bytes -= sizeOf(entry.analysis);
     }
   }
 

@@ -120,7 +120,12 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
     ...(deps.raptor ? { raptor: createRaptorStrategy({ index: deps.raptor, chunks: fullText }) } : {}),
   };
   const reranker =
-    deps.reranker ?? createOfflineReranker({ idf: (term) => fullText.idf(term), authority: deps.authority });
+    deps.reranker ??
+    createOfflineReranker({
+      idf: (term) => fullText.idf(term),
+      authority: deps.authority,
+      analyses: fullText.analyses,
+    });
   const { citations } = deps;
   const follow = citations
     ? (hits: readonly Hit[], indexes?: readonly IndexName[]) =>

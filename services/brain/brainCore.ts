@@ -75,7 +75,7 @@ export interface BrainCore {
   journal: MongoEnrichmentJournal;
   backfill: VectorBackfill;
   stats(): Promise<BrainStats>;
-  /** Waits for the graph and RAPTOR upkeep in flight, ends the Louvain worker and the chunking threads (stores are the platform's to close). */
+  /** Waits for the graph and RAPTOR rounds in flight (not their queues), ends the Louvain worker and the chunking threads (stores are the platform's to close). */
   close(): Promise<void>;
 }
 
@@ -299,9 +299,10 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       }),
     close: async () => {
       // Owed vectors stay in the journal for the next start; the batch in flight finishes first.
+      // Graph and RAPTOR finish the round in flight; their queues are fed again by the fulltext rebuild at start.
       await backfill.stop();
-      await graph.whenIdle();
-      await raptor.whenIdle();
+      await graph.stop();
+      await raptor.stop();
       await louvain.close();
       await chunking.close();
       // The sentence encoder's threads (documents, answers' evidence, memory), the offline embedder's threads.

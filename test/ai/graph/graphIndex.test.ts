@@ -154,4 +154,30 @@ describe('knowledge graph of the corpus', () => {
       await worker.close();
     }
   });
+
+  it('stops after the group in flight, leaving the queue to the next start, and takes no more', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const index = new GraphIndex({
+      chunkText: () => undefined,
+      sliceChunks: 2,
+      extract: async (chunks) => {
+        await gate;
+        return chunks.map((chunk) => extractEntities(chunk));
+      },
+    });
+    for (let n = 0; n < 20; n++)
+      index.enqueue(
+        `doc-${n}`,
+        topicChunks(`topic${n}`, ['alpha']).map((c) => ({ ...c, documentId: `doc-${n}` })),
+      );
+    await new Promise((resolve) => setImmediate(resolve));
+    const stopped = index.stop();
+    open();
+    await stopped;
+    // One group (a document of one chunk and its slice) was applied; the other 19 wait for the next start.
+    expect(index.stats()).toMatchObject({ processedDocuments: 1, pendingDocuments: 19, state: 'ready' });
+    index.enqueue('doc-late', topicChunks('late', ['beta']));
+    expect(index.stats()).toMatchObject({ state: 'ready', pendingDocuments: 20 });
+  });
 });

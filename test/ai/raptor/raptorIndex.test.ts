@@ -233,4 +233,36 @@ describe('RAPTOR tree', () => {
     expect(calls).toBe(afterFailure);
     expect(index.stats().state).toBe('stale');
   });
+
+  it('stops after the round in flight, leaving the queue to the next start, and starts no other', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const inner = new LocalSemanticEmbedder();
+    const embedder = {
+      model: inner.model,
+      embed: async (texts: string[]) => {
+        await gate;
+        return inner.embed(texts);
+      },
+    };
+    const index = new RaptorIndex({ embedder, tree: { branching: 3 }, documentsPerRound: 1, quietMs: 0 });
+    for (const [topic, part] of [
+      ['ledger', 1],
+      ['breaker', 1],
+      ['quest', 1],
+    ] as const) {
+      const { documentId, chunks } = topicDocument(topic, part);
+      index.enqueue(documentId, chunks);
+    }
+    await sleep(10);
+    const stopped = index.stop();
+    open();
+    await stopped;
+    expect(index.stats()).toMatchObject({ processedDocuments: 1, pendingDocuments: 2 });
+    await index.whenIdle(); // nothing left running or waiting to settle
+    const { documentId, chunks } = topicDocument('ledger', 2);
+    index.enqueue(documentId, chunks);
+    await sleep(20);
+    expect(index.stats()).toMatchObject({ processedDocuments: 1, pendingDocuments: 3 });
+  });
 });

@@ -1,4 +1,6 @@
-import { CandidateAnalyses } from '../../../ai/rerank/candidateAnalyses';
+import { FullTextIndex } from '../../../ai/fulltext/fullTextIndex';
+import { CandidateAnalyses, ENTRY_OVERHEAD } from '../../../ai/rerank/candidateAnalyses';
+import { buildChunk } from '../factories';
 
 const chunk = (n: number, text = `chunk ${n} about rerankers and their kept analyses`) => ({
   chunkId: `c${n}`,
@@ -22,16 +24,16 @@ describe('CandidateAnalyses', () => {
     expect(first.title.length).toBeGreaterThan(0);
   });
 
-  it('keeps analyses within its byte budget, dropping the least recently used first', () => {
+  it('keeps analyses within its byte budget, dropping first the oldest not read since the last pass', () => {
     const one = new CandidateAnalyses().of(chunk(0));
-    const bytes = 400 + one.body.byteLength + one.distinct.byteLength + one.title.byteLength;
+    const bytes = ENTRY_OVERHEAD + one.body.byteLength + one.distinct.byteLength + one.title.byteLength;
     const analyses = new CandidateAnalyses({ maxBytes: bytes * 3 });
     const a = analyses.of(chunk(1));
     analyses.of(chunk(2));
     analyses.of(chunk(3));
     expect(analyses.size).toBe(3);
-    analyses.of(chunk(1)); // used again: now the most recent
-    analyses.of(chunk(4)); // over the budget: chunk 2, the least recently used, goes
+    analyses.of(chunk(1)); // read again: a second chance
+    analyses.of(chunk(4)); // over the budget: chunk 1 goes to the back, chunk 2 (not read) goes
     expect(analyses.size).toBe(3);
     expect(analyses.of(chunk(1))).toBe(a);
     const again = analyses.of(chunk(2));
@@ -49,5 +51,28 @@ describe('CandidateAnalyses', () => {
     expect(analyses.size).toBe(0);
     expect(analyses.idOf('alpha')).toBe(-1);
     expect(analyses.of(chunk(2, 'zeta alpha')).body[0]).toBe(0);
+  });
+
+  it("is handed each chunk's terms by the fulltext index as it indexes them: the same analysis a search would make", () => {
+    const fullText = new FullTextIndex();
+    const indexed = buildChunk({
+      id: 'c-indexed',
+      text: 'The circuitBreaker opens after five failures; half-open trials follow.',
+      headingPath: ['Guide', 'Breakers'],
+      symbols: ['CircuitBreaker'],
+    });
+    fullText.add([indexed]);
+    expect(fullText.analyses.size).toBe(1);
+    const [hit] = fullText.search('breaker failures');
+    const kept = fullText.analyses.of(hit);
+    const fresh = new CandidateAnalyses();
+    const made = fresh.of(hit);
+    const words = (analyses: CandidateAnalyses, ids: Uint32Array) =>
+      [...ids].map(
+        (id) => [...(analyses as unknown as { ids: Map<string, number> }).ids].find(([, n]) => n === id)![0],
+      );
+    expect(words(fullText.analyses, kept.body)).toEqual(words(fresh, made.body));
+    expect(words(fullText.analyses, kept.distinct).sort()).toEqual(words(fresh, made.distinct).sort());
+    expect(words(fullText.analyses, kept.title).sort()).toEqual(words(fresh, made.title).sort());
   });
 });
