@@ -1,7 +1,7 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Connection } from 'mongoose';
 import type { Clock } from '../../platform/clock';
 import { systemClock } from '../../platform/clock';
+import { timeSlice } from '../../platform/timeSlice';
 import { graphCommunityModel } from '../../models/GraphCommunity';
 import { graphEntityModel } from '../../models/GraphEntity';
 import { graphMentionModel } from '../../models/GraphMention';
@@ -42,7 +42,7 @@ export class MongoGraphSink implements GraphSink {
     const documents = [...changes.documents];
     await mentions.deleteMany({ scope: SCOPE, documentId: { $in: documents } });
     const mentionRows = [];
-    const slice = timeSlice();
+    const slice = timeSlice(SLICE_MS);
     for (const documentId of documents) {
       await slice();
       for (const chunkId of graph.chunksOfDocument(documentId)) {
@@ -182,16 +182,6 @@ const WRITE_BATCH = 50;
  * of entities with hundreds of neighbours each, and building their upserts held the loop for 0.2-1.2 s (stop 48).
  */
 const SLICE_MS = 10;
-
-/** A function to await between steps of a loop: it yields to the event loop once `SLICE_MS` have passed. */
-function timeSlice(): () => Promise<void> {
-  let started = performance.now();
-  return async () => {
-    if (performance.now() - started < SLICE_MS) return;
-    await yieldToLoop();
-    started = performance.now();
-  };
-}
 
 /** Runs `write` over `ops` in batches of WRITE_BATCH, one after another. */
 async function inBatches<T>(ops: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
