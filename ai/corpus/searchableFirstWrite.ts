@@ -1,15 +1,12 @@
 import type { ChunkedDocument } from '../chunking/documentChunker';
 import { planReingest } from '../chunking/reingestPlan';
 import type { DocumentRecord } from '../../models/corpusRecords';
-import { timeSlice } from '../../platform/timeSlice';
+import { bulkSlice } from '../../platform/timeSlice';
 import type { FullTextIndex } from '../fulltext/fullTextIndex';
 import type { VectorIndex } from '../retrieval/vectorIndex';
 import type { ChunkStore, DocumentWrite } from './chunkStore';
 import type { EnrichmentJournal } from './enrichmentJournal';
 import type { IngestResult } from './ingestor';
-
-/** How long a batch's fulltext updates hold the event loop before yielding (ms). */
-const FULLTEXT_SLICE_MS = 10;
 
 /** What a searchable-first batch writes to. */
 export interface SearchableFirstDeps {
@@ -50,7 +47,7 @@ export function unchangedResult(
  * Writes a validated, chunked batch the way a search engine's bulk API does: one look-up of the previous versions,
  * the owed vectors recorded in the journal (one write), the chunks and documents stored (a few bulk writes, the
  * documents last: their chunk lists are the commit point), stale vectors of updated documents deleted, then the
- * fulltext index updated (yielding to the loop every 10 ms), so the answer comes back findable. Vectors, graph and
+ * fulltext index updated (in the process's shared bulk budget, `bulkSlice`), so the answer comes back findable. Vectors, graph and
  * RAPTOR follow in the background. Unchanged documents (same content and metadata) write nothing.
  */
 export async function writeSearchableFirst(
@@ -100,13 +97,12 @@ export async function writeSearchableFirst(
   await deps.journal.recordMany(owed, ingestedAt);
   await deps.store.saveDocuments(writes);
   if (removed.length > 0) await deps.vectors.deleteChunks(removed);
-  // The batch's fulltext updates yield to the loop every 10 ms, between documents as inside a large one: a
+  // The batch's fulltext updates run in the shared bulk budget, between documents as inside a large one: a
   // request's 50 pages (200 chunks) in one go held the loop for 100-250 ms at 100k chunks (stop 49), and with 4
-  // requests in flight their updates ran back to back while health probes and searches waited.
-  const slice = timeSlice(FULLTEXT_SLICE_MS);
+  // requests in flight each yielding on its own clock their slices still ran back to back (stop 50).
   for (const write of writes) {
+    await bulkSlice();
     await deps.fullText.replaceDocumentInSlices(write.document.id, write.upserts);
-    await slice();
   }
   return results;
 }

@@ -1,4 +1,4 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { bulkSlice } from '../../platform/timeSlice';
 import { chunkDisplayTitle, INDEX_NAMES, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
 import { hitFromChunk, type ChunkLookup } from '../retrieval/chunkLookup';
 import { DEFAULT_SEARCH_LIMIT, type Hit, type SearchOptions } from '../retrieval/hit';
@@ -105,18 +105,19 @@ export class FullTextIndex implements ChunkLookup {
   }
 
   /**
-   * `replaceDocument` that yields to the event loop every `sliceChunks` chunks (default 100): the BM25 update of a
-   * large document (1,400 chunks took 70-330 ms in one call) no longer holds every other request. Searches during
-   * the slices see the document partly indexed, as they would see another process's ingest arrive.
+   * `replaceDocument` in the process's shared bulk budget (`bulkSlice`), `sliceChunks` chunks (default 25) at a
+   * step: the BM25 update of a large document (1,400 chunks took 70-330 ms in one call) no longer holds every other
+   * request. Searches between the steps see the document partly indexed, as they would see another process's
+   * ingest arrive.
    */
   async replaceDocumentInSlices(
     documentId: string,
     chunks: readonly ChunkRecord[],
-    sliceChunks = 100,
+    sliceChunks = 25,
   ): Promise<void> {
     this.remove([...(this.byDocument.get(documentId) ?? [])]);
     for (let at = 0; at < chunks.length; at += sliceChunks) {
-      if (at > 0) await yieldToLoop();
+      if (at > 0) await bulkSlice();
       this.add(chunks.slice(at, at + sliceChunks));
     }
     this.notify(documentId, chunks);

@@ -1,6 +1,6 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import pino, { type Logger } from 'pino';
 import type { ChunkRecord } from '../../models/corpusRecords';
+import { bulkSlice } from '../../platform/timeSlice';
 import { CommunityHierarchy, type Community, type HierarchyOptions } from './communityHierarchy';
 import { CorpusGraph, type GraphChange } from './corpusGraph';
 import type { ExtractedEntity } from './entityExtractor';
@@ -128,7 +128,7 @@ export class GraphIndex {
     const slice = this.options.sliceChunks ?? 100;
     for (let taken = 0; this.queue.size > 0 && taken < limit && !this.stopped;) {
       // A group of documents of about `slice` chunks: their entities are found in one task (or a slice at a time
-      // on this thread), then added to the graph, then a turn of the event loop.
+      // on this thread), then added to the graph in the process's shared bulk budget.
       const group: [string, readonly ChunkRecord[]][] = [];
       for (let size = 0; this.queue.size > 0 && taken < limit && size < slice; taken++) {
         const [documentId, chunks] = this.queue.entries().next().value!;
@@ -150,25 +150,21 @@ export class GraphIndex {
           const part = chunks.slice(from, from + slice);
           this.graph.addChunks(documentId, part, extracted?.slice(at, at + part.length));
           at += part.length;
-          if (from + slice < chunks.length) await yieldToLoop();
+          if (from + slice < chunks.length) await bulkSlice();
         }
+        await bulkSlice();
       }
-      await yieldToLoop();
     }
     const changes = this.graph.takeChanges();
     if (changes.entities.size === 0) return;
     try {
       const created = await this.communities.update(this.graph, changes.entities);
-      // Summaries are written on the event loop (offline, TextRank over a few chunks each): yield every 10 ms, so a
-      // large ingest's hundreds of new communities do not hold other requests (one loop took 0.3-0.8 s before).
-      let sliceStart = performance.now();
+      // Summaries are written on the event loop (offline, TextRank over a few chunks each), in the shared bulk
+      // budget, so a large ingest's hundreds of new communities do not hold other requests (one loop took 0.3-0.8 s).
       for (const community of created) {
         if (!this.options.summarize) break;
+        await bulkSlice();
         community.summary = await this.options.summarize(community, this.textsOf(community));
-        if (performance.now() - sliceStart > 10) {
-          await yieldToLoop();
-          sliceStart = performance.now();
-        }
       }
       await this.options.sink?.sync(this.graph, changes, this.communities.all());
     } catch (error) {

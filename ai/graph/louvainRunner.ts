@@ -1,8 +1,8 @@
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { seededRandom } from '../../platform/seededRandom';
+import { bulkSlice } from '../../platform/timeSlice';
 
 /** A weighted undirected graph to partition: node keys and `[from, to, weight]` edges. */
 export interface LouvainInput {
@@ -95,7 +95,7 @@ async function pack(input: LouvainInput): Promise<PackedInput> {
     seed: input.seed,
   };
   for (let i = 0; i < count; i++) {
-    if (i > 0 && i % EDGES_PER_SLICE === 0) await yieldToLoop();
+    if (i > 0 && i % EDGES_PER_SLICE === 0) await bulkSlice();
     const [from, to, weight] = input.edges[i];
     packed.from[i] = at(from);
     packed.to[i] = at(to);

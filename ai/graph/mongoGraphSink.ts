@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Clock } from '../../platform/clock';
 import { systemClock } from '../../platform/clock';
-import { timeSlice } from '../../platform/timeSlice';
+import { bulkSlice } from '../../platform/timeSlice';
 import { graphCommunityModel } from '../../models/GraphCommunity';
 import { graphEntityModel } from '../../models/GraphEntity';
 import { graphMentionModel } from '../../models/GraphMention';
@@ -42,9 +42,10 @@ export class MongoGraphSink implements GraphSink {
     const documents = [...changes.documents];
     await mentions.deleteMany({ scope: SCOPE, documentId: { $in: documents } });
     const mentionRows = [];
-    const slice = timeSlice(SLICE_MS);
+    // A round's rows are built in the shared bulk budget: a bulk ingest's round changes thousands of entities with
+    // hundreds of neighbours each, and building their upserts held the loop for 0.2-1.2 s in one task (stop 48).
     for (const documentId of documents) {
-      await slice();
+      await bulkSlice();
       for (const chunkId of graph.chunksOfDocument(documentId)) {
         for (const key of graph.entitiesOfChunk(chunkId)) {
           const count = graph.entities.get(key)?.chunks.get(chunkId) ?? 1;
@@ -74,7 +75,7 @@ export class MongoGraphSink implements GraphSink {
     const relationOps = [];
     const gone: string[] = [];
     for (const key of changes.entities) {
-      await slice();
+      await bulkSlice();
       const node = graph.entities.get(key);
       if (!node) {
         gone.push(idOf(key));
@@ -176,12 +177,6 @@ export class MongoGraphSink implements GraphSink {
  * seconds. Batches keep each step short and let requests in between.
  */
 const WRITE_BATCH = 50;
-
-/**
- * Time the rows of a round are built in before yielding to the event loop: a bulk ingest's round changes thousands
- * of entities with hundreds of neighbours each, and building their upserts held the loop for 0.2-1.2 s (stop 48).
- */
-const SLICE_MS = 10;
 
 /** Runs `write` over `ops` in batches of WRITE_BATCH, one after another. */
 async function inBatches<T>(ops: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { bulkTurnSpent, nextBulkTurn } from '../../platform/timeSlice';
 import {
   chunkDisplayTitle,
   embeddingTextOf,
@@ -28,9 +28,6 @@ export interface RaptorTreeDeps {
   summarize: ClusterSummarizer;
   newId: (index: IndexName, level: number) => string;
 }
-
-/** Longest stretch of summarising between two turns of the event loop. */
-const SLICE_MS = 8;
 
 const DEFAULTS: RaptorTreeOptions = { branching: 8, maxChildren: 16, maxLevels: 5, rebuildShare: 1 / 3 };
 
@@ -188,12 +185,8 @@ export class RaptorTree {
     }
     const nearest = this.nearestAt(up);
     // A round's hundreds of new leaves each search the tree for a parent: 0.6 s in one task at 20k chunks (stop 48).
-    let sliceStarted = performance.now();
     for (const node of added) {
-      if (performance.now() - sliceStarted >= SLICE_MS) {
-        await yieldToLoop();
-        sliceStarted = performance.now();
-      }
+      if (bulkTurnSpent()) await nextBulkTurn();
       const best = nearest(node.vector);
       best.children.add(node.id);
       node.parent = best.id;
@@ -301,16 +294,12 @@ export class RaptorTree {
     return parents;
   }
 
-  /** (Re-)writes nodes' summaries, vectors and centroids from their children, yielding every `SLICE_MS`. */
+  /** (Re-)writes nodes' summaries, vectors and centroids from their children, in the shared bulk budget. */
   private async summarise(nodes: RaptorNode[]): Promise<void> {
     if (nodes.length === 0) return;
-    let sliceStarted = performance.now();
     for (const node of nodes) {
       // The offline summariser is synchronous under its promise: without a real turn, a level is one long step.
-      if (performance.now() - sliceStarted >= SLICE_MS) {
-        await yieldToLoop();
-        sliceStarted = performance.now();
-      }
+      if (bulkTurnSpent()) await nextBulkTurn();
       const children = [...node.children].map((id) => this.nodes.get(id)!);
       node.text = await this.deps.summarize(
         children.map((child) => ({ title: child.title, text: child.text })),

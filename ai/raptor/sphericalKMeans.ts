@@ -1,14 +1,12 @@
-import { performance } from 'node:perf_hooks';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { bulkTurnSpent, nextBulkTurn } from '../../platform/timeSlice';
 import { dot } from '../retrieval/ivfPartition';
 
-/** Clustering settings. Defaults: 6 iterations, a turn of the event loop after every 8 ms of work. */
+/** Clustering settings. Default: 6 iterations. */
 export interface KMeansOptions {
   iterations: number;
-  sliceMs: number;
 }
 
-const DEFAULTS: KMeansOptions = { iterations: 6, sliceMs: 8 };
+const DEFAULTS: KMeansOptions = { iterations: 6 };
 
 /** Cosine of two unit vectors of equal length. */
 export function cosine(a: Float32Array, b: Float32Array): number {
@@ -32,16 +30,16 @@ export function normalise(vector: Float32Array): Float32Array {
 /**
  * Spherical k-means over unit vectors: `k` centroids started from evenly spaced rows (deterministic, so a
  * rebuild of the same corpus gives the same tree), each row assigned to its most similar centroid, centroids
- * re-averaged, `iterations` times. Returns the non-empty groups as row numbers. Work is cut into slices of
- * `sliceMs` with a turn of the event loop between them, so a 2,500-row level (k ≈ 310, 384 dimensions: a
- * few seconds of CPU) never holds the loop for much longer than a slice.
+ * re-averaged, `iterations` times. Returns the non-empty groups as row numbers. Work runs in the process's
+ * shared bulk budget (`platform/timeSlice.ts`), so a 2,500-row level (k ≈ 310, 384 dimensions: a few seconds of
+ * CPU) never holds the loop for much longer than a turn's budget.
  */
 export async function sphericalKMeans(
   vectors: readonly Float32Array[],
   k: number,
   options: Partial<KMeansOptions> = {},
 ): Promise<number[][]> {
-  const { iterations, sliceMs } = { ...DEFAULTS, ...options };
+  const { iterations } = { ...DEFAULTS, ...options };
   const n = vectors.length;
   if (n === 0) return [];
   const count = Math.max(1, Math.min(k, n));
@@ -51,7 +49,6 @@ export async function sphericalKMeans(
     vectors[Math.floor((c * n) / count)].slice(),
   );
   const assignment = new Int32Array(n).fill(-1);
-  let sliceStarted = performance.now();
   for (let round = 0; round < iterations; round++) {
     let moved = 0;
     for (let row = 0; row < n; row++) {
@@ -66,10 +63,7 @@ export async function sphericalKMeans(
       }
       if (assignment[row] !== best) moved++;
       assignment[row] = best;
-      if (performance.now() - sliceStarted >= sliceMs) {
-        await yieldToLoop();
-        sliceStarted = performance.now();
-      }
+      if (bulkTurnSpent()) await nextBulkTurn();
     }
     if (moved === 0) break;
     const members: Float32Array[][] = Array.from({ length: count }, () => []);
