@@ -106,11 +106,15 @@ async function call(
   };
 }
 
-/** Sends `send()` at `perSecond` until `stop()` says so (open loop); resolves to the sorted latencies from due time. */
+/**
+ * Sends `send()` at `perSecond` until `stop()` says so (open loop); resolves to the sorted latencies from due time.
+ * `slow`, when given, receives the due time (s after the start) of every request that took over 100 ms.
+ */
 function openLoop(
   perSecond: number,
   stop: () => boolean,
   send: (i: number) => Promise<void>,
+  slow?: number[],
 ): Promise<number[]> {
   const times: number[] = [];
   const pending: Promise<void>[] = [];
@@ -120,12 +124,12 @@ function openLoop(
       const due = started + (i * 1000) / perSecond;
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
-      pending.push(
-        send(i).then(
-          () => void times.push(performance.now() - due),
-          () => void times.push(performance.now() - due),
-        ),
-      );
+      const done = () => {
+        const took = performance.now() - due;
+        times.push(took);
+        if (took > 100) slow?.push((due - started) / 1000);
+      };
+      pending.push(send(i).then(done, done));
     }
     await Promise.all(pending);
     return times.sort((a, b) => a - b);
@@ -190,12 +194,14 @@ async function runSize(chunks: number): Promise<void> {
   const pid = child.pid!;
   try {
     let ingesting = true;
+    const slowProbes: number[] = [];
     const health = openLoop(
       20,
       () => !ingesting,
       async () => {
         await call(port, 'GET', '/healthz', undefined, undefined, probeAgent);
       },
+      slowProbes,
     );
     const searches = openLoop(
       SEARCH_PER_SECOND || 1e-9,
@@ -258,6 +264,9 @@ async function runSize(chunks: number): Promise<void> {
         `v2 SIMPLE search at ${SEARCH_PER_SECOND}/s: p50 ${percentile(searchTimes, 50).toFixed(1)} ms p95 ${percentile(searchTimes, 95).toFixed(1)} ms ` +
         `(${searchTimes.length} queries)`,
     );
+    console.log(
+      `/healthz probes over 100 ms: ${slowProbes.length}, by second of the ingest: ${bySecond(slowProbes)}`,
+    );
     const firstDoc = (answer?.documents as Record<string, unknown>[] | undefined)?.[0];
     console.log(`first ingest answer's first document: ${JSON.stringify(firstDoc)}`);
 
@@ -286,6 +295,14 @@ async function runSize(chunks: number): Promise<void> {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
   }
+}
+
+/** `12 (3), 58 (6)`: how many of `times` (s) fell in each whole second, in order. */
+function bySecond(times: number[]): string {
+  const counts = new Map<number, number>();
+  for (const t of times.sort((a, b) => a - b))
+    counts.set(Math.floor(t), (counts.get(Math.floor(t)) ?? 0) + 1);
+  return [...counts].map(([second, n]) => `${second} (${n})`).join(', ') || 'none';
 }
 
 /**

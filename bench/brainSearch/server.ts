@@ -5,7 +5,7 @@
  * unless BENCH_ENGINE_THREADS=0 (then on the event loop, as every bench run before stop 48 had them). Prints its URL on the first stdout line; SIGTERM stops it.
  */
 import fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, constants } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { embeddedEnginesFor } from '../../embedded';
@@ -52,16 +52,53 @@ async function main(): Promise<void> {
   // How long the event loop was held at worst (ingest, graph upkeep, searches), reported on stop.
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  const pauses = watchGcPauses();
   process.on('SIGTERM', () => {
     const ms = (ns: number) => (ns / 1e6).toFixed(0);
     process.stderr.write(
-      `server event loop delay over the run: p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms\n`,
+      `server event loop delay over the run: p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms\n` +
+        `server GC pauses over the run (main thread, ≥ ${LONG_GC_MS} ms): ${pauses()}\n`,
     );
     platform
       .stop()
       .finally(() => fs.rmSync(dataDir, { recursive: true, force: true }))
       .finally(() => process.exit(0));
   });
+}
+
+/** GC pauses at least this long are listed on stop (ms). */
+const LONG_GC_MS = 30;
+
+/**
+ * Notes the main thread's GC pauses (PerformanceObserver 'gc'); the returned function describes them: count, sum and
+ * longest of all, then each one of at least LONG_GC_MS with its kind and when (s after start).
+ */
+function watchGcPauses(): () => string {
+  const started = performance.now();
+  const kinds: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+  };
+  let count = 0;
+  let sum = 0;
+  let longest = 0;
+  const long: string[] = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      count++;
+      sum += entry.duration;
+      longest = Math.max(longest, entry.duration);
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind ?? -1;
+      if (entry.duration >= LONG_GC_MS)
+        long.push(
+          `${kinds[kind] ?? kind} ${entry.duration.toFixed(0)} ms at ${((entry.startTime - started) / 1000).toFixed(1)} s`,
+        );
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return () =>
+    `${count} pauses, ${(sum / 1000).toFixed(1)} s in all, longest ${longest.toFixed(0)} ms; ${long.join(', ') || 'none long'}`;
 }
 
 main().catch((error: unknown) => {
