@@ -47,8 +47,8 @@ export function unchangedResult(
  * Writes a validated, chunked batch the way a search engine's bulk API does: one look-up of the previous versions,
  * the owed vectors recorded in the journal (one write), the chunks and documents stored (a few bulk writes, the
  * documents last: their chunk lists are the commit point), stale vectors of updated documents deleted, then the
- * fulltext index updated (in the process's shared bulk budget, `bulkSlice`), so the answer comes back findable. Vectors, graph and
- * RAPTOR follow in the background. Unchanged documents (same content and metadata) write nothing.
+ * fulltext index updated (in the process's shared bulk budget, `bulkSlice`), so the answer comes back findable.
+ * Vectors, graph and RAPTOR follow in the background. Unchanged documents (same content and metadata) write nothing.
  */
 export async function writeSearchableFirst(
   deps: SearchableFirstDeps,

@@ -91,14 +91,15 @@ function watchGcPauses(): () => string {
       sum += entry.duration;
       longest = Math.max(longest, entry.duration);
       const kind = (entry as { detail?: { kind?: number } }).detail?.kind ?? -1;
+      const at = (entry.startTime - started) / 1000;
       if (entry.duration >= LONG_GC_MS)
-        long.push(
-          `${kinds[kind] ?? kind} ${entry.duration.toFixed(0)} ms at ${((entry.startTime - started) / 1000).toFixed(1)} s`,
-        );
+        long.push(`${kinds[kind] ?? kind} ${entry.duration.toFixed(0)} ms at ${at.toFixed(1)} s`);
     }
   }).observe({ entryTypes: ['gc'] });
-  return () =>
-    `${count} pauses, ${(sum / 1000).toFixed(1)} s in all, longest ${longest.toFixed(0)} ms; ${long.join(', ') || 'none long'}`;
+  return () => {
+    const all = `${count} pauses, ${(sum / 1000).toFixed(1)} s in all, longest ${longest.toFixed(0)} ms`;
+    return `${all}; ${long.join(', ') || 'none long'}`;
+  };
 }
 
 main().catch((error: unknown) => {
