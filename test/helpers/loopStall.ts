@@ -46,3 +46,27 @@ export function busyFor(ms: number): void {
   const until = performance.now() + ms;
   while (performance.now() < until);
 }
+
+/**
+ * Counts work per turn of the event loop (turns counted by a chain of `setImmediate` callbacks): `note()` records one
+ * piece of work in the current turn; `stop()` ends the chain and answers the most pieces any one turn held. Unlike a
+ * wall-clock stall, this cannot be failed by a busy machine taking the thread away.
+ */
+export function workPerTurn(): { note: () => void; stop: () => { total: number; most: number } } {
+  let turn = 0;
+  let running = true;
+  const counts = new Map<number, number>();
+  const tick = () => {
+    turn++;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    note: () => void counts.set(turn, (counts.get(turn) ?? 0) + 1),
+    stop: () => {
+      running = false;
+      const values = [...counts.values()];
+      return { total: values.reduce((sum, n) => sum + n, 0), most: Math.max(0, ...values) };
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { BULK_TURN_MS, bulkSlice, bulkTurnSpent, nextBulkTurn } from '../../platform/timeSlice';
-import { busyFor } from '../helpers/loopStall';
+import { busyFor, workPerTurn } from '../helpers/loopStall';
 
 /** A loop of bulk work: `steps` steps of `stepMs` each, `bulkSlice()` before every step; notes each step done. */
 async function bulkLoop(name: string, steps: number, stepMs: number, done: string[]): Promise<void> {
@@ -12,29 +12,21 @@ async function bulkLoop(name: string, steps: number, stepMs: number, done: strin
 
 describe('the shared bulk budget (platform/timeSlice)', () => {
   it('runs about one budget of steps per turn of the event loop however many bulk loops run at once', async () => {
-    // Turns of the loop, counted by a chain of immediates; each step notes the turn it ran in.
-    let turn = 0;
-    let counting = true;
-    const tick = () => {
-      turn++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const stepsInTurn = new Map<number, number>();
-    const step = () => stepsInTurn.set(turn, (stepsInTurn.get(turn) ?? 0) + 1);
+    // Each step notes the turn of the event loop it ran in.
+    const steps = workPerTurn();
     const loop = async () => {
       for (let i = 0; i < 30; i++) {
         await bulkSlice();
         busyFor(2);
-        step();
+        steps.note();
       }
     };
     // Four loops of 30 steps of 2 ms: with a 10 ms budget per loop (the old way) one turn ran about 5 steps of each,
     // about 20. A busy machine only makes fewer steps fit in a turn (the budget is wall time), never more.
     await Promise.all([loop(), loop(), loop(), loop()]);
-    counting = false;
-    expect([...stepsInTurn.values()].reduce((sum, n) => sum + n, 0)).toBe(120);
-    expect(Math.max(...stepsInTurn.values())).toBeLessThanOrEqual(BULK_TURN_MS / 2 + 2);
+    const { total, most } = steps.stop();
+    expect(total).toBe(120);
+    expect(most).toBeLessThanOrEqual(BULK_TURN_MS / 2 + 2);
   });
 
   it('gives the waiting loops their turns round robin, so none waits for another to finish', async () => {
