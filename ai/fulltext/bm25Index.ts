@@ -1,4 +1,7 @@
 import { analyze } from '../text/terms';
+import { ForwardLists } from './forwardLists';
+import { PostingLists } from './postingLists';
+import { withIndex } from './regionPool';
 
 /** BM25 parameters. Defaults: k1 = 1.2 (term-frequency saturation), b = 0.75 (length normalisation). */
 export interface Bm25Params {
@@ -27,49 +30,37 @@ export interface Bm25SearchOptions {
   maxCandidates?: number;
 }
 
-/** A query term with postings, its idf (times its weight) and the most it can add to a document's score. */
+/**
+ * A query term with postings (its number, the pages of its pairs and where they start), its idf (times its weight)
+ * and the most it can add to a document's score.
+ */
 interface PlannedTerm {
-  term: string;
-  posting: Posting;
+  id: number;
+  docs: Int32Array;
+  weights: Float64Array;
+  start: number;
+  count: number;
   idf: number;
   bound: number;
 }
 
 /**
- * A term's postings: parallel arrays for fast scans, plus each document's slot for O(1) removal once the term
- * has more than SLOT_MAP_FROM documents (below that a scan of `docs` finds it; most terms of a small index, such
- * as one memory subject's, have one or two documents, and a Map each was most of the index's memory). The slot map
- * is built at the posting's first removal, not while documents are only added: keeping it up to date on every add
- * was a Map insertion per (term, chunk), about a third of the fulltext index's share of a bulk ingest, for maps
- * that a corpus which is only added to never reads.
- */
-interface Posting {
-  docs: number[];
-  weights: number[];
-  slotOf?: Map<number, number>;
-  /** The largest weight and the shortest document length ever posted (kept on removal: bounds for pruning). */
-  maxWeight: number;
-  minLength: number;
-}
-
-/** Postings longer than this keep a document → slot map for removal. */
-const SLOT_MAP_FROM = 16;
-
-/**
  * An inverted index scored with BM25F (field-weighted term frequencies and lengths), built for top-k
- * speed: postings are parallel arrays (document number, weighted tf), a query accumulates scores in one
- * reused Float64Array, prunes common terms with MaxScore and keeps only the best k. Supports add, replace and remove by id;
- * document numbers of removed documents are reused.
+ * speed: postings are parallel typed arrays (document number, weighted tf) outside the JavaScript heap
+ * (`PostingLists`), a query accumulates scores in one reused Float64Array, prunes common terms with MaxScore and keeps
+ * only the best k. Supports add, replace and remove by id; document numbers of removed documents are reused.
  */
 export class Bm25Index {
   private readonly params: Bm25Params;
-  private readonly postings = new Map<string, Posting>();
+  /**
+   * Each term's (document, weighted tf) pairs, and each document's distinct terms and weights (the forward index:
+   * removal, and scoring a few documents); both out of the JavaScript heap (`RegionPool`).
+   */
+  private readonly postings = new PostingLists();
+  private readonly forward = new ForwardLists();
   private readonly numberOf = new Map<string, number>();
   private ids: (string | undefined)[] = [];
-  private lengths: number[] = [];
-  /** Each document's distinct terms and their weights (the forward index: removal, and scoring a few documents). */
-  private termsOf: (string[] | undefined)[] = [];
-  private weightsOf: (number[] | undefined)[] = [];
+  private lengths = new Float64Array(0);
   /** Sum over documents of their distinct terms. */
   private totalTerms = 0;
   private readonly freeNumbers: number[] = [];
@@ -108,70 +99,44 @@ export class Bm25Index {
     }
     const num = this.freeNumbers.pop() ?? this.ids.length;
     this.ids[num] = id;
+    this.lengths = withIndex(this.lengths, num);
     this.lengths[num] = length;
-    this.termsOf[num] = [...tf.keys()];
-    this.weightsOf[num] = [...tf.values()];
     this.totalTerms += tf.size;
     this.numberOf.set(id, num);
     this.totalLength += length;
+    const termIds: number[] = [];
+    const weights: number[] = [];
     for (const [term, weight] of tf) {
-      const posting = this.postings.get(term);
-      if (!posting) {
-        // Literal one-element arrays: a first push into [] reserves 17 slots, and most terms stay at one document.
-        this.postings.set(term, { docs: [num], weights: [weight], maxWeight: weight, minLength: length });
-        continue;
-      }
-      if (weight > posting.maxWeight) posting.maxWeight = weight;
-      if (length < posting.minLength) posting.minLength = length;
-      posting.slotOf?.set(num, posting.docs.length);
-      posting.docs.push(num);
-      posting.weights.push(weight);
+      termIds.push(this.postings.append(term, num, weight, length));
+      weights.push(weight);
     }
+    this.forward.set(num, termIds, weights);
   }
 
   /** Removes a document; unknown ids are ignored. */
   remove(id: string): void {
     const num = this.numberOf.get(id);
     if (num === undefined) return;
-    for (const term of this.termsOf[num] ?? []) {
-      const posting = this.postings.get(term);
-      if (posting) this.removePosting(term, posting, num);
-    }
+    const { forward } = this;
+    const count = forward.count(num);
+    const terms = forward.terms(num);
+    const start = forward.start(num);
+    for (let k = 0; k < count; k++) this.postings.remove(terms[start + k], num);
+    forward.delete(num);
     this.totalLength -= this.lengths[num];
-    this.totalTerms -= this.termsOf[num]?.length ?? 0;
-    this.weightsOf[num] = undefined;
+    this.totalTerms -= count;
     this.ids[num] = undefined;
-    this.termsOf[num] = undefined;
     this.numberOf.delete(id);
     this.freeNumbers.push(num);
-  }
-
-  /** Swap-removes a document from a term's postings, dropping the term when none are left. */
-  private removePosting(term: string, posting: Posting, num: number): void {
-    if (!posting.slotOf && posting.docs.length > SLOT_MAP_FROM)
-      posting.slotOf = new Map(posting.docs.map((doc, slot) => [doc, slot]));
-    const slot = posting.slotOf ? posting.slotOf.get(num) : posting.docs.indexOf(num);
-    if (slot === undefined || slot < 0) return;
-    const last = posting.docs.length - 1;
-    if (slot !== last) {
-      posting.docs[slot] = posting.docs[last];
-      posting.weights[slot] = posting.weights[last];
-      posting.slotOf?.set(posting.docs[slot], slot);
-    }
-    posting.docs.pop();
-    posting.weights.pop();
-    posting.slotOf?.delete(num);
-    if (posting.docs.length === 0) this.postings.delete(term);
   }
 
   /** Drops every document. */
   clear(): void {
     this.postings.clear();
+    this.forward.clear();
     this.numberOf.clear();
     this.ids = [];
-    this.lengths = [];
-    this.termsOf = [];
-    this.weightsOf = [];
+    this.lengths = new Float64Array(0);
     this.totalTerms = 0;
     this.freeNumbers.length = 0;
     this.totalLength = 0;
@@ -179,7 +144,8 @@ export class Bm25Index {
 
   /** Number of documents holding `term` (0 when none). */
   documentFrequency(term: string): number {
-    return this.postings.get(term)?.docs.length ?? 0;
+    const termId = this.postings.idOf(term);
+    return termId < 0 ? 0 : this.postings.count(termId);
   }
 
   /** Inverse document frequency of `term` as BM25 scores it: ln(1 + (N − df + 0.5) / (df + 0.5)). */
@@ -220,7 +186,7 @@ export class Bm25Index {
     const { scores, state, lengths } = this;
     const touched: number[] = [];
     let remaining = plan.reduce((sum, term) => sum + term.bound, 0);
-    let postingsLeft = plan.reduce((sum, term) => sum + term.posting.docs.length, 0);
+    let postingsLeft = plan.reduce((sum, term) => sum + term.count, 0);
     let admitting = true;
     let best = 0;
     const add = (num: number, idf: number, tf: number) => {
@@ -228,7 +194,7 @@ export class Bm25Index {
       const score = (scores[num] += (idf * tf * (k1 + 1)) / (tf + norm));
       if (score > best) best = score;
     };
-    for (const [at, { posting, idf, bound }] of plan.entries()) {
+    for (const [at, { docs, weights, start, count: postings, idf, bound }] of plan.entries()) {
       if (touched.length >= limit && remaining < best) {
         const threshold = this.threshold(touched, limit, accept);
         if (remaining <= threshold) {
@@ -242,11 +208,11 @@ export class Bm25Index {
         break;
       }
       remaining -= bound;
-      postingsLeft -= posting.docs.length;
-      const { docs, weights } = posting;
+      postingsLeft -= postings;
+      const end = start + postings;
       if (admitting) {
         // Newest first (postings are in insertion order but for removals' swaps), for maxCandidates.
-        for (let i = docs.length - 1; i >= 0; i--) {
+        for (let i = end - 1; i >= start; i--) {
           const num = docs[i];
           if (state[num] === UNSEEN) {
             if (touched.length >= maxCandidates) continue;
@@ -257,7 +223,7 @@ export class Bm25Index {
         }
         if (touched.length >= maxCandidates) admitting = false;
       } else {
-        for (let i = 0; i < docs.length; i++) {
+        for (let i = start; i < end; i++) {
           const seen = state[docs[i]];
           if (seen !== UNSEEN && seen !== REJECTED) add(docs[i], idf, weights[i]);
         }
@@ -287,16 +253,19 @@ export class Bm25Index {
     const count = this.numberOf.size;
     const averageLength = this.totalLength / count || 1;
     const plan: PlannedTerm[] = [];
+    const { postings } = this;
     for (const term of new Set(terms)) {
-      const posting = this.postings.get(term);
+      const id = postings.idOf(term);
       const weight = termWeights?.get(term) ?? 1;
-      if (!posting || !(weight > 0)) continue;
-      const df = posting.docs.length;
+      if (id < 0 || !(weight > 0)) continue;
+      const df = postings.count(id);
       const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5)) * weight;
       // tf(k1 + 1) / (tf + norm) grows with tf and shrinks as the document gets shorter.
-      const tf = posting.maxWeight;
-      const norm = k1 * (1 - b + (b * posting.minLength) / averageLength);
-      plan.push({ term, posting, idf, bound: (idf * tf * (k1 + 1)) / (tf + norm) });
+      const tf = postings.maxWeight(id);
+      const norm = k1 * (1 - b + (b * postings.minLength(id)) / averageLength);
+      const bound = (idf * tf * (k1 + 1)) / (tf + norm);
+      const [docs, weights, start] = [postings.docs(id), postings.weights(id), postings.start(id)];
+      plan.push({ id, docs, weights, start, count: df, idf, bound });
     }
     return plan.sort((x, y) => y.bound - x.bound);
   }
@@ -336,12 +305,15 @@ export class Bm25Index {
     plan: readonly PlannedTerm[],
     add: (num: number, idf: number, tf: number) => void,
   ): void {
-    const termIdf = new Map(plan.map(({ term, idf }) => [term, idf]));
+    const termIdf = new Map(plan.map(({ id, idf }) => [id, idf]));
+    const { forward } = this;
     for (const num of touched) {
       if (this.state[num] === REJECTED) continue;
-      const terms = this.termsOf[num]!;
-      const weights = this.weightsOf[num]!;
-      for (let k = 0; k < terms.length; k++) {
+      const terms = forward.terms(num);
+      const weights = forward.weights(num);
+      const start = forward.start(num);
+      const end = start + forward.count(num);
+      for (let k = start; k < end; k++) {
         const idf = termIdf.get(terms[k]);
         if (idf !== undefined) add(num, idf, weights[k]);
       }

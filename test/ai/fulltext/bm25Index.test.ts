@@ -2,6 +2,33 @@ import { Bm25Index } from '../../../ai/fulltext/bm25Index';
 
 const field = (text: string, boost = 1) => [{ text, boost }];
 
+/** The best `limit` documents of a full BM25 scan (k1 1.2, b 0.75) of `docs` (id → words), for comparison. */
+function fullScan(
+  docs: ReadonlyMap<string, string[]>,
+  terms: string[],
+  limit: number,
+  accept: (id: string) => boolean = () => true,
+  weights?: Map<string, number>,
+): { id: string; score: number }[] {
+  const average = [...docs.values()].reduce((sum, words) => sum + words.length, 0) / docs.size;
+  const df = (term: string) => [...docs.values()].filter((w) => w.includes(term)).length;
+  const frequency = new Map([...new Set(terms)].map((term) => [term, df(term)]));
+  const scored = [...docs].map(([id, words]) => {
+    let score = 0;
+    for (const [term, documents] of frequency) {
+      const tf = words.filter((w) => w === term).length;
+      if (tf === 0) continue;
+      const idf = Math.log(1 + (docs.size - documents + 0.5) / (documents + 0.5)) * (weights?.get(term) ?? 1);
+      score += (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * words.length) / average));
+    }
+    return { id, score };
+  });
+  return scored
+    .filter((hit) => hit.score > 0 && accept(hit.id))
+    .sort((x, y) => y.score - x.score)
+    .slice(0, limit);
+}
+
 describe('Bm25Index', () => {
   it('scores with BM25: idf × tf(k1 + 1) / (tf + k1(1 − b + b·len/avg))', () => {
     const index = new Bm25Index({ k1: 1.2, b: 0.75 });
@@ -78,31 +105,6 @@ describe('Bm25Index', () => {
       docs.delete(`d${i * 7}`);
       index.remove(`d${i * 7}`);
     }
-    const fullScan = (
-      terms: string[],
-      limit: number,
-      accept: (id: string) => boolean,
-      weights?: Map<string, number>,
-    ) => {
-      const average = [...docs.values()].reduce((sum, words) => sum + words.length, 0) / docs.size;
-      const df = (term: string) => [...docs.values()].filter((w) => w.includes(term)).length;
-      const frequency = new Map([...new Set(terms)].map((term) => [term, df(term)]));
-      const scored = [...docs].map(([id, words]) => {
-        let score = 0;
-        for (const [term, documents] of frequency) {
-          const tf = words.filter((w) => w === term).length;
-          if (tf === 0) continue;
-          const idf =
-            Math.log(1 + (docs.size - documents + 0.5) / (documents + 0.5)) * (weights?.get(term) ?? 1);
-          score += (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * words.length) / average));
-        }
-        return { id, score };
-      });
-      return scored
-        .filter((hit) => hit.score > 0 && accept(hit.id))
-        .sort((x, y) => y.score - x.score)
-        .slice(0, limit);
-    };
     for (let q = 0; q < 40; q++) {
       const terms = Array.from({ length: 2 + (q % 5) }, word);
       const limit = 1 + (q % 10);
@@ -111,8 +113,45 @@ describe('Bm25Index', () => {
 
       const pruned = index.search(terms, limit, { accept, termWeights: weights });
 
-      const expected = fullScan(terms, limit, accept, weights);
+      const expected = fullScan(docs, terms, limit, accept, weights);
       expect(pruned.map((hit) => hit.score)).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
+    }
+  });
+
+  it('stays exact through churn: adds, replaces and removals, postings past a shared page, terms dropped and reused', () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const word = () => `t${Math.floor(300 * random() ** 2)}`;
+    const index = new Bm25Index();
+    const docs = new Map<string, string[]>();
+    const put = (id: string, words: string[]) => {
+      docs.set(id, words);
+      index.add(id, field(words.join(' ')));
+    };
+    // `x0` is in more documents than a shared region holds (4,096), so its postings get pages of their own.
+    for (let i = 0; i < 4500; i++) put(`d${i}`, ['x0', ...Array.from({ length: 2 + (i % 6) }, word)]);
+    for (let op = 0; op < 3000; op++) {
+      const id = `d${Math.floor(random() * 5000)}`;
+      const roll = random();
+      if (roll < 0.4) {
+        docs.delete(id);
+        index.remove(id);
+      } else put(id, [...(roll < 0.7 ? ['x0'] : []), `f${op % 50}`, ...Array.from({ length: 3 }, word)]);
+    }
+
+    expect(index.size).toBe(docs.size);
+    const vocabulary = new Set([...docs.values()].flat());
+    for (const term of [...vocabulary, 'gone', 't299'])
+      expect([term, index.documentFrequency(term)]).toEqual([
+        term,
+        [...docs.values()].filter((words) => words.includes(term)).length,
+      ]);
+    for (let q = 0; q < 25; q++) {
+      const terms = [word(), word(), `f${q}`, ...(q % 2 ? ['x0'] : [])];
+      const limit = 1 + (q % 8);
+      expect(index.search(terms, limit).map((hit) => hit.score)).toEqual(
+        fullScan(docs, terms, limit).map((hit) => expect.closeTo(hit.score, 9)),
+      );
     }
   });
 
