@@ -58,13 +58,21 @@ const load = () =>
 async function startServer(): Promise<{ port: number; child: ChildProcess }> {
   const profile = process.env.BENCH_SERVER_PROFILE;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  // BENCH_SERVER_FLAGS: more node or V8 flags for the server (for example `--trace-gc-nvp`); what it prints besides
+  // its address is passed on to this bench's stderr.
+  flags.push(...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean));
   const child = spawn(
     process.execPath,
     [...flags, '--import', 'tsx', path.join(__dirname, 'brainSearch/server.ts')],
     { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
+    let address = '';
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (address || !line.startsWith('http://')) return void process.stderr.write(`${line}\n`);
+      address = line;
+      resolve(line);
+    });
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
   return { port: Number(new URL(line).port), child };

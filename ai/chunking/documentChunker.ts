@@ -2,6 +2,7 @@ import { CODE_EXTENSIONS, codeSections } from './codeChunker';
 import { chunkIdFor, contentHash, documentIdFor } from './contentHash';
 import { markdownSections, markdownTitle } from './markdownChunker';
 import type { ChunkKind, ChunkRecord, DocumentRecord } from '../../models/corpusRecords';
+import type { ChunkFieldTerms } from '../fulltext/chunkFields';
 import { DEFAULT_CHUNK_BUDGET, fitSections, type ChunkBudget, type Section } from './sectionSplitter';
 import { tiktokenCounter, type TokenCounter } from './tokenCounter';
 import type { ValidDocument } from './validation';
@@ -20,10 +21,14 @@ export const DEFAULT_CHUNKER_OPTIONS: ChunkerOptions = {
   mergeBelowTokens: 128,
 };
 
-/** A chunked document: the record to store and its chunks in order, deduplicated by content hash. */
+/**
+ * A chunked document: the record to store and its chunks in order, deduplicated by content hash; from a chunking
+ * thread also each chunk's analysed fulltext fields (`terms[i]` for `chunks[i]`), which are not stored.
+ */
 export interface ChunkedDocument {
   document: DocumentRecord;
   chunks: ChunkRecord[];
+  terms?: ChunkFieldTerms[];
 }
 
 const MARKDOWN_EXTENSIONS = ['.md', '.markdown', '.mdx'];

@@ -174,7 +174,10 @@ export class Ingestor {
     return accepted;
   }
 
-  private async write({ document, chunks: cut }: ChunkedDocument, ingestedBy: string): Promise<IngestResult> {
+  private async write(
+    { document, chunks: cut, terms }: ChunkedDocument,
+    ingestedBy: string,
+  ): Promise<IngestResult> {
     const previous = await this.deps.store.findDocument(document.id);
     const base = {
       documentId: document.id,
@@ -200,7 +203,7 @@ export class Ingestor {
       removedChunkIds: plan.removedIds,
     });
     if (plan.removedIds.length > 0) await this.deps.vectors.deleteChunks(plan.removedIds);
-    await this.deps.fullText.replaceDocumentInSlices(document.id, chunks);
+    await this.deps.fullText.replaceDocumentInSlices(document.id, chunks, { terms });
 
     const status = previous ? 'updated' : 'created';
     this.logger.info(

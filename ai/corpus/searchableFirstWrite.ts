@@ -58,9 +58,11 @@ export async function writeSearchableFirst(
 ): Promise<IngestResult[]> {
   const previousById = await deps.store.findDocuments(batch.map((doc) => doc.document.id));
   const writes: DocumentWrite[] = [];
+  /** Each write's chunks' analysed fields, when the chunking thread worked them out. */
+  const termsOf: (ChunkedDocument['terms'] | undefined)[] = [];
   const owed: { documentId: string; chunkIds: string[] }[] = [];
   const removed: string[] = [];
-  const results = batch.map(({ document, chunks: cut }): IngestResult => {
+  const results = batch.map(({ document, chunks: cut, terms }): IngestResult => {
     const previous = previousById.get(document.id);
     const base = {
       documentId: document.id,
@@ -78,6 +80,7 @@ export async function writeSearchableFirst(
       upserts: chunks,
       removedChunkIds: plan.removedIds,
     });
+    termsOf.push(terms);
     if (plan.added.length > 0) owed.push({ documentId: document.id, chunkIds: plan.added.map((c) => c.id) });
     removed.push(...plan.removedIds);
     const vectorsOwed = plan.added.length > 0;
@@ -100,9 +103,9 @@ export async function writeSearchableFirst(
   // The batch's fulltext updates run in the shared bulk budget, between documents as inside a large one: a
   // request's 50 pages (200 chunks) in one go held the loop for 100-250 ms at 100k chunks (stop 49), and with 4
   // requests in flight each yielding on its own clock their slices still ran back to back (stop 50).
-  for (const write of writes) {
+  for (const [i, write] of writes.entries()) {
     await bulkSlice();
-    await deps.fullText.replaceDocumentInSlices(write.document.id, write.upserts);
+    await deps.fullText.replaceDocumentInSlices(write.document.id, write.upserts, { terms: termsOf[i] });
   }
   return results;
 }

@@ -1,10 +1,11 @@
 import { bulkSlice } from '../../platform/timeSlice';
-import { chunkDisplayTitle, INDEX_NAMES, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
+import { INDEX_NAMES, type ChunkRecord, type IndexName } from '../../models/corpusRecords';
 import { hitFromChunk, type ChunkLookup } from '../retrieval/chunkLookup';
 import { DEFAULT_SEARCH_LIMIT, type Hit, type SearchOptions } from '../retrieval/hit';
 import { CandidateAnalyses } from '../rerank/candidateAnalyses';
-import { analyze, queryTerms } from '../text/terms';
+import { queryTerms } from '../text/terms';
 import { Bm25Index, DEFAULT_BM25_PARAMS, type AnalysedField, type Bm25Params } from './bm25Index';
+import { chunkFieldTerms, type ChunkFieldTerms } from './chunkFields';
 
 /** BM25F settings. Defaults: k1 1.2, b 0.75; field boosts symbols 3, title (with headings) 2, source 1.5, text 1. */
 export interface FullTextOptions {
@@ -55,18 +56,24 @@ export class FullTextIndex implements ChunkLookup {
     return counts;
   }
 
-  /** Adds chunks; a chunk whose id is already indexed is replaced. */
-  add(chunks: readonly ChunkRecord[]): void {
-    for (const chunk of chunks) {
+  /**
+   * Adds chunks; a chunk whose id is already indexed is replaced. `terms[i]`, when given, is `chunks[i]`'s analysed
+   * fields (`chunkFieldTerms`, worked out off the event loop by the chunking threads); otherwise they are worked out here.
+   */
+  add(chunks: readonly ChunkRecord[], terms?: readonly ChunkFieldTerms[]): void {
+    chunks.forEach((chunk, i) => {
       if (this.chunks.has(chunk.id)) this.remove([chunk.id]);
-      const fields = this.fieldsOf(chunk);
-      this.engine.addTerms(chunk.id, fields);
-      const [symbols, title, source, text] = fields;
-      this.analyses.remember(chunk.id, text.terms, [...title.terms, ...symbols.terms, ...source.terms]);
+      const analysed = terms?.[i] ?? chunkFieldTerms(chunk);
+      this.engine.addTerms(chunk.id, this.weighted(analysed));
+      this.analyses.remember(chunk.id, analysed.text, [
+        ...analysed.title,
+        ...analysed.symbols,
+        ...analysed.source,
+      ]);
       this.chunks.set(chunk.id, chunk);
       const ids = this.byDocument.get(chunk.documentId) ?? new Set<string>();
       this.byDocument.set(chunk.documentId, ids.add(chunk.id));
-    }
+    });
   }
 
   /** Removes chunks by id; unknown ids are ignored. */
@@ -108,17 +115,17 @@ export class FullTextIndex implements ChunkLookup {
    * `replaceDocument` in the process's shared bulk budget (`bulkSlice`), `sliceChunks` chunks (default 25) at a
    * step: the BM25 update of a large document (1,400 chunks took 70-330 ms in one call) no longer holds every other
    * request. Searches between the steps see the document partly indexed, as they would see another process's
-   * ingest arrive.
+   * ingest arrive. `terms` as for `add`.
    */
   async replaceDocumentInSlices(
     documentId: string,
     chunks: readonly ChunkRecord[],
-    sliceChunks = 25,
+    { terms, sliceChunks = 25 }: { terms?: readonly ChunkFieldTerms[]; sliceChunks?: number } = {},
   ): Promise<void> {
     this.remove([...(this.byDocument.get(documentId) ?? [])]);
     for (let at = 0; at < chunks.length; at += sliceChunks) {
       if (at > 0) await bulkSlice();
-      this.add(chunks.slice(at, at + sliceChunks));
+      this.add(chunks.slice(at, at + sliceChunks), terms?.slice(at, at + sliceChunks));
     }
     this.notify(documentId, chunks);
   }
@@ -210,13 +217,13 @@ export class FullTextIndex implements ChunkLookup {
     return this.chunks.values();
   }
 
-  /** The chunk's BM25F fields, analysed: symbols, title (with headings), source, text. */
-  private fieldsOf(chunk: ChunkRecord): AnalysedField[] {
+  /** The chunk's BM25F fields with their boosts: symbols, title (with headings), source, text. */
+  private weighted(terms: ChunkFieldTerms): AnalysedField[] {
     return [
-      { terms: analyze(chunk.symbols.join(' ')), boost: this.boosts.symbols },
-      { terms: analyze(chunkDisplayTitle(chunk)), boost: this.boosts.title },
-      { terms: analyze(chunk.source), boost: this.boosts.source },
-      { terms: analyze(chunk.text), boost: this.boosts.text },
+      { terms: terms.symbols, boost: this.boosts.symbols },
+      { terms: terms.title, boost: this.boosts.title },
+      { terms: terms.source, boost: this.boosts.source },
+      { terms: terms.text, boost: this.boosts.text },
     ];
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { ChunkingPool, inlineChunking } from '../../../ai/chunking/chunkingPool';
 import { validateSourceDocument } from '../../../ai/chunking/validation';
+import { chunkFieldTerms } from '../../../ai/fulltext/chunkFields';
 import { buildSourceDocument } from '../factories';
 
 const page = (n: number, bytes: number) =>
@@ -34,7 +35,9 @@ describe('ChunkingPool.chunkAll', () => {
     const chunked = await pool.chunkAll(documents);
 
     expect(chunked.map((c) => c.document.source)).toEqual(documents.map((d) => d.source));
-    expect(chunked).toEqual(expected);
+    expect(chunked.map(({ document, chunks }) => ({ document, chunks }))).toEqual(expected);
+    // The thread analysed each chunk's fulltext fields too, as the index would on the event loop.
+    expect(chunked.map((c) => c.terms)).toEqual(expected.map((c) => c.chunks.map(chunkFieldTerms)));
     // The small pages went to the thread too in three tasks of about 64 KiB (before, only the two large ones went: two tasks).
     expect((pool as unknown as { pool?: { completed: number } }).pool?.completed).toBe(5);
     // Its OS thread is named (top -H, ps -L, the ingest bench's CPU per thread: platform/threadName.ts).

@@ -81,7 +81,7 @@ describe('FullTextIndex', () => {
     );
     const changes: number[] = [];
     index.onDocumentChange((_id, changed) => changes.push(changed.length));
-    const replacing = index.replaceDocumentInSlices(breaker.documentId, chunks, 10);
+    const replacing = index.replaceDocumentInSlices(breaker.documentId, chunks, { sliceChunks: 10 });
     // The first step is in before the first turn; later ones within the turns' budgets, not all at once.
     expect(index.chunkIdsOf(breaker.documentId)).toHaveLength(10);
     await new Promise((resolve) => setImmediate(resolve));
