@@ -1,8 +1,11 @@
 /** Offsets within a page are below 2^PAGE_BITS: an address is page × PAGE_SPAN + offset. */
 const PAGE_BITS = 18;
 const PAGE_SPAN = 1 << PAGE_BITS;
-/** The first shared page's entries; each next one doubles, up to PAGE_SPAN (a small index stays small). */
-const FIRST_PAGE = 256;
+/**
+ * The first shared page's entries; each next one doubles, up to PAGE_SPAN: the memory service keeps an index per
+ * subject, most of a few short memories, and such an index stays a few hundred bytes.
+ */
+const FIRST_PAGE = 16;
 /** Regions of up to 2^MAX_SHARED_CLASS entries share pages; larger ones get a page of their own. */
 export const MAX_SHARED_CLASS = 12;
 /** Addresses fit an Int32Array: at most this many pages (2^31 / PAGE_SPAN). */
@@ -15,7 +18,7 @@ const MAX_PAGES = 2 ** (31 - PAGE_BITS);
  * of (document, weight) pairs here, and as JavaScript arrays they were most of what each major collection marked.
  *
  * A region is named by its address and its size class (k); the caller keeps both. Released regions go to a free list
- * per class and are handed out again. Regions of up to 2^MAX_SHARED_CLASS entries share pages (the first 256
+ * per class and are handed out again. Regions of up to 2^MAX_SHARED_CLASS entries share pages (the first 16
  * entries, each next page twice the last, up to 2^18); a larger region gets a page of its own, dropped on release.
  */
 export class RegionPool {
@@ -27,6 +30,12 @@ export class RegionPool {
   private readonly free: number[][] = Array.from({ length: MAX_SHARED_CLASS + 1 }, () => []);
   /** Pages of released large regions, to reuse their numbers. */
   private readonly freePages: number[] = [];
+  private readonly withFloats: boolean;
+
+  /** `floats: false` keeps no float64 side (`floatsOf` is empty): a pool of int32 regions alone. */
+  constructor({ floats = true }: { floats?: boolean } = {}) {
+    this.withFloats = floats;
+  }
 
   /** The smallest size class holding `entries` entries (2^class ≥ entries). */
   static sizeClassFor(entries: number): number {
@@ -77,7 +86,7 @@ export class RegionPool {
     const start = this.offsetOf(from);
     const at = this.offsetOf(to);
     this.intsOf(to).set(this.intsOf(from).subarray(start, start + count), at);
-    this.floatsOf(to).set(this.floatsOf(from).subarray(start, start + count), at);
+    if (this.withFloats) this.floatsOf(to).set(this.floatsOf(from).subarray(start, start + count), at);
   }
 
   /** Drops every region and page. */
@@ -90,7 +99,7 @@ export class RegionPool {
     this.freePages.length = 0;
   }
 
-  /** Entries held in pages (handed out, free or not yet used): the pool's memory is 12 bytes each. */
+  /** Entries held in pages (handed out, free or not yet used): 12 bytes each (4 without the float side). */
   get capacity(): number {
     return this.ints.reduce((sum, page) => sum + page.length, 0);
   }
@@ -124,7 +133,7 @@ export class RegionPool {
     const page = this.freePages.pop() ?? this.ints.length;
     if (page >= MAX_PAGES) throw new RangeError(`RegionPool: more than ${MAX_PAGES} pages`);
     this.ints[page] = new Int32Array(length);
-    this.floats[page] = new Float64Array(length);
+    this.floats[page] = this.withFloats ? new Float64Array(length) : EMPTY_FLOATS;
     return page;
   }
 }

@@ -1,3 +1,4 @@
+import { RegionPool, withIndex } from '../fulltext/regionPool';
 import { analyze } from '../text/terms';
 
 /**
@@ -22,7 +23,7 @@ export interface AnalysedText {
 
 /** Bounds of `CandidateAnalyses`. */
 export interface CandidateAnalysesOptions {
-  /** Bytes of kept analyses (typed arrays plus `ENTRY_OVERHEAD` each); the least recently used go first. */
+  /** Bytes of kept analyses (regions plus `ENTRY_OVERHEAD` each); the least recently used go first. */
   maxBytes: number;
   /** Distinct terms interned before every analysis is dropped and ids start again (between searches only). */
   maxTerms: number;
@@ -39,22 +40,28 @@ export const DEFAULT_ANALYSES_OPTIONS: CandidateAnalysesOptions = {
   maxTerms: 4_000_000,
 };
 
-/** A kept analysis's cost beyond its typed arrays' bytes: the entries, the three array objects, the chunk id. */
-export const ENTRY_OVERHEAD = 440;
+/** A kept analysis's cost beyond its region's bytes: its map entry and its row of the slot tables. */
+export const ENTRY_OVERHEAD = 64;
 
-/** Distinct values, ascending: a numeric sort of a copy, then repeats dropped in place (no Set per chunk). */
-function distinctSorted(ids: Uint32Array): Uint32Array {
-  const sorted = ids.slice().sort();
+/** Sorts `length` values from `at` and drops repeats in place; returns how many distinct values are left there. */
+function distinctSortedInPlace(values: Uint32Array, at: number, length: number): number {
+  values.subarray(at, at + length).sort();
   let kept = 0;
-  for (let i = 0; i < sorted.length; i++)
-    if (kept === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i];
-  return sorted.slice(0, kept);
+  for (let i = at; i < at + length; i++)
+    if (kept === 0 || values[i] !== values[at + kept - 1]) values[at + kept++] = values[i];
+  return kept;
 }
 
-/** A kept analysis and whether a search read it since the last eviction pass (the clock's second chance). */
-interface Kept {
-  analysis: Analysis;
-  used: boolean;
+/** A kept analysis's bytes: its region (4 bytes an entry, rounded up to its size class) and its entry. */
+function sizeOf(sizeClass: number): number {
+  return ENTRY_OVERHEAD + 4 * (1 << sizeClass);
+}
+
+/** The bytes an analysis counts against `maxBytes` while kept. */
+export function keptBytes(analysis: Analysis): number {
+  return sizeOf(
+    RegionPool.sizeClassFor(analysis.body.length + analysis.distinct.length + analysis.title.length),
+  );
 }
 
 /**
@@ -63,12 +70,32 @@ interface Kept {
  * operations are merges of numbers). The fulltext index hands each chunk's terms over as it indexes them
  * (`remember`), so a search rarely analyses a candidate itself; eviction is a clock (second chance): a read only
  * marks its entry, and the oldest entries not read since the last pass go first.
+ *
+ * A kept analysis is one region of a `RegionPool` (body, then distinct, then title), so the analyses of a 100k-chunk
+ * corpus are a few large typed arrays outside the JavaScript heap, not six objects a chunk for the garbage collector
+ * to walk. `of` hands out views of the region, valid until the search ends: a region evicted while a search runs (a
+ * candidate analysed then pushed another out) is given back only when the next search or ingest begins.
  */
 export class CandidateAnalyses {
-  private readonly kept = new Map<string, Kept>();
+  private readonly slots = new Map<string, number>();
+  private readonly pool = new RegionPool({ floats: false });
+  private address = new Int32Array(0);
+  private classes = new Uint8Array(0);
+  private bodyLengths = new Int32Array(0);
+  private distinctLengths = new Int32Array(0);
+  private titleLengths = new Int32Array(0);
+  /** 1 when a search read the slot since the last eviction pass. */
+  private used = new Uint8Array(0);
+  /** Slots ever opened; free ones are reused first. */
+  private opened = 0;
+  private readonly freeSlots: number[] = [];
+  /** Slots evicted during a search, given back when the next search or ingest begins. */
+  private readonly evictedInSearch: number[] = [];
   private readonly ids = new Map<string, number>();
   private bytes = 0;
   private readonly options: CandidateAnalysesOptions;
+  /** Scratch for a chunk's term ids while it is analysed. */
+  private scratch = new Uint32Array(1024);
 
   constructor(options: Partial<CandidateAnalysesOptions> = {}) {
     this.options = { ...DEFAULT_ANALYSES_OPTIONS, ...options };
@@ -76,7 +103,7 @@ export class CandidateAnalyses {
 
   /** Kept analyses (for tests and stats). */
   get size(): number {
-    return this.kept.size;
+    return this.slots.size;
   }
 
   /** The term's id, or -1 when no analysed text holds it. */
@@ -89,65 +116,129 @@ export class CandidateAnalyses {
    * never change while a search compares them.
    */
   beginSearch(): void {
+    this.giveBackEvicted();
     if (this.ids.size <= this.options.maxTerms) return;
-    this.kept.clear();
+    this.slots.clear();
+    this.pool.clear();
+    this.opened = 0;
+    this.freeSlots.length = 0;
     this.ids.clear();
     this.bytes = 0;
   }
 
-  /** The candidate's analysis: kept, or worked out now and kept. */
+  /** The candidate's analysis, kept or worked out now and kept (views valid until the search ends). */
   of(hit: AnalysedText): Analysis {
-    const entry = this.kept.get(hit.chunkId);
-    if (entry) {
-      entry.used = true;
-      return entry.analysis;
+    const slot = this.slots.get(hit.chunkId);
+    if (slot !== undefined) {
+      this.used[slot] = 1;
+      return this.views(slot);
     }
-    return this.remember(
-      hit.chunkId,
-      analyze(hit.text),
-      analyze(`${hit.title} ${hit.symbols.join(' ')} ${hit.source}`),
-    );
+    const title = `${hit.title} ${hit.symbols.join(' ')} ${hit.source}`;
+    return this.views(this.keep(hit.chunkId, analyze(hit.text), analyze(title), true));
   }
 
   /**
    * Keeps a chunk's analysis from terms already worked out (its text's, in order; its title's, symbols' and
    * source's, in any order), as the fulltext index has them when it indexes the chunk. A kept chunk is left as is.
    */
-  remember(chunkId: string, textTerms: readonly string[], titleTerms: readonly string[]): Analysis {
-    const entry = this.kept.get(chunkId);
-    if (entry) return entry.analysis;
-    const body = this.intern(textTerms);
-    const analysis = { body, distinct: distinctSorted(body), title: distinctSorted(this.intern(titleTerms)) };
-    this.kept.set(chunkId, { analysis, used: false });
-    this.bytes += sizeOf(analysis);
-    if (this.bytes > this.options.maxBytes) this.evict();
-    return analysis;
+  remember(chunkId: string, textTerms: readonly string[], titleTerms: readonly string[]): void {
+    this.giveBackEvicted();
+    this.keep(chunkId, textTerms, titleTerms, false);
+  }
+
+  /** Keeps the analysis (unless kept) and returns its slot; `inSearch`: asked by a running search (`of`). */
+  private keep(
+    chunkId: string,
+    textTerms: readonly string[],
+    titleTerms: readonly string[],
+    inSearch: boolean,
+  ): number {
+    const kept = this.slots.get(chunkId);
+    if (kept !== undefined) return kept;
+    const bodyLength = textTerms.length;
+    const most = 2 * bodyLength + titleTerms.length;
+    if (this.scratch.length < most) this.scratch = new Uint32Array(2 * most);
+    const { scratch } = this;
+    this.intern(textTerms, scratch, 0);
+    scratch.copyWithin(bodyLength, 0, bodyLength);
+    const distinctLength = distinctSortedInPlace(scratch, bodyLength, bodyLength);
+    const titleAt = bodyLength + distinctLength;
+    this.intern(titleTerms, scratch, titleAt);
+    const titleLength = distinctSortedInPlace(scratch, titleAt, titleTerms.length);
+    const total = titleAt + titleLength;
+    const sizeClass = RegionPool.sizeClassFor(total);
+    const address = this.pool.allocate(sizeClass);
+    this.pool.intsOf(address).set(scratch.subarray(0, total), this.pool.offsetOf(address));
+    const slot = this.openSlot();
+    this.address[slot] = address;
+    this.classes[slot] = sizeClass;
+    this.bodyLengths[slot] = bodyLength;
+    this.distinctLengths[slot] = distinctLength;
+    this.titleLengths[slot] = titleLength;
+    this.used[slot] = 0;
+    this.slots.set(chunkId, slot);
+    this.bytes += sizeOf(sizeClass);
+    if (this.bytes > this.options.maxBytes) this.evict(inSearch);
+    return slot;
+  }
+
+  /** The slot's analysis as views of its region. */
+  private views(slot: number): Analysis {
+    const address = this.address[slot];
+    const page = this.pool.intsOf(address);
+    const at = page.byteOffset + 4 * this.pool.offsetOf(address);
+    const body = this.bodyLengths[slot];
+    const distinct = this.distinctLengths[slot];
+    return {
+      body: new Uint32Array(page.buffer, at, body),
+      distinct: new Uint32Array(page.buffer, at + 4 * body, distinct),
+      title: new Uint32Array(page.buffer, at + 4 * (body + distinct), this.titleLengths[slot]),
+    };
+  }
+
+  private openSlot(): number {
+    const slot = this.freeSlots.pop() ?? this.opened++;
+    this.address = withIndex(this.address, slot);
+    this.classes = withIndex(this.classes, slot);
+    this.bodyLengths = withIndex(this.bodyLengths, slot);
+    this.distinctLengths = withIndex(this.distinctLengths, slot);
+    this.titleLengths = withIndex(this.titleLengths, slot);
+    this.used = withIndex(this.used, slot);
+    return slot;
   }
 
   /** Oldest first: an entry read since the last pass goes to the back unmarked, one not read is dropped. */
-  private evict(): void {
-    for (const [chunkId, entry] of this.kept) {
+  private evict(inSearch: boolean): void {
+    for (const [chunkId, slot] of this.slots) {
       if (this.bytes <= this.options.maxBytes) return;
-      this.kept.delete(chunkId);
-      if (entry.used) {
-        entry.used = false;
-        this.kept.set(chunkId, entry);
-      } else this.bytes -= sizeOf(entry.analysis);
+      this.slots.delete(chunkId);
+      if (this.used[slot]) {
+        this.used[slot] = 0;
+        this.slots.set(chunkId, slot);
+        continue;
+      }
+      this.bytes -= sizeOf(this.classes[slot]);
+      if (inSearch) this.evictedInSearch.push(slot);
+      else this.release(slot);
     }
   }
 
-  /** Ids of `terms` (in their order), giving new terms the next id. */
-  private intern(terms: readonly string[]): Uint32Array {
-    const out = new Uint32Array(terms.length);
+  private release(slot: number): void {
+    this.pool.release(this.address[slot], this.classes[slot]);
+    this.freeSlots.push(slot);
+  }
+
+  private giveBackEvicted(): void {
+    for (const slot of this.evictedInSearch) this.release(slot);
+    this.evictedInSearch.length = 0;
+  }
+
+  /** Writes the ids of `terms` (in their order) into `out` from `at`, giving new terms the next id. */
+  private intern(terms: readonly string[], out: Uint32Array, at: number): void {
     for (let i = 0; i < terms.length; i++) {
       let id = this.ids.get(terms[i]);
       if (id === undefined) this.ids.set(terms[i], (id = this.ids.size));
-      out[i] = id;
+      out[at + i] = id;
     }
-    return out;
   }
-}
-
-function sizeOf(analysis: Analysis): number {
-  return ENTRY_OVERHEAD + analysis.body.byteLength + analysis.distinct.byteLength + analysis.title.byteLength;
 }

@@ -41,15 +41,15 @@ describe('RegionPool', () => {
     const first = pool.allocate(3);
     pool.release(first, 3);
     expect(pool.allocate(3)).toBe(first);
-    // The first page holds 256 entries: a 256-entry region opens a second page of 512, and the first page's
-    // other 248 entries go to the free lists; once the second page is full they are handed out before a third opens.
-    pool.allocate(8);
-    pool.allocate(8);
-    expect(pool.capacity).toBe(768);
-    for (const sizeClass of [7, 6, 5, 4, 3]) pool.allocate(sizeClass);
-    expect(pool.capacity).toBe(768);
+    // The first page holds 16 entries: a 16-entry region opens a second page of 32, and the first page's other 8
+    // entries go to the free lists; once the second page is full they are handed out before a third opens.
+    pool.allocate(4);
+    pool.allocate(4);
+    expect(pool.capacity).toBe(48);
+    pool.allocate(3);
+    expect(pool.capacity).toBe(48);
     pool.allocate(0);
-    expect(pool.capacity).toBe(768 + 1024);
+    expect(pool.capacity).toBe(48 + 64);
   });
 
   it('gives a region larger than the shared classes a page of its own and drops it on release', () => {
@@ -71,7 +71,7 @@ describe('RegionPool', () => {
   it("starts small, so an index of one player's memories costs a few kilobytes", () => {
     const pool = new RegionPool();
     pool.allocate(0);
-    expect(pool.capacity).toBe(256);
+    expect(pool.capacity).toBe(16);
     pool.clear();
     expect(pool.capacity).toBe(0);
   });
