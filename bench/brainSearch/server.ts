@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver, constants } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { embeddedEnginesFor } from '../../embedded';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
@@ -57,13 +58,24 @@ async function main(): Promise<void> {
     const ms = (ns: number) => (ns / 1e6).toFixed(0);
     process.stderr.write(
       `server event loop delay over the run: p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms\n` +
-        `server GC pauses over the run (main thread, ≥ ${LONG_GC_MS} ms): ${pauses()}\n`,
+        `server GC pauses over the run (main thread, ≥ ${LONG_GC_MS} ms): ${pauses()}\n` +
+        `server main-thread heap at stop: ${heapAtStop()}\n`,
     );
     platform
       .stop()
       .finally(() => fs.rmSync(dataDir, { recursive: true, force: true }))
       .finally(() => process.exit(0));
   });
+}
+
+/**
+ * The main thread's JavaScript heap in use and its typed arrays' memory outside it (MiB): what a major collection
+ * marks, and what it does not.
+ */
+function heapAtStop(): string {
+  const { used_heap_size: used, external_memory: external } = getHeapStatistics();
+  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+  return `${mib(used)} MiB in use, ${mib(external)} MiB outside it (array buffers and other external memory)`;
 }
 
 /** GC pauses at least this long are listed on stop (ms). */
