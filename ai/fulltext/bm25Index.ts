@@ -60,14 +60,14 @@ export class Bm25Index {
   private readonly forward = new ForwardLists();
   private readonly numberOf = new Map<string, number>();
   private ids: (string | undefined)[] = [];
-  private lengths = new Float64Array(0);
+  private lengths = NO_LENGTHS;
   /** Sum over documents of their distinct terms. */
   private totalTerms = 0;
   private readonly freeNumbers: number[] = [];
   private totalLength = 0;
-  private scores = new Float64Array(0);
+  private scores = NO_SCORES;
   /** Per document during a search: UNSEEN, MATCHED, ACCEPTED or REJECTED (reset before returning). */
-  private state = new Uint8Array(0);
+  private state = NO_STATES;
 
   constructor(params: Bm25Params = DEFAULT_BM25_PARAMS) {
     this.params = params;
@@ -136,7 +136,7 @@ export class Bm25Index {
     this.forward.clear();
     this.numberOf.clear();
     this.ids = [];
-    this.lengths = new Float64Array(0);
+    this.lengths = NO_LENGTHS;
     this.totalTerms = 0;
     this.freeNumbers.length = 0;
     this.totalLength = 0;
@@ -328,6 +328,11 @@ export class Bm25Index {
     return allowed;
   }
 }
+
+/** Empty tables until the first document or search (shared: never written, `withIndex` copies before writing). */
+const NO_LENGTHS = new Float64Array(0);
+const NO_SCORES = new Float64Array(0);
+const NO_STATES = new Uint8Array(0);
 
 /** A forward-index term lookup (a hash probe) costs about this many posting entries walked. */
 const FORWARD_COST = 16;

@@ -1,24 +1,27 @@
 import { RegionPool, withIndex } from './regionPool';
 
+/** A document's row of the table: its region's address, its count, its region's size class + 1 (0: no region). */
+const ADDRESS = 0;
+const COUNT = 1;
+const CLASS = 2;
+const ROW = 3;
+
 /**
  * An inverted index's forward lists: each document's distinct terms (by the postings' term numbers) and their
- * weights, one `RegionPool` region per document, so they live outside the JavaScript heap. Read a document's
- * list as `terms(doc)[at]` and `weights(doc)[at]` for `at` from `start(doc)` below `start(doc) + count(doc)`.
+ * weights, one `RegionPool` region per document, so they live outside the JavaScript heap; a document's address,
+ * count and size class are its row of one Int32Array. Read a document's list as `terms(doc)[at]` and
+ * `weights(doc)[at]` for `at` from `start(doc)` below `start(doc) + count(doc)`.
  */
 export class ForwardLists {
   private readonly pool = new RegionPool();
-  private address = new Int32Array(0);
-  private counts = new Int32Array(0);
-  /** The region's size class + 1 (0: the document has no region). */
-  private classes = new Uint8Array(0);
+  private table = EMPTY_TABLE;
 
   /** Sets a document's list (a document without one). */
   set(doc: number, terms: readonly number[], weights: readonly number[]): void {
-    this.address = withIndex(this.address, doc);
-    this.counts = withIndex(this.counts, doc);
-    this.classes = withIndex(this.classes, doc);
-    this.counts[doc] = terms.length;
-    this.classes[doc] = 0;
+    this.table = withIndex(this.table, doc * ROW + ROW - 1);
+    const row = doc * ROW;
+    this.table[row + COUNT] = terms.length;
+    this.table[row + CLASS] = 0;
     if (terms.length === 0) return;
     const sizeClass = RegionPool.sizeClassFor(terms.length);
     const address = this.pool.allocate(sizeClass);
@@ -29,39 +32,41 @@ export class ForwardLists {
       ints[start + k] = terms[k];
       floats[start + k] = weights[k];
     }
-    this.address[doc] = address;
-    this.classes[doc] = sizeClass + 1;
+    this.table[row + ADDRESS] = address;
+    this.table[row + CLASS] = sizeClass + 1;
   }
 
   /** Drops a document's list. */
   delete(doc: number): void {
-    if (doc >= this.classes.length || this.classes[doc] === 0) return;
-    this.pool.release(this.address[doc], this.classes[doc] - 1);
-    this.classes[doc] = 0;
-    this.counts[doc] = 0;
+    const row = doc * ROW;
+    if (row >= this.table.length || this.table[row + CLASS] === 0) return;
+    this.pool.release(this.table[row + ADDRESS], this.table[row + CLASS] - 1);
+    this.table[row + CLASS] = 0;
+    this.table[row + COUNT] = 0;
   }
 
   /** How many distinct terms the document has (0: none, or no list). */
   count(doc: number): number {
-    return doc < this.counts.length ? this.counts[doc] : 0;
+    return doc * ROW < this.table.length ? this.table[doc * ROW + COUNT] : 0;
   }
 
   terms(doc: number): Int32Array {
-    return this.pool.intsOf(this.address[doc]);
+    return this.pool.intsOf(this.table[doc * ROW + ADDRESS]);
   }
 
   weights(doc: number): Float64Array {
-    return this.pool.floatsOf(this.address[doc]);
+    return this.pool.floatsOf(this.table[doc * ROW + ADDRESS]);
   }
 
   start(doc: number): number {
-    return this.pool.offsetOf(this.address[doc]);
+    return this.pool.offsetOf(this.table[doc * ROW + ADDRESS]);
   }
 
   /** Drops every list. */
   clear(): void {
     this.pool.clear();
-    this.counts.fill(0);
-    this.classes.fill(0);
+    this.table = EMPTY_TABLE;
   }
 }
+
+const EMPTY_TABLE = new Int32Array(0);

@@ -4,11 +4,24 @@ import { RegionPool, withIndex } from './regionPool';
 const SLOT_MAP_FROM = 16;
 
 /**
+ * A term's row of the table: its region's address, its count, its region's size class, bounds for pruning, and 1
+ * when it has a slot map.
+ */
+const ADDRESS = 0;
+const COUNT = 1;
+const CLASS = 2;
+const MAX_WEIGHT = 3;
+const MIN_LENGTH = 4;
+const SLOTS = 5;
+const ROW = 6;
+
+/**
  * An inverted index's postings: for each term, its (document number, weighted tf) pairs in insertion order (but
  * for removals' swaps), with the largest weight and the shortest document length ever posted (kept on removal:
  * bounds for pruning). Terms are numbered (`idOf`); a term's pairs are one region of a `RegionPool`, doubled when
- * full, so the pairs live outside the JavaScript heap; per-term figures are typed arrays indexed by the term's
- * number. A term whose last document goes is dropped and its number reused.
+ * full, so the pairs live outside the JavaScript heap; the per-term figures are one row each of a Float64Array
+ * (one table, not one typed array per figure: the memory service keeps an index per subject, most of them tiny). A term whose last
+ * document goes is dropped and its number reused.
  *
  * Read a term's pairs as `docs(id)[at]` and `weights(id)[at]` for `at` from `start(id)` below `start(id) + count(id)`.
  */
@@ -17,11 +30,7 @@ export class PostingLists {
   private readonly numbers = new Map<string, number>();
   private terms: (string | undefined)[] = [];
   private readonly freeNumbers: number[] = [];
-  private address = new Int32Array(0);
-  private counts = new Int32Array(0);
-  private classes = new Uint8Array(0);
-  private maxWeights = new Float64Array(0);
-  private minLengths = new Float64Array(0);
+  private table = EMPTY_TABLE;
   /** Document → slot in the term's region, for long postings that have had a removal. */
   private readonly slotMaps = new Map<number, Map<number, number>>();
 
@@ -37,29 +46,29 @@ export class PostingLists {
 
   /** How many documents hold the term (by number). */
   count(id: number): number {
-    return this.counts[id];
+    return this.table[id * ROW + COUNT];
   }
 
   maxWeight(id: number): number {
-    return this.maxWeights[id];
+    return this.table[id * ROW + MAX_WEIGHT];
   }
 
   minLength(id: number): number {
-    return this.minLengths[id];
+    return this.table[id * ROW + MIN_LENGTH];
   }
 
   /** The page of the term's document numbers (from `start(id)`). */
   docs(id: number): Int32Array {
-    return this.pool.intsOf(this.address[id]);
+    return this.pool.intsOf(this.table[id * ROW + ADDRESS]);
   }
 
   /** The page of the term's weights (from `start(id)`). */
   weights(id: number): Float64Array {
-    return this.pool.floatsOf(this.address[id]);
+    return this.pool.floatsOf(this.table[id * ROW + ADDRESS]);
   }
 
   start(id: number): number {
-    return this.pool.offsetOf(this.address[id]);
+    return this.pool.offsetOf(this.table[id * ROW + ADDRESS]);
   }
 
   /** Posts a document of `length` under the term, numbering the term if it is new; returns the term's number. */
@@ -67,25 +76,28 @@ export class PostingLists {
     let id = this.numbers.get(term);
     if (id === undefined) {
       id = this.open(term);
-      this.maxWeights[id] = weight;
-      this.minLengths[id] = length;
-    } else {
-      if (weight > this.maxWeights[id]) this.maxWeights[id] = weight;
-      if (length < this.minLengths[id]) this.minLengths[id] = length;
+      this.table[id * ROW + MAX_WEIGHT] = weight;
+      this.table[id * ROW + MIN_LENGTH] = length;
     }
-    const count = this.counts[id];
-    if (count === 1 << this.classes[id]) this.grow(id);
-    const at = this.pool.offsetOf(this.address[id]) + count;
-    this.docs(id)[at] = doc;
-    this.weights(id)[at] = weight;
-    this.slotMaps.get(id)?.set(doc, count);
-    this.counts[id] = count + 1;
+    const row = id * ROW;
+    const { table } = this;
+    if (weight > table[row + MAX_WEIGHT]) table[row + MAX_WEIGHT] = weight;
+    if (length < table[row + MIN_LENGTH]) table[row + MIN_LENGTH] = length;
+    const count = table[row + COUNT];
+    if (count === 1 << table[row + CLASS]) this.grow(id);
+    const address = table[row + ADDRESS];
+    const at = this.pool.offsetOf(address) + count;
+    this.pool.intsOf(address)[at] = doc;
+    this.pool.floatsOf(address)[at] = weight;
+    if (table[row + SLOTS]) this.slotMaps.get(id)!.set(doc, count);
+    table[row + COUNT] = count + 1;
     return id;
   }
 
   /** Swap-removes a document from the term's postings (by number), dropping the term when none are left. */
   remove(id: number, doc: number): void {
-    const count = this.counts[id];
+    const row = id * ROW;
+    const count = this.table[row + COUNT];
     const start = this.start(id);
     const docs = this.docs(id);
     const weights = this.weights(id);
@@ -94,6 +106,7 @@ export class PostingLists {
       slots = new Map();
       for (let at = 0; at < count; at++) slots.set(docs[start + at], at);
       this.slotMaps.set(id, slots);
+      this.table[row + SLOTS] = 1;
     }
     let slot = slots ? (slots.get(doc) ?? -1) : -1;
     if (!slots) for (let at = 0; at < count && slot < 0; at++) if (docs[start + at] === doc) slot = at;
@@ -105,7 +118,7 @@ export class PostingLists {
       slots?.set(docs[start + slot], slot);
     }
     slots?.delete(doc);
-    this.counts[id] = last;
+    this.table[row + COUNT] = last;
     if (last === 0) this.drop(id);
   }
 
@@ -116,39 +129,41 @@ export class PostingLists {
     this.terms = [];
     this.freeNumbers.length = 0;
     this.slotMaps.clear();
-    this.counts.fill(0);
+    this.table = EMPTY_TABLE;
   }
 
   private open(term: string): number {
     const id = this.freeNumbers.pop() ?? this.terms.length;
     this.terms[id] = term;
     this.numbers.set(term, id);
-    this.address = withIndex(this.address, id);
-    this.counts = withIndex(this.counts, id);
-    this.classes = withIndex(this.classes, id);
-    this.maxWeights = withIndex(this.maxWeights, id);
-    this.minLengths = withIndex(this.minLengths, id);
-    this.address[id] = this.pool.allocate(0);
-    this.classes[id] = 0;
-    this.counts[id] = 0;
+    this.table = withIndex(this.table, id * ROW + ROW - 1);
+    const row = id * ROW;
+    this.table[row + ADDRESS] = this.pool.allocate(0);
+    this.table[row + CLASS] = 0;
+    this.table[row + COUNT] = 0;
+    this.table[row + SLOTS] = 0;
     return id;
   }
 
   /** Moves a full posting to a region twice its size. */
   private grow(id: number): void {
-    const sizeClass = this.classes[id];
+    const row = id * ROW;
+    const sizeClass = this.table[row + CLASS];
     const to = this.pool.allocate(sizeClass + 1);
-    this.pool.copy(this.address[id], to, this.counts[id]);
-    this.pool.release(this.address[id], sizeClass);
-    this.address[id] = to;
-    this.classes[id] = sizeClass + 1;
+    this.pool.copy(this.table[row + ADDRESS], to, this.table[row + COUNT]);
+    this.pool.release(this.table[row + ADDRESS], sizeClass);
+    this.table[row + ADDRESS] = to;
+    this.table[row + CLASS] = sizeClass + 1;
   }
 
   private drop(id: number): void {
-    this.pool.release(this.address[id], this.classes[id]);
+    const row = id * ROW;
+    this.pool.release(this.table[row + ADDRESS], this.table[row + CLASS]);
     this.numbers.delete(this.terms[id]!);
     this.terms[id] = undefined;
     this.slotMaps.delete(id);
     this.freeNumbers.push(id);
   }
 }
+
+const EMPTY_TABLE = new Float64Array(0);

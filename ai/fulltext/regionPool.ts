@@ -27,9 +27,10 @@ export class RegionPool {
   /** The shared page being filled (-1: none yet) and how many of its entries are handed out. */
   private current = -1;
   private used = 0;
-  private readonly free: number[][] = Array.from({ length: MAX_SHARED_CLASS + 1 }, () => []);
+  /** Released regions by size class (made on first use: most pools of a small index never release one). */
+  private free: (number[] | undefined)[] = [];
   /** Pages of released large regions, to reuse their numbers. */
-  private readonly freePages: number[] = [];
+  private freePages?: number[];
   private readonly withFloats: boolean;
 
   /** `floats: false` keeps no float64 side (`floatsOf` is empty): a pool of int32 regions alone. */
@@ -45,7 +46,7 @@ export class RegionPool {
   /** A region of 2^sizeClass entries (their values are whatever was there: write before reading). */
   allocate(sizeClass: number): number {
     if (sizeClass > MAX_SHARED_CLASS) return this.ownPage(1 << sizeClass);
-    const reused = this.free[sizeClass].pop();
+    const reused = this.free[sizeClass]?.pop();
     if (reused !== undefined) return reused;
     const size = 1 << sizeClass;
     if (this.current < 0 || this.used + size > this.ints[this.current].length) this.nextSharedPage(size);
@@ -57,13 +58,13 @@ export class RegionPool {
   /** Gives a region back (its address and class as allocated). */
   release(address: number, sizeClass: number): void {
     if (sizeClass <= MAX_SHARED_CLASS) {
-      this.free[sizeClass].push(address);
+      (this.free[sizeClass] ??= []).push(address);
       return;
     }
     const page = this.pageOf(address);
     this.ints[page] = EMPTY_INTS;
     this.floats[page] = EMPTY_FLOATS;
-    this.freePages.push(page);
+    (this.freePages ??= []).push(page);
   }
 
   /** The int32 page a region's entries are in; they start at `offsetOf(address)`. */
@@ -95,8 +96,8 @@ export class RegionPool {
     this.floats = [];
     this.current = -1;
     this.used = 0;
-    for (const list of this.free) list.length = 0;
-    this.freePages.length = 0;
+    this.free = [];
+    this.freePages = undefined;
   }
 
   /** Entries held in pages (handed out, free or not yet used): 12 bytes each (4 without the float side). */
@@ -114,7 +115,7 @@ export class RegionPool {
       let left = this.ints[this.current].length - this.used;
       while (left > 0) {
         const sizeClass = Math.min(MAX_SHARED_CLASS, 31 - Math.clz32(left));
-        this.free[sizeClass].push(this.current * PAGE_SPAN + this.used);
+        (this.free[sizeClass] ??= []).push(this.current * PAGE_SPAN + this.used);
         this.used += 1 << sizeClass;
         left -= 1 << sizeClass;
       }
@@ -130,7 +131,7 @@ export class RegionPool {
   }
 
   private newPage(length: number): number {
-    const page = this.freePages.pop() ?? this.ints.length;
+    const page = this.freePages?.pop() ?? this.ints.length;
     if (page >= MAX_PAGES) throw new RangeError(`RegionPool: more than ${MAX_PAGES} pages`);
     this.ints[page] = new Int32Array(length);
     this.floats[page] = this.withFloats ? new Float64Array(length) : EMPTY_FLOATS;
@@ -141,10 +142,10 @@ export class RegionPool {
 const EMPTY_INTS = new Int32Array(0);
 const EMPTY_FLOATS = new Float64Array(0);
 
-/** `array`, or a copy twice as long as needed, so that `index` is in range (per-term and per-document tables). */
+/** `array`, or a copy half as long again as needed, so that `index` is in range (per-term and per-document tables). */
 export function withIndex<T extends Int32Array | Float64Array | Uint8Array>(array: T, index: number): T {
   if (index < array.length) return array;
-  const next = new (array.constructor as new (length: number) => T)(Math.max(16, 2 * (index + 1)));
+  const next = new (array.constructor as new (length: number) => T)(Math.max(16, index + 1 + (index >> 1)));
   next.set(array);
   return next;
 }
