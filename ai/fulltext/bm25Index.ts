@@ -1,7 +1,7 @@
 import { analyze } from '../text/terms';
 import { ForwardLists } from './forwardLists';
 import { PostingLists } from './postingLists';
-import { withIndex } from './regionPool';
+import { doubleTable, growTable, type FloatPage, type IntPage } from './regionPool';
 
 /** BM25 parameters. Defaults: k1 = 1.2 (term-frequency saturation), b = 0.75 (length normalisation). */
 export interface Bm25Params {
@@ -36,8 +36,8 @@ export interface Bm25SearchOptions {
  */
 interface PlannedTerm {
   id: number;
-  docs: Int32Array;
-  weights: Float64Array;
+  docs: IntPage;
+  weights: FloatPage;
   start: number;
   count: number;
   idf: number;
@@ -46,21 +46,20 @@ interface PlannedTerm {
 
 /**
  * An inverted index scored with BM25F (field-weighted term frequencies and lengths), built for top-k
- * speed: postings are parallel typed arrays (document number, weighted tf) outside the JavaScript heap
- * (`PostingLists`), a query accumulates scores in one reused Float64Array, prunes common terms with MaxScore and keeps
+ * speed: postings are (document number, weighted tf) pairs in pages the collector never walks (`PostingLists`), a query accumulates scores in one reused Float64Array, prunes common terms with MaxScore and keeps
  * only the best k. Supports add, replace and remove by id; document numbers of removed documents are reused.
  */
 export class Bm25Index {
   private readonly params: Bm25Params;
   /**
    * Each term's (document, weighted tf) pairs, and each document's distinct terms and weights (the forward index:
-   * removal, and scoring a few documents); both out of the JavaScript heap (`RegionPool`).
+   * removal, and scoring a few documents); both in `RegionPool` pages, which the collector never walks.
    */
   private readonly postings = new PostingLists();
   private readonly forward = new ForwardLists();
   private readonly numberOf = new Map<string, number>();
   private ids: (string | undefined)[] = [];
-  private lengths = NO_LENGTHS;
+  private lengths = doubleTable();
   /** Sum over documents of their distinct terms. */
   private totalTerms = 0;
   private readonly freeNumbers: number[] = [];
@@ -99,7 +98,7 @@ export class Bm25Index {
     }
     const num = this.freeNumbers.pop() ?? this.ids.length;
     this.ids[num] = id;
-    this.lengths = withIndex(this.lengths, num);
+    growTable(this.lengths, num);
     this.lengths[num] = length;
     this.totalTerms += tf.size;
     this.numberOf.set(id, num);
@@ -136,7 +135,7 @@ export class Bm25Index {
     this.forward.clear();
     this.numberOf.clear();
     this.ids = [];
-    this.lengths = NO_LENGTHS;
+    this.lengths = doubleTable();
     this.totalTerms = 0;
     this.freeNumbers.length = 0;
     this.totalLength = 0;
@@ -329,8 +328,7 @@ export class Bm25Index {
   }
 }
 
-/** Empty tables until the first document or search (shared: never written, `withIndex` copies before writing). */
-const NO_LENGTHS = new Float64Array(0);
+/** Empty until the first search (shared: never written; a search replaces them before writing). */
 const NO_SCORES = new Float64Array(0);
 const NO_STATES = new Uint8Array(0);
 

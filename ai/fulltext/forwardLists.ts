@@ -1,4 +1,4 @@
-import { RegionPool, withIndex } from './regionPool';
+import { doubleTable, growTable, RegionPool, type FloatPage, type IntPage } from './regionPool';
 
 /** A document's row of the table: its region's address, its count, its region's size class + 1 (0: no region). */
 const ADDRESS = 0;
@@ -8,17 +8,17 @@ const ROW = 3;
 
 /**
  * An inverted index's forward lists: each document's distinct terms (by the postings' term numbers) and their
- * weights, one `RegionPool` region per document, so they live outside the JavaScript heap; a document's address,
- * count and size class are its row of one Int32Array. Read a document's list as `terms(doc)[at]` and
+ * weights, one `RegionPool` region per document, which the collector never walks; a document's address, count and
+ * size class are its row of one table of doubles. Read a document's list as `terms(doc)[at]` and
  * `weights(doc)[at]` for `at` from `start(doc)` below `start(doc) + count(doc)`.
  */
 export class ForwardLists {
   private readonly pool = new RegionPool();
-  private table = EMPTY_TABLE;
+  private table = doubleTable();
 
   /** Sets a document's list (a document without one). */
   set(doc: number, terms: readonly number[], weights: readonly number[]): void {
-    this.table = withIndex(this.table, doc * ROW + ROW - 1);
+    growTable(this.table, doc * ROW + ROW - 1);
     const row = doc * ROW;
     this.table[row + COUNT] = terms.length;
     this.table[row + CLASS] = 0;
@@ -50,11 +50,11 @@ export class ForwardLists {
     return doc * ROW < this.table.length ? this.table[doc * ROW + COUNT] : 0;
   }
 
-  terms(doc: number): Int32Array {
+  terms(doc: number): IntPage {
     return this.pool.intsOf(this.table[doc * ROW + ADDRESS]);
   }
 
-  weights(doc: number): Float64Array {
+  weights(doc: number): FloatPage {
     return this.pool.floatsOf(this.table[doc * ROW + ADDRESS]);
   }
 
@@ -65,8 +65,6 @@ export class ForwardLists {
   /** Drops every list. */
   clear(): void {
     this.pool.clear();
-    this.table = EMPTY_TABLE;
+    this.table = doubleTable();
   }
 }
-
-const EMPTY_TABLE = new Int32Array(0);

@@ -1,4 +1,4 @@
-import { RegionPool, withIndex } from './regionPool';
+import { doubleTable, growTable, RegionPool, type FloatPage, type IntPage } from './regionPool';
 
 /** Postings longer than this get a document → slot map at their first removal (shorter ones are scanned). */
 const SLOT_MAP_FROM = 16;
@@ -19,8 +19,8 @@ const ROW = 6;
  * An inverted index's postings: for each term, its (document number, weighted tf) pairs in insertion order (but
  * for removals' swaps), with the largest weight and the shortest document length ever posted (kept on removal:
  * bounds for pruning). Terms are numbered (`idOf`); a term's pairs are one region of a `RegionPool`, doubled when
- * full, so the pairs live outside the JavaScript heap; the per-term figures are one row each of a Float64Array
- * (one table, not one typed array per figure: the memory service keeps an index per subject, most of them tiny). A term whose last
+ * full, so the collector never walks the pairs; the per-term figures are one row each of a table of doubles (one
+ * table, not one array per figure: the memory service keeps an index per subject, most of them tiny). A term whose last
  * document goes is dropped and its number reused.
  *
  * Read a term's pairs as `docs(id)[at]` and `weights(id)[at]` for `at` from `start(id)` below `start(id) + count(id)`.
@@ -30,7 +30,7 @@ export class PostingLists {
   private readonly numbers = new Map<string, number>();
   private terms: (string | undefined)[] = [];
   private readonly freeNumbers: number[] = [];
-  private table = EMPTY_TABLE;
+  private table = doubleTable();
   /** Document → slot in the term's region, for long postings that have had a removal. */
   private readonly slotMaps = new Map<number, Map<number, number>>();
 
@@ -58,12 +58,12 @@ export class PostingLists {
   }
 
   /** The page of the term's document numbers (from `start(id)`). */
-  docs(id: number): Int32Array {
+  docs(id: number): IntPage {
     return this.pool.intsOf(this.table[id * ROW + ADDRESS]);
   }
 
   /** The page of the term's weights (from `start(id)`). */
-  weights(id: number): Float64Array {
+  weights(id: number): FloatPage {
     return this.pool.floatsOf(this.table[id * ROW + ADDRESS]);
   }
 
@@ -129,14 +129,14 @@ export class PostingLists {
     this.terms = [];
     this.freeNumbers.length = 0;
     this.slotMaps.clear();
-    this.table = EMPTY_TABLE;
+    this.table = doubleTable();
   }
 
   private open(term: string): number {
     const id = this.freeNumbers.pop() ?? this.terms.length;
     this.terms[id] = term;
     this.numbers.set(term, id);
-    this.table = withIndex(this.table, id * ROW + ROW - 1);
+    growTable(this.table, id * ROW + ROW - 1);
     const row = id * ROW;
     this.table[row + ADDRESS] = this.pool.allocate(0);
     this.table[row + CLASS] = 0;
@@ -165,5 +165,3 @@ export class PostingLists {
     this.freeNumbers.push(id);
   }
 }
-
-const EMPTY_TABLE = new Float64Array(0);

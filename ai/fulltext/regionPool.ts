@@ -3,27 +3,38 @@ const PAGE_BITS = 18;
 const PAGE_SPAN = 1 << PAGE_BITS;
 /**
  * The first shared page's entries; each next one doubles, up to PAGE_SPAN: the memory service keeps an index per
- * subject, most of a few short memories, and such an index stays a few hundred bytes.
+ * subject, most of a few short memories, and such an index stays small.
  */
 const FIRST_PAGE = 16;
 /** Regions of up to 2^MAX_SHARED_CLASS entries share pages; larger ones get a page of their own. */
 export const MAX_SHARED_CLASS = 12;
 /** Addresses fit an Int32Array: at most this many pages (2^31 / PAGE_SPAN). */
 const MAX_PAGES = 2 ** (31 - PAGE_BITS);
+/** Pages of at least this many entries are typed arrays; smaller ones are arrays of doubles (default). */
+const TYPED_FROM = 4096;
+
+/** A page of int32 entries: a typed array, or for a small page an array of doubles. */
+export type IntPage = Int32Array | number[];
+/** A page of float64 entries: a typed array, or for a small page an array of doubles. */
+export type FloatPage = Float64Array | number[];
 
 /**
- * Regions of 2^k entries, each entry an int32 and a float64 side by side, carved out of a few large typed arrays
- * (pages) instead of two small arrays per region. A page's entries live outside the JavaScript heap and hold no
- * pointers, so the garbage collector neither marks nor copies them: an inverted index of 100k chunks keeps millions
- * of (document, weight) pairs here, and as JavaScript arrays they were most of what each major collection marked.
+ * Regions of 2^k entries, each entry an int and a double side by side, carved out of a few large pages instead of two
+ * small arrays per region. Neither kind of page holds pointers, so the garbage collector never walks its entries: an
+ * inverted index of 100k chunks keeps millions of (document, weight) pairs here, and as JavaScript arrays of
+ * numbers and objects they were most of what each major collection marked. Pages from `typedFrom` entries up are
+ * typed arrays (outside the JavaScript heap: a large index does not count against the heap's limit); smaller pages
+ * are plain arrays of doubles, which cost a few nanoseconds to make where a typed array costs microseconds (the
+ * memory service makes thousands of small indexes, and typed pages made building one twice as slow).
  *
  * A region is named by its address and its size class (k); the caller keeps both. Released regions go to a free list
- * per class and are handed out again. Regions of up to 2^MAX_SHARED_CLASS entries share pages (the first 16
- * entries, each next page twice the last, up to 2^18); a larger region gets a page of its own, dropped on release.
+ * per class and are handed out again. Regions of up to 2^MAX_SHARED_CLASS entries share pages (the first 16 entries,
+ * each next page twice the last or as large as the region, up to 2^18); a larger region gets a page of its own,
+ * dropped on release.
  */
 export class RegionPool {
-  private ints: Int32Array[] = [];
-  private floats: Float64Array[] = [];
+  private ints: IntPage[] = [];
+  private floats: FloatPage[] = [];
   /** The shared page being filled (-1: none yet) and how many of its entries are handed out. */
   private current = -1;
   private used = 0;
@@ -32,10 +43,15 @@ export class RegionPool {
   /** Pages of released large regions, to reuse their numbers. */
   private freePages?: number[];
   private readonly withFloats: boolean;
+  private readonly typedFrom: number;
 
-  /** `floats: false` keeps no float64 side (`floatsOf` is empty): a pool of int32 regions alone. */
-  constructor({ floats = true }: { floats?: boolean } = {}) {
+  /**
+   * `floats: false` keeps no double side (`floatsOf` is empty): a pool of int regions alone. `typedFrom`: pages of at
+   * least this many entries are typed arrays (0: every page, for a caller that needs typed views).
+   */
+  constructor({ floats = true, typedFrom = TYPED_FROM }: { floats?: boolean; typedFrom?: number } = {}) {
     this.withFloats = floats;
+    this.typedFrom = typedFrom;
   }
 
   /** The smallest size class holding `entries` entries (2^class ≥ entries). */
@@ -45,7 +61,7 @@ export class RegionPool {
 
   /** A region of 2^sizeClass entries (their values are whatever was there: write before reading). */
   allocate(sizeClass: number): number {
-    if (sizeClass > MAX_SHARED_CLASS) return this.ownPage(1 << sizeClass);
+    if (sizeClass > MAX_SHARED_CLASS) return this.newPage(1 << sizeClass) * PAGE_SPAN;
     const reused = this.free[sizeClass]?.pop();
     if (reused !== undefined) return reused;
     const size = 1 << sizeClass;
@@ -62,18 +78,25 @@ export class RegionPool {
       return;
     }
     const page = this.pageOf(address);
-    this.ints[page] = EMPTY_INTS;
-    this.floats[page] = EMPTY_FLOATS;
+    this.ints[page] = NO_ENTRIES;
+    this.floats[page] = NO_ENTRIES;
     (this.freePages ??= []).push(page);
   }
 
-  /** The int32 page a region's entries are in; they start at `offsetOf(address)`. */
-  intsOf(address: number): Int32Array {
+  /** The int page a region's entries are in; they start at `offsetOf(address)`. */
+  intsOf(address: number): IntPage {
     return this.ints[this.pageOf(address)];
   }
 
-  /** The float64 page a region's entries are in; they start at `offsetOf(address)`. */
-  floatsOf(address: number): Float64Array {
+  /** The int page a region's entries are in, as a typed array (a pool made with `typedFrom: 0`). */
+  typedIntsOf(address: number): Int32Array {
+    const page = this.ints[this.pageOf(address)];
+    if (!(page instanceof Int32Array)) throw new TypeError('RegionPool: this pool keeps small pages untyped');
+    return page;
+  }
+
+  /** The double page a region's entries are in; they start at `offsetOf(address)`. */
+  floatsOf(address: number): FloatPage {
     return this.floats[this.pageOf(address)];
   }
 
@@ -86,8 +109,11 @@ export class RegionPool {
   copy(from: number, to: number, count: number): void {
     const start = this.offsetOf(from);
     const at = this.offsetOf(to);
-    this.intsOf(to).set(this.intsOf(from).subarray(start, start + count), at);
-    if (this.withFloats) this.floatsOf(to).set(this.floatsOf(from).subarray(start, start + count), at);
+    const [fromInts, toInts] = [this.intsOf(from), this.intsOf(to)];
+    for (let k = 0; k < count; k++) toInts[at + k] = fromInts[start + k];
+    if (!this.withFloats) return;
+    const [fromFloats, toFloats] = [this.floatsOf(from), this.floatsOf(to)];
+    for (let k = 0; k < count; k++) toFloats[at + k] = fromFloats[start + k];
   }
 
   /** Drops every region and page. */
@@ -100,7 +126,7 @@ export class RegionPool {
     this.freePages = undefined;
   }
 
-  /** Entries held in pages (handed out, free or not yet used): 12 bytes each (4 without the float side). */
+  /** Entries held in pages (handed out, free or not yet used): 12 bytes each in typed pages (4 without doubles). */
   get capacity(): number {
     return this.ints.reduce((sum, page) => sum + page.length, 0);
   }
@@ -121,31 +147,46 @@ export class RegionPool {
       }
     }
     const last = this.current < 0 ? FIRST_PAGE / 2 : this.ints[this.current].length;
-    const length = Math.min(PAGE_SPAN, Math.max(size, last * 2));
-    this.current = this.newPage(length);
+    this.current = this.newPage(Math.min(PAGE_SPAN, Math.max(size, last * 2)));
     this.used = 0;
-  }
-
-  private ownPage(length: number): number {
-    return this.newPage(length) * PAGE_SPAN;
   }
 
   private newPage(length: number): number {
     const page = this.freePages?.pop() ?? this.ints.length;
     if (page >= MAX_PAGES) throw new RangeError(`RegionPool: more than ${MAX_PAGES} pages`);
-    this.ints[page] = new Int32Array(length);
-    this.floats[page] = this.withFloats ? new Float64Array(length) : EMPTY_FLOATS;
+    const typed = length >= this.typedFrom;
+    this.ints[page] = typed ? new Int32Array(length) : doubleTable(length);
+    this.floats[page] = !this.withFloats
+      ? NO_ENTRIES
+      : typed
+        ? new Float64Array(length)
+        : doubleTable(length);
     return page;
   }
 }
 
-const EMPTY_INTS = new Int32Array(0);
-const EMPTY_FLOATS = new Float64Array(0);
+const NO_ENTRIES: number[] = [];
 
-/** `array`, or a copy half as long again as needed, so that `index` is in range (per-term and per-document tables). */
+/**
+ * A table of `length` zeros kept in double elements (a literal of a double, emptied, then grown by pushes: V8 never
+ * turns an array of doubles back into one of tagged values), whose entries the garbage collector never walks.
+ */
+export function doubleTable(length = 0): number[] {
+  const table = [0.5];
+  table.pop();
+  growTable(table, length - 1);
+  return table;
+}
+
+/** Grows a table of doubles with zeros so that `index` is in range. */
+export function growTable(table: number[], index: number): void {
+  while (table.length <= index) table.push(0);
+}
+
+/** `array`, or a copy twice as long as needed, so that `index` is in range (per-slot typed tables). */
 export function withIndex<T extends Int32Array | Float64Array | Uint8Array>(array: T, index: number): T {
   if (index < array.length) return array;
-  const next = new (array.constructor as new (length: number) => T)(Math.max(16, index + 1 + (index >> 1)));
+  const next = new (array.constructor as new (length: number) => T)(Math.max(64, 2 * (index + 1)));
   next.set(array);
   return next;
 }

@@ -78,7 +78,7 @@ export function keptBytes(analysis: Analysis): number {
  */
 export class CandidateAnalyses {
   private readonly slots = new Map<string, number>();
-  private readonly pool = new RegionPool({ floats: false });
+  private readonly pool = new RegionPool({ floats: false, typedFrom: 0 });
   private address = new Int32Array(0);
   private classes = new Uint8Array(0);
   private bodyLengths = new Int32Array(0);
@@ -168,7 +168,7 @@ export class CandidateAnalyses {
     const total = titleAt + titleLength;
     const sizeClass = RegionPool.sizeClassFor(total);
     const address = this.pool.allocate(sizeClass);
-    this.pool.intsOf(address).set(scratch.subarray(0, total), this.pool.offsetOf(address));
+    this.pool.typedIntsOf(address).set(scratch.subarray(0, total), this.pool.offsetOf(address));
     const slot = this.openSlot();
     this.address[slot] = address;
     this.classes[slot] = sizeClass;
@@ -185,7 +185,7 @@ export class CandidateAnalyses {
   /** The slot's analysis as views of its region. */
   private views(slot: number): Analysis {
     const address = this.address[slot];
-    const page = this.pool.intsOf(address);
+    const page = this.pool.typedIntsOf(address);
     const at = page.byteOffset + 4 * this.pool.offsetOf(address);
     const body = this.bodyLengths[slot];
     const distinct = this.distinctLengths[slot];

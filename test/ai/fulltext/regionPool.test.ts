@@ -76,3 +76,20 @@ describe('RegionPool', () => {
     expect(pool.capacity).toBe(0);
   });
 });
+
+describe('RegionPool pages', () => {
+  it('keeps small pages as arrays of doubles and large ones as typed arrays, or every page typed on request', () => {
+    const pool = new RegionPool();
+    const small = pool.allocate(2);
+    const large = pool.allocate(MAX_SHARED_CLASS + 1);
+    expect(Array.isArray(pool.intsOf(small))).toBe(true);
+    expect(pool.intsOf(large)).toBeInstanceOf(Int32Array);
+    expect(pool.floatsOf(large)).toBeInstanceOf(Float64Array);
+    expect(() => pool.typedIntsOf(small)).toThrow(TypeError);
+
+    const typed = new RegionPool({ floats: false, typedFrom: 0 });
+    const region = typed.allocate(2);
+    expect(typed.typedIntsOf(region)).toBeInstanceOf(Int32Array);
+    expect(typed.floatsOf(region)).toHaveLength(0);
+  });
+});
