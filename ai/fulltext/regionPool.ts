@@ -168,13 +168,19 @@ export class RegionPool {
 const NO_ENTRIES: number[] = [];
 
 /**
- * A table of `length` zeros kept in double elements (a literal of a double, emptied, then grown by pushes: V8 never
- * turns an array of doubles back into one of tagged values), whose entries the garbage collector never walks.
+ * A table of `length` zeros kept in double elements, whose entries the garbage collector never walks: zeros stored
+ * then a double written once (V8 converts the array to doubles, and never back to tagged values), or for an empty
+ * table a double literal emptied.
  */
 export function doubleTable(length = 0): number[] {
-  const table = [0.5];
-  table.pop();
-  growTable(table, length - 1);
+  if (length === 0) {
+    const table = [0.5];
+    table.pop();
+    return table;
+  }
+  const table = new Array<number>(length).fill(0);
+  table[0] = 0.5;
+  table[0] = 0;
   return table;
 }
 
