@@ -120,6 +120,7 @@ export class PostingLists {
     slots?.delete(doc);
     this.table[row + COUNT] = last;
     if (last === 0) this.drop(id);
+    else if (last * 4 <= 1 << this.table[row + CLASS] && this.table[row + CLASS] >= 2) this.shrink(id);
   }
 
   /** Drops every term. */
@@ -154,6 +155,17 @@ export class PostingLists {
     this.pool.release(this.table[row + ADDRESS], sizeClass);
     this.table[row + ADDRESS] = to;
     this.table[row + CLASS] = sizeClass + 1;
+  }
+
+  /** Moves a posting that fell to a quarter of its region to one half the size (postings shrink as they grew). */
+  private shrink(id: number): void {
+    const row = id * ROW;
+    const sizeClass = this.table[row + CLASS];
+    const to = this.pool.allocate(sizeClass - 1);
+    this.pool.copy(this.table[row + ADDRESS], to, this.table[row + COUNT]);
+    this.pool.release(this.table[row + ADDRESS], sizeClass);
+    this.table[row + ADDRESS] = to;
+    this.table[row + CLASS] = sizeClass - 1;
   }
 
   private drop(id: number): void {

@@ -40,6 +40,9 @@ export const DEFAULT_ANALYSES_OPTIONS: CandidateAnalysesOptions = {
   maxTerms: 4_000_000,
 };
 
+/** The pool may pass twice the budget by this much before it is compacted (bytes: small budgets in tests). */
+const COMPACT_SLACK = 1 << 20;
+
 /** A kept analysis's cost beyond its region's bytes: its map entry and its row of the slot tables. */
 export const ENTRY_OVERHEAD = 64;
 
@@ -73,12 +76,15 @@ export function keptBytes(analysis: Analysis): number {
  *
  * A kept analysis is one region of a `RegionPool` (body, then distinct, then title), so the analyses of a 100k-chunk
  * corpus are a few large typed arrays outside the JavaScript heap, not six objects a chunk for the garbage collector
- * to walk. `of` hands out views of the region, valid until the search ends: a region evicted while a search runs (a
- * candidate analysed then pushed another out) is given back only when the next search or ingest begins.
+ * to walk. `of` hands out views of the region, valid until the next `beginSearch` or `remember` (the reranker reads
+ * them synchronously within one search): a region evicted while a search runs (a candidate analysed then pushed
+ * another out) is given back only then. Freed regions are reused by size class only, so when the sizes of the kept
+ * analyses drift the pool could hold more than the budget: once its pages pass twice `maxBytes`, the kept analyses
+ * are copied into a fresh pool (at those same points, between searches).
  */
 export class CandidateAnalyses {
   private readonly slots = new Map<string, number>();
-  private readonly pool = new RegionPool({ floats: false, typedFrom: 0 });
+  private pool = new RegionPool({ floats: false, typedFrom: 0 });
   private address = new Int32Array(0);
   private classes = new Uint8Array(0);
   private bodyLengths = new Int32Array(0);
@@ -126,7 +132,7 @@ export class CandidateAnalyses {
     this.bytes = 0;
   }
 
-  /** The candidate's analysis, kept or worked out now and kept (views valid until the search ends). */
+  /** The candidate's analysis, kept or worked out now and kept (views valid until the next search or `remember`). */
   of(hit: AnalysedText): Analysis {
     const slot = this.slots.get(hit.chunkId);
     if (slot !== undefined) {
@@ -228,9 +234,30 @@ export class CandidateAnalyses {
     this.freeSlots.push(slot);
   }
 
+  /** Between searches: gives back what the last search evicted, and compacts the pool if it outgrew the budget. */
   private giveBackEvicted(): void {
     for (const slot of this.evictedInSearch) this.release(slot);
     this.evictedInSearch.length = 0;
+    if (4 * this.pool.capacity > 2 * this.options.maxBytes + COMPACT_SLACK) this.compact();
+  }
+
+  /** Copies every kept analysis into a fresh pool, leaving the freed regions of the old one behind. */
+  private compact(): void {
+    const fresh = new RegionPool({ floats: false, typedFrom: 0 });
+    for (const slot of this.slots.values()) {
+      const from = this.address[slot];
+      const to = fresh.allocate(this.classes[slot]);
+      const count = this.bodyLengths[slot] + this.distinctLengths[slot] + this.titleLengths[slot];
+      const start = this.pool.offsetOf(from);
+      fresh
+        .typedIntsOf(to)
+        .set(this.pool.typedIntsOf(from).subarray(start, start + count), fresh.offsetOf(to));
+      this.address[slot] = to;
+    }
+    this.pool = fresh;
+    this.freeSlots.length = 0;
+    const kept = new Set(this.slots.values());
+    for (let slot = 0; slot < this.opened; slot++) if (!kept.has(slot)) this.freeSlots.push(slot);
   }
 
   /** Writes the ids of `terms` (in their order) into `out` from `at`, giving new terms the next id. */

@@ -155,6 +155,35 @@ describe('Bm25Index', () => {
     }
   });
 
+  it('keeps a posting exact as it shrinks to a smaller region after most of its documents go', () => {
+    const index = new Bm25Index();
+    const docs = new Map<string, string[]>();
+    for (let i = 0; i < 100; i++) {
+      docs.set(`d${i}`, ['k0', `u${i}`]);
+      index.add(`d${i}`, field(`k0 u${i}`));
+    }
+    for (let i = 0; i < 100; i++)
+      if (i % 10 !== 3) {
+        docs.delete(`d${i}`);
+        index.remove(`d${i}`);
+      }
+    index.add('late', field('k0 u1000'));
+    docs.set('late', ['k0', 'u1000']);
+
+    expect(index.documentFrequency('k0')).toBe(11);
+    const postings = (index as unknown as { postings: { table: number[]; idOf(t: string): number } })
+      .postings;
+    // A posting of 100 documents filled a region of 128; at 11 it sits in one of 32 or less.
+    expect(postings.table[postings.idOf('k0') * 6 + 2]).toBeLessThanOrEqual(5);
+    expect(
+      index
+        .search(['k0'], 20)
+        .map((hit) => hit.id)
+        .sort(),
+    ).toEqual([...docs.keys()].sort());
+    expect(index.search(['k0', 'u43'], 1).map((hit) => hit.id)).toEqual(['d43']);
+  });
+
   it('with maxCandidates scores only the newest documents holding the rarest terms', () => {
     const index = new Bm25Index();
     for (let i = 0; i < 50; i++) index.add(`old${i}`, field('common words here'));

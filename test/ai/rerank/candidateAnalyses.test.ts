@@ -106,3 +106,24 @@ describe('CandidateAnalyses', () => {
     expect(words(fullText.analyses, kept.title).sort()).toEqual(words(fresh, made.title).sort());
   });
 });
+
+describe('CandidateAnalyses memory', () => {
+  it('compacts its pool when analyses of drifting sizes leave it past twice the budget', () => {
+    const maxBytes = 4 * 1024 * 1024;
+    const analyses = new CandidateAnalyses({ maxBytes });
+    const poolBytes = () => 4 * (analyses as unknown as { pool: { capacity: number } }).pool.capacity;
+    let id = 0;
+    const seen: number[] = [];
+    // Each phase's chunks fall in one size class, half the last one's, and fill the budget twice over.
+    for (const words of [2000, 1000, 500, 250, 120, 60, 30]) {
+      const text = Array.from({ length: words }, (_, k) => `w${k}`);
+      for (let i = 0; i < (2 * maxBytes) / (words * 8); i++) analyses.remember(`c${id++}`, text, ['t']);
+      seen.push(poolBytes());
+    }
+    // Without compaction the pool grew to 27 MiB; with it, never past twice the budget, a slack and a page.
+    expect(Math.max(...seen)).toBeLessThan(2 * maxBytes + (1 << 20) + 4 * 2 ** 18 * 4);
+    // The kept analyses survived the copies: the newest chunk still reads its 30 terms, in order.
+    const newest = analyses.of({ ...chunk(0), chunkId: `c${id - 1}` });
+    expect([...newest.body]).toEqual(Array.from({ length: 30 }, (_, k) => analyses.idOf(`w${k}`)));
+  });
+});
