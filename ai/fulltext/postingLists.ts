@@ -1,4 +1,4 @@
-import { doubleTable, growTable, RegionPool, type FloatPage, type IntPage } from './regionPool';
+import { doubleTable, RegionPool, type FloatPage, type IntPage } from './regionPool';
 
 /** Postings longer than this get a document → slot map at their first removal (shorter ones are scanned). */
 const SLOT_MAP_FROM = 16;
@@ -137,12 +137,16 @@ export class PostingLists {
     const id = this.freeNumbers.pop() ?? this.terms.length;
     this.terms[id] = term;
     this.numbers.set(term, id);
-    growTable(this.table, id * ROW + ROW - 1);
     const row = id * ROW;
-    this.table[row + ADDRESS] = this.pool.allocate(0);
-    this.table[row + CLASS] = 0;
-    this.table[row + COUNT] = 0;
-    this.table[row + SLOTS] = 0;
+    const address = this.pool.allocate(0);
+    // A new number is the next row: one push of the whole row (the bounds are set by `append`).
+    if (row === this.table.length) this.table.push(address, 0, 0, 0, 0, 0);
+    else {
+      this.table[row + ADDRESS] = address;
+      this.table[row + CLASS] = 0;
+      this.table[row + COUNT] = 0;
+      this.table[row + SLOTS] = 0;
+    }
     return id;
   }
 
