@@ -58,7 +58,8 @@ export class FullTextIndex implements ChunkLookup {
 
   /**
    * Adds chunks; a chunk whose id is already indexed is replaced. `terms[i]`, when given, is `chunks[i]`'s analysed
-   * fields (`chunkFieldTerms`, worked out off the event loop by the chunking threads); otherwise they are worked out here.
+   * fields (`chunkFieldTerms`, worked out off the event loop by the chunking threads); otherwise they are worked out
+   * here.
    */
   add(chunks: readonly ChunkRecord[], terms?: readonly ChunkFieldTerms[]): void {
     chunks.forEach((chunk, i) => {
