@@ -47,7 +47,8 @@ interface PlannedTerm {
 /**
  * An inverted index scored with BM25F (field-weighted term frequencies and lengths), built for top-k
  * speed: postings are (document number, weighted tf) pairs in pages the collector never walks (`PostingLists`), a
- * query accumulates scores in one reused Float64Array, prunes common terms with MaxScore and keeps only the best k. Supports add, replace and remove by id; document numbers of removed documents are reused.
+ * query accumulates scores in one reused Float64Array, prunes common terms with MaxScore and keeps only the best k.
+ * Supports add, replace and remove by id; document numbers of removed documents are reused.
  */
 export class Bm25Index {
   private readonly params: Bm25Params;
