@@ -20,8 +20,8 @@ const ROW = 6;
  * for removals' swaps), with the largest weight and the shortest document length ever posted (kept on removal:
  * bounds for pruning). Terms are numbered (`idOf`); a term's pairs are one region of a `RegionPool`, doubled when
  * full, so the collector never walks the pairs; the per-term figures are one row each of a table of doubles (one
- * table, not one array per figure: the memory service keeps an index per subject, most of them tiny). A term whose last
- * document goes is dropped and its number reused.
+ * table, not one array per figure: the memory service keeps an index per subject, most of them tiny). A term whose
+ * last document goes is dropped and its number reused.
  *
  * Read a term's pairs as `docs(id)[at]` and `weights(id)[at]` for `at` from `start(id)` below `start(id) + count(id)`.
  */
@@ -84,7 +84,7 @@ export class PostingLists {
     if (weight > table[row + MAX_WEIGHT]) table[row + MAX_WEIGHT] = weight;
     if (length < table[row + MIN_LENGTH]) table[row + MIN_LENGTH] = length;
     const count = table[row + COUNT];
-    if (count === 1 << table[row + CLASS]) this.grow(id);
+    if (count === 1 << table[row + CLASS]) this.move(id, table[row + CLASS] + 1);
     const address = table[row + ADDRESS];
     const at = this.pool.offsetOf(address) + count;
     this.pool.intsOf(address)[at] = doc;
@@ -120,7 +120,8 @@ export class PostingLists {
     slots?.delete(doc);
     this.table[row + COUNT] = last;
     if (last === 0) this.drop(id);
-    else if (last * 4 <= 1 << this.table[row + CLASS] && this.table[row + CLASS] >= 2) this.shrink(id);
+    else if (last * 4 <= 1 << this.table[row + CLASS] && this.table[row + CLASS] >= 2)
+      this.move(id, this.table[row + CLASS] - 1);
   }
 
   /** Drops every term. */
@@ -150,26 +151,17 @@ export class PostingLists {
     return id;
   }
 
-  /** Moves a full posting to a region twice its size. */
-  private grow(id: number): void {
+  /**
+   * Moves a posting to a region of `sizeClass`: twice its size when full, half when it fell to a quarter (postings
+   * shrink as they grew).
+   */
+  private move(id: number, sizeClass: number): void {
     const row = id * ROW;
-    const sizeClass = this.table[row + CLASS];
-    const to = this.pool.allocate(sizeClass + 1);
+    const to = this.pool.allocate(sizeClass);
     this.pool.copy(this.table[row + ADDRESS], to, this.table[row + COUNT]);
-    this.pool.release(this.table[row + ADDRESS], sizeClass);
+    this.pool.release(this.table[row + ADDRESS], this.table[row + CLASS]);
     this.table[row + ADDRESS] = to;
-    this.table[row + CLASS] = sizeClass + 1;
-  }
-
-  /** Moves a posting that fell to a quarter of its region to one half the size (postings shrink as they grew). */
-  private shrink(id: number): void {
-    const row = id * ROW;
-    const sizeClass = this.table[row + CLASS];
-    const to = this.pool.allocate(sizeClass - 1);
-    this.pool.copy(this.table[row + ADDRESS], to, this.table[row + COUNT]);
-    this.pool.release(this.table[row + ADDRESS], sizeClass);
-    this.table[row + ADDRESS] = to;
-    this.table[row + CLASS] = sizeClass - 1;
+    this.table[row + CLASS] = sizeClass;
   }
 
   private drop(id: number): void {
