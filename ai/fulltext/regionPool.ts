@@ -38,6 +38,8 @@ export class RegionPool {
   /** The shared page being filled (-1: none yet) and how many of its entries are handed out. */
   private current = -1;
   private used = 0;
+  /** Entries in all pages (`capacity`), kept as pages come and go: read on every `CandidateAnalyses.remember`. */
+  private entries = 0;
   /** Released regions by size class (made on first use: most pools of a small index never release one). */
   private free: (number[] | undefined)[] = [];
   /** Pages of released large regions, to reuse their numbers. */
@@ -78,6 +80,7 @@ export class RegionPool {
       return;
     }
     const page = this.pageOf(address);
+    this.entries -= this.ints[page].length;
     this.ints[page] = NO_ENTRIES;
     this.floats[page] = NO_ENTRIES;
     (this.freePages ??= []).push(page);
@@ -122,13 +125,14 @@ export class RegionPool {
     this.floats = [];
     this.current = -1;
     this.used = 0;
+    this.entries = 0;
     this.free = [];
     this.freePages = undefined;
   }
 
   /** Entries held in pages (handed out, free or not yet used): 12 bytes each in typed pages (4 without doubles). */
   get capacity(): number {
-    return this.ints.reduce((sum, page) => sum + page.length, 0);
+    return this.entries;
   }
 
   private pageOf(address: number): number {
@@ -156,6 +160,7 @@ export class RegionPool {
     if (page >= MAX_PAGES) throw new RangeError(`RegionPool: more than ${MAX_PAGES} pages`);
     const typed = length >= this.typedFrom;
     this.ints[page] = typed ? new Int32Array(length) : doubleTable(length);
+    this.entries += length;
     this.floats[page] = !this.withFloats
       ? NO_ENTRIES
       : typed
