@@ -53,7 +53,9 @@ export default async function encodeInWorker(task: EncodeTask): Promise<EncodeRe
     await model;
     loadMs = performance.now() - started;
   }
-  const rows = task.texts.length === 0 ? [] : await (await model).embed(task.texts);
+  // An empty text alone makes the model throw (its tokens make an empty sparse tensor): it reads a space instead.
+  const texts = task.texts.map((text) => text || ' ');
+  const rows = texts.length === 0 ? [] : await (await model).embed(texts);
   const vectors = new Float32Array(rows.length * 512);
   rows.forEach((row, i) => vectors.set(row, i * 512));
   return { vectors, loadMs };

@@ -75,6 +75,12 @@ describe('SentenceEncoder (use-lite-v1-512)', () => {
     }
     expect(fetched).toEqual([]);
   });
+
+  it('embeds an empty text alone (the model itself throws on one) as a unit vector', async () => {
+    const { vectors } = await encodeInWorker({ texts: [''] });
+    expect(vectors).toHaveLength(512);
+    expect(Math.hypot(...vectors)).toBeCloseTo(1, 4);
+  });
 });
 
 describe('encodedPart', () => {
