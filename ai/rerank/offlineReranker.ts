@@ -95,12 +95,56 @@ function holds(sorted: Uint32Array, id: number): boolean {
 export function createOfflineReranker(
   deps: OfflineRerankerDeps,
   options: Partial<OfflineRerankerOptions> = {},
-): Reranker {
+): Reranker & { features: RerankFeatures } {
   const w = { ...DEFAULT_RERANKER_OPTIONS, ...options };
+  const weights = FEATURE_NAMES.map((name) => w[name]);
+  const features = rerankFeatures(deps, w.answerType > 0);
+  const reranker: Reranker = async (query, hits, limit, ranks) => {
+    const analysed = features(query, hits, ranks);
+    if (!analysed) return hits.slice(0, limit);
+    const scored: Scored[] = analysed.map(({ hit, values, terms }) => {
+      let score = 0;
+      for (let f = 0; f < weights.length; f++) score += weights[f] * values[f];
+      return { hit, score, terms };
+    });
+    return maximalMarginalRelevance(scored, limit, w.mmrLambda);
+  };
+  return Object.assign(reranker, { features });
+}
+
+/** The reranker's features of a candidate, in the order its score weighs them (`OfflineRerankerOptions`). */
+export const FEATURE_NAMES = [
+  'prior',
+  'coverage',
+  'proximity',
+  'title',
+  'target',
+  'authority',
+  'answerType',
+] as const satisfies readonly (keyof OfflineRerankerOptions)[];
+
+/** A candidate's feature values (`FEATURE_NAMES` order) and its text's distinct term ids, as MMR reads them. */
+export interface CandidateFeatures {
+  hit: Hit;
+  values: Float64Array;
+  terms: Uint32Array;
+}
+
+/**
+ * Every candidate's features for a query: undefined when the query has no terms or there are no candidates (the
+ * reranker then keeps the list's order). The term ids are views of the kept analyses, valid until the next search.
+ */
+export type RerankFeatures = (
+  query: string,
+  hits: readonly Hit[],
+  ranks?: readonly number[],
+) => CandidateFeatures[] | undefined;
+
+function rerankFeatures(deps: OfflineRerankerDeps, answerTypes: boolean): RerankFeatures {
   const analyses = deps.analyses ?? new CandidateAnalyses();
-  return async (query, hits, limit, ranks) => {
+  return (query, hits, ranks) => {
     const terms = [...queryTerms(query)];
-    if (terms.length === 0 || hits.length === 0) return hits.slice(0, limit);
+    if (terms.length === 0 || hits.length === 0) return undefined;
     analyses.beginSearch();
     const analysed = hits.map((hit) => analyses.of(hit));
     const expansions = expandQueryTerms(query);
@@ -109,8 +153,8 @@ export function createOfflineReranker(
     const ids = terms.map((t) => analyses.idOf(t));
     const expansionIds = terms.map((t) => (expansions.get(t) ?? []).map((s) => analyses.idOf(s)));
     const target = queryTarget(query);
-    const wanted = w.answerType > 0 ? answerTypeOf(query) : undefined;
-    const scored: Scored[] = hits.map((hit, rank) => {
+    const wanted = answerTypes ? answerTypeOf(query) : undefined;
+    return hits.map((hit, rank) => {
       const { body, distinct, title } = analysed[rank];
       let covered = 0;
       let titled = 0;
@@ -120,17 +164,17 @@ export function createOfflineReranker(
         else if (expansionIds[t].some((s) => holds(distinct, s))) covered += weight * 0.5;
         if (holds(title, ids[t])) titled += weight;
       }
-      const score =
-        w.prior * (1 / Math.sqrt(ranks?.[rank] ?? rank + 1)) +
-        w.coverage * (covered / mass) +
-        w.proximity * proximity(body, distinct, ids) +
-        w.title * (titled / mass) +
-        w.target * (matchesTarget(hit, target) ? 1 : 0) +
-        w.authority * (deps.authority?.(hit.documentId) ?? 0) +
-        (wanted && holdsAnswerType(hit.text, wanted) ? w.answerType : 0);
-      return { hit, score, terms: distinct };
+      const values = Float64Array.of(
+        1 / Math.sqrt(ranks?.[rank] ?? rank + 1),
+        covered / mass,
+        proximity(body, distinct, ids),
+        titled / mass,
+        matchesTarget(hit, target) ? 1 : 0,
+        deps.authority?.(hit.documentId) ?? 0,
+        wanted && holdsAnswerType(hit.text, wanted) ? 1 : 0,
+      );
+      return { hit, values, terms: distinct };
     });
-    return maximalMarginalRelevance(scored, limit, w.mmrLambda);
   };
 }
 

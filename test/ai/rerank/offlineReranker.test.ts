@@ -1,9 +1,9 @@
-import { createOfflineReranker } from '../../../ai/rerank/offlineReranker';
+import { createOfflineReranker, type Reranker } from '../../../ai/rerank/offlineReranker';
 import type { Hit } from '../../../ai/retrieval/hit';
 import { buildHit } from '../factories';
 
 // A fresh reranker per call: it caches each chunk's analysis by chunk id, and these tests reuse ids.
-const rerank: ReturnType<typeof createOfflineReranker> = (query, hits, limit) =>
+const rerank: Reranker = (query, hits, limit) =>
   createOfflineReranker({ idf: () => 1 })(query, hits, limit);
 
 describe('offline reranker', () => {
