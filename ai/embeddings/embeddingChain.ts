@@ -101,7 +101,7 @@ export class EmbeddingChain {
    * has vectors in), so the query is only ever compared with vectors of its own model.
    */
   async embedQuery(text: string, allowedModels: readonly string[]): Promise<QueryEmbedding> {
-    const result = await this.runChain(this.providersFor(allowedModels), [text]);
+    const result = await this.runChain(this.providersFor(allowedModels), [text], true);
     return { vector: result.vectors[0], provider: result.provider, model: result.model };
   }
 
@@ -117,7 +117,11 @@ export class EmbeddingChain {
     return candidates;
   }
 
-  private async runChain(providers: EmbeddingProvider[], texts: string[]): Promise<EmbeddingResult> {
+  private async runChain(
+    providers: EmbeddingProvider[],
+    texts: string[],
+    query = false,
+  ): Promise<EmbeddingResult> {
     const failures: string[] = [];
     for (const provider of providers) {
       const breaker = this.breakers.get(provider.id)!;
@@ -127,7 +131,7 @@ export class EmbeddingChain {
         continue;
       }
       try {
-        const vectors = await this.embedWith(provider, breaker, texts);
+        const vectors = await this.embedWith(provider, breaker, texts, query);
         return { vectors, provider: provider.id, model: provider.model };
       } catch (error) {
         embeddingFallbacks.inc({ provider: provider.id });
@@ -149,7 +153,12 @@ export class EmbeddingChain {
     provider: EmbeddingProvider,
     breaker: CircuitBreaker,
     texts: string[],
+    query: boolean,
   ): Promise<number[][]> {
+    const embed = (batch: string[]) =>
+      query && provider.embedQuery
+        ? Promise.all(batch.map((text) => provider.embedQuery!(text)))
+        : provider.embed(batch);
     const vectors: number[][] = [];
     for (let start = 0; start < texts.length; start += this.batchSize) {
       const batch = texts.slice(start, start + this.batchSize);
@@ -159,7 +168,7 @@ export class EmbeddingChain {
         const shouldRetry = (error: unknown) =>
           !(error instanceof CircuitOpenError) && isRetryable(error) && breaker.admitsCalls;
         vectors.push(
-          ...(await withRetry(() => breaker.execute(() => provider.embed(batch)), shouldRetry, this.retry)),
+          ...(await withRetry(() => breaker.execute(() => embed(batch)), shouldRetry, this.retry)),
         );
       } catch (error) {
         embeddingTotal.inc({ provider: provider.id, outcome: 'failure' });

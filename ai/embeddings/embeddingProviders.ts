@@ -1,3 +1,4 @@
+import { ConcatenatedEmbedder } from './concatenatedEmbedder';
 import { HttpEmbeddingProvider } from './httpEmbeddingProvider';
 import { LocalHashEmbedder } from './localHashEmbedder';
 import { LocalSemanticEmbedder } from './localSemanticEmbedder';
@@ -44,6 +45,11 @@ function localEmbedderFrom(config: Config): EmbeddingProvider {
       return new LocalHashEmbedder();
     case 'neural':
       return new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS });
+    case 'fused':
+      return new ConcatenatedEmbedder([
+        { provider: new LocalSemanticEmbedder(), weight: config.BRAIN_FUSED_SEMANTIC_WEIGHT },
+        { provider: new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS }), weight: 1 },
+      ]);
     default:
       return new LocalSemanticEmbedder();
   }
@@ -57,13 +63,35 @@ function localEmbedderFrom(config: Config): EmbeddingProvider {
 export function documentEmbeddingProvidersFrom(config: Config): EmbeddingProvider[] {
   const providers = embeddingProvidersFrom(config);
   const local = providers[providers.length - 1];
-  if (config.BRAIN_EMBEDDER_THREADS > 0 && config.BRAIN_LOCAL_EMBEDDER !== 'neural') {
-    providers[providers.length - 1] = new OfflineEmbedderPool({
-      kind: config.BRAIN_LOCAL_EMBEDDER === 'hash' ? 'hash' : 'semantic',
-      id: local.id,
-      dimensions: local.dimensions,
-      threads: config.BRAIN_EMBEDDER_THREADS,
-    });
+  if (config.BRAIN_EMBEDDER_THREADS > 0 && config.BRAIN_LOCAL_EMBEDDER === 'fused') {
+    const [semantic, neural] = (local as ConcatenatedEmbedder).parts;
+    providers[providers.length - 1] = new ConcatenatedEmbedder([
+      { ...semantic, provider: offlinePool(config, 'semantic', semantic.provider) },
+      neural,
+    ]);
+  } else if (config.BRAIN_EMBEDDER_THREADS > 0 && config.BRAIN_LOCAL_EMBEDDER !== 'neural') {
+    providers[providers.length - 1] = offlinePool(
+      config,
+      config.BRAIN_LOCAL_EMBEDDER === 'hash' ? 'hash' : 'semantic',
+      local,
+    );
   }
   return providers;
+}
+
+function offlinePool(config: Config, kind: 'hash' | 'semantic', local: EmbeddingProvider): EmbeddingProvider {
+  return new OfflineEmbedderPool({
+    kind,
+    id: local.id,
+    dimensions: local.dimensions,
+    threads: config.BRAIN_EMBEDDER_THREADS,
+  });
+}
+
+/** The sentence encoder a local embedder runs (itself, or a part of a concatenated space), to share its threads. */
+export function sentenceEncoderOf(provider: EmbeddingProvider): SentenceEncoder | undefined {
+  if (provider instanceof SentenceEncoder) return provider;
+  if (provider instanceof ConcatenatedEmbedder)
+    return provider.parts.map((p) => sentenceEncoderOf(p.provider)).find(Boolean);
+  return undefined;
 }

@@ -7,6 +7,8 @@ export interface EmbeddingProvider {
   dimensions: number;
   /** One vector per text, in order. `signal` aborts the call. */
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /** A query's vector, where the provider serves queries apart from batches (threads of its own); else `embed`. */
+  embedQuery?(text: string): Promise<number[]>;
 }
 
 /**

@@ -35,6 +35,9 @@ function accepts(schema: VariableSchema): string {
   if (schema.enum) return schema.enum.map((value) => `\`${String(value)}\``).join(' | ');
   if (schema.type === 'integer' || schema.type === 'number') {
     const kind = schema.type;
+    // An exclusive minimum is the next integer for an integer, but stays exclusive for a number (a weight > 0).
+    if (kind === 'number' && schema.exclusiveMinimum !== undefined && schema.maximum === undefined)
+      return `number > ${schema.exclusiveMinimum}`;
     const min =
       schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined);
     const max = schema.maximum !== undefined && schema.maximum < UNBOUNDED ? schema.maximum : undefined;

@@ -9,6 +9,7 @@ import { MongoEnrichmentJournal } from '../../ai/corpus/mongoEnrichmentJournal';
 import { VectorBackfill } from '../../ai/corpus/vectorBackfill';
 import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import type { EmbeddingProvider } from '../../ai/embeddings/provider';
+import { ConcatenatedEmbedder } from '../../ai/embeddings/concatenatedEmbedder';
 import { SentenceEncoder } from '../../ai/embeddings/sentenceEncoder';
 import { realSleep, type Sleep } from '../../ai/embeddings/retry';
 import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
@@ -36,7 +37,7 @@ import { BrainRoutedSearchService, BrainSearchService } from './aiErrors';
 import type { Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
 import type { Stores } from '../../platform/stores';
-import { documentEmbeddingProvidersFrom } from '../../ai/embeddings/embeddingProviders';
+import { documentEmbeddingProvidersFrom, sentenceEncoderOf } from '../../ai/embeddings/embeddingProviders';
 import { OfflineEmbedderPool } from '../../ai/embeddings/offlineEmbedderPool';
 import { generationProvidersFrom } from './generationProviders';
 
@@ -108,6 +109,11 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const providers = documentEmbeddingProvidersFrom(config);
   // The local embedder, always last: the RAPTOR trees' space (offline, so a tree never waits on the network).
   const localEmbedder = providers[providers.length - 1];
+  // The offline embedder's threads (alone, or the WordNet part of a concatenated space): entity extraction runs there.
+  const offlinePool = [
+    localEmbedder,
+    ...(localEmbedder instanceof ConcatenatedEmbedder ? localEmbedder.parts.map((p) => p.provider) : []),
+  ].find((p): p is OfflineEmbedderPool => p instanceof OfflineEmbedderPool);
   const embeddings = new EmbeddingChain({
     providers,
     clock,
@@ -134,10 +140,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const graph = new GraphIndex({
     yieldTo: activity,
     // Entity extraction in the offline embedder's threads, when it has them.
-    extract:
-      localEmbedder instanceof OfflineEmbedderPool
-        ? (chunks) => localEmbedder.extractEntities(chunks)
-        : undefined,
+    extract: offlinePool ? (chunks) => offlinePool.extractEntities(chunks) : undefined,
     chunkText: (chunkId) => fullText.get(chunkId)?.text,
     sink: new MongoGraphSink(stores.mongo, clock),
     hierarchy: { louvain },
@@ -219,11 +222,10 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const routedSearch = new BrainRoutedSearchService(suite.router, cache);
   // One set of encoder threads for the documents (when they use it), the answers' evidence and memory.
   const encoder =
-    localEmbedder instanceof SentenceEncoder
-      ? localEmbedder
-      : config.BRAIN_ASK_SIMILARITY === 'neural' || config.BRAIN_MEMORY_EMBEDDER === 'neural'
+    (sentenceEncoderOf(localEmbedder) ??
+    (config.BRAIN_ASK_SIMILARITY === 'neural' || config.BRAIN_MEMORY_EMBEDDER === 'neural'
         ? new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS })
-        : undefined;
+        : undefined));
   const threshold = config.BRAIN_ASK_CONFIDENCE_THRESHOLD;
   const similarity =
     encoder && config.BRAIN_ASK_SIMILARITY === 'neural'
@@ -307,7 +309,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
       await chunking.close();
       // The sentence encoder's threads (documents, answers' evidence, memory), the offline embedder's threads.
       await encoder?.close();
-      if (localEmbedder instanceof OfflineEmbedderPool) await localEmbedder.close();
+      await offlinePool?.close();
     },
   };
 }

@@ -121,6 +121,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SIGNER_NONCE_CACHE_MS: '5000' })).toThrow(
       'SIGNER_NONCE_CACHE_MS: expected an integer <= 4999 (got "5000")',
     );
+    expect(() => loadConfig({ BRAIN_FUSED_SEMANTIC_WEIGHT: '0' })).toThrow('BRAIN_FUSED_SEMANTIC_WEIGHT:');
+    expect(() => loadConfig({ BRAIN_FUSED_SEMANTIC_WEIGHT: 'heavy' })).toThrow(
+      'BRAIN_FUSED_SEMANTIC_WEIGHT: expected a number',
+    );
+    expect(loadConfig({ BRAIN_FUSED_SEMANTIC_WEIGHT: '0.5' }).BRAIN_FUSED_SEMANTIC_WEIGHT).toBe(0.5);
   });
 
   it('never echoes a secret value', () => {
