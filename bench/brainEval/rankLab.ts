@@ -38,9 +38,10 @@ interface Question {
 }
 
 let caught: AdaptiveRouter | undefined;
+const catchRouter = (router: AdaptiveRouter) => (caught = router);
 const search = AdaptiveRouter.prototype.search;
 AdaptiveRouter.prototype.search = function (this: AdaptiveRouter, ...args) {
-  caught = this;
+  catchRouter(this);
   return search.apply(this, args);
 };
 
