@@ -234,23 +234,57 @@ async function main(): Promise<void> {
   };
   console.log(`\ntuning half, R@5 / MRR@10 per corpus (${corpora.join(', ')}):`);
   const current = FEATURE_NAMES.map((name) => DEFAULT_RERANKER_OPTIONS[name]);
-  print('current weights', corpora.map((c) => score(of(c), current, current.map((_, f) => f))));
+  print(
+    'current weights',
+    corpora.map((c) =>
+      score(
+        of(c),
+        current,
+        current.map((_, f) => f),
+      ),
+    ),
+  );
   const lambda = Number(flag('lambda') ?? 0.01);
   for (const [name, features] of Object.entries(SETS)) {
     const used = features.map((f) => ALL_FEATURES.indexOf(f));
     print(
       `${name}, leave one corpus out`,
-      corpora.map((c) => score(of(c), fit(questions.filter((q) => q.corpus !== c), used, lambda), used)),
+      corpora.map((c) =>
+        score(
+          of(c),
+          fit(
+            questions.filter((q) => q.corpus !== c),
+            used,
+            lambda,
+          ),
+          used,
+        ),
+      ),
     );
     print(
       `${name}, ascent, leave one corpus out`,
-      corpora.map((c) => score(of(c), ascend(questions.filter((q) => q.corpus !== c), used), used)),
+      corpora.map((c) =>
+        score(
+          of(c),
+          ascend(
+            questions.filter((q) => q.corpus !== c),
+            used,
+          ),
+          used,
+        ),
+      ),
     );
     const ascended = ascend(questions, used);
-    print(`${name}, ascent on all (in sample)`, corpora.map((c) => score(of(c), ascended, used)));
+    print(
+      `${name}, ascent on all (in sample)`,
+      corpora.map((c) => score(of(c), ascended, used)),
+    );
     console.log(`  weights: ${features.map((f, k) => `${f} ${ascended[k].toFixed(3)}`).join(', ')}`);
     const all = fit(questions, used, lambda);
-    print(`${name}, fitted on all (in sample)`, corpora.map((c) => score(of(c), all, used)));
+    print(
+      `${name}, fitted on all (in sample)`,
+      corpora.map((c) => score(of(c), all, used)),
+    );
     console.log(`  weights: ${features.map((f, k) => `${f} ${all[k].toFixed(3)}`).join(', ')}`);
   }
 }

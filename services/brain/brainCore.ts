@@ -222,10 +222,10 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   const routedSearch = new BrainRoutedSearchService(suite.router, cache);
   // One set of encoder threads for the documents (when they use it), the answers' evidence and memory.
   const encoder =
-    (sentenceEncoderOf(localEmbedder) ??
+    sentenceEncoderOf(localEmbedder) ??
     (config.BRAIN_ASK_SIMILARITY === 'neural' || config.BRAIN_MEMORY_EMBEDDER === 'neural'
-        ? new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS })
-        : undefined));
+      ? new SentenceEncoder({ threads: config.BRAIN_ENCODER_THREADS })
+      : undefined);
   const threshold = config.BRAIN_ASK_CONFIDENCE_THRESHOLD;
   const similarity =
     encoder && config.BRAIN_ASK_SIMILARITY === 'neural'

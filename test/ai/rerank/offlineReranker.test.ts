@@ -3,8 +3,7 @@ import type { Hit } from '../../../ai/retrieval/hit';
 import { buildHit } from '../factories';
 
 // A fresh reranker per call: it caches each chunk's analysis by chunk id, and these tests reuse ids.
-const rerank: Reranker = (query, hits, limit) =>
-  createOfflineReranker({ idf: () => 1 })(query, hits, limit);
+const rerank: Reranker = (query, hits, limit) => createOfflineReranker({ idf: () => 1 })(query, hits, limit);
 
 describe('offline reranker', () => {
   it('lifts the candidate whose text covers the query over a higher-ranked one that does not', async () => {
