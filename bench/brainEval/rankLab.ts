@@ -6,6 +6,7 @@
  * over feature sets, scores each by leave-one-corpus-out (fit on the other corpora's tuning questions, score this
  * one's) and prints recall@5 and MRR@10 per corpus beside the current weights. The held-out half is never read.
  * Run: npx tsx bench/brainEval/rankLab.ts [--corpora=fastify,flame] [--save=features.json] [--load=features.json]
+ *   [--positives=1] [--lambda=0.01]
  */
 import fs from 'node:fs';
 import { withoutTypeWord } from '../../ai/rerank/answerType';
@@ -128,10 +129,10 @@ function score(questions: Question[], weights: number[], used: number[]): { r5: 
 }
 
 /**
- * Fits a linear ranker by pairwise logistic loss (RankNet with a linear scorer) with L2 `lambda`: every relevant
- * candidate the current weights rank highest (`--positives`, 2) against the 30 irrelevant ones ranked highest by the current weights, each question weighing the
- * same within its corpus and each corpus the same. The weights are scaled to the current weights' L1 norm, so MMR
- * trades relevance for novelty at the same rate.
+ * Fits a linear ranker by pairwise logistic loss (RankNet with a linear scorer) with L2 `lambda`: the relevant
+ * candidates the current weights rank highest (`--positives`, 1) against the 30 irrelevant ones they rank highest,
+ * each question weighing the same within its corpus and each corpus the same. The weights are scaled to the current
+ * weights' L1 norm, so MMR trades relevance for novelty at the same rate.
  */
 function fit(questions: Question[], used: number[], lambda = 0.01, rounds = 400): number[] {
   const current = FEATURE_NAMES.map((name) => DEFAULT_RERANKER_OPTIONS[name]);
@@ -207,7 +208,7 @@ function ascend(questions: Question[], used: number[], rounds = 3): number[] {
   return w;
 }
 
-const POSITIVES = Number(flag('positives') ?? 2);
+const POSITIVES = Number(flag('positives') ?? 1);
 
 const SETS: Record<string, string[]> = {
   'reranker only': [...FEATURE_NAMES],
@@ -229,7 +230,8 @@ async function main(): Promise<void> {
   const print = (name: string, figures: { r5: number; mrr: number }[]) => {
     const mean = (k: 'r5' | 'mrr') => figures.reduce((s, f) => s + f[k], 0) / figures.length;
     console.log(
-      `${name.padEnd(44)} ${figures.map((f) => `${f.r5.toFixed(3)} / ${f.mrr.toFixed(3)}`).join('  ')}  mean ${mean('r5').toFixed(3)} / ${mean('mrr').toFixed(3)}`,
+      `${name.padEnd(44)} ${figures.map((f) => `${f.r5.toFixed(3)} / ${f.mrr.toFixed(3)}`).join('  ')}  ` +
+        `mean ${mean('r5').toFixed(3)} / ${mean('mrr').toFixed(3)}`,
     );
   };
   console.log(`\ntuning half, R@5 / MRR@10 per corpus (${corpora.join(', ')}):`);

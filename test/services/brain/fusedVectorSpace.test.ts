@@ -24,7 +24,7 @@ describe('documents in the fused vector space (BRAIN_LOCAL_EMBEDDER=fused)', () 
     brain = undefined;
   });
 
-  it('embeds the chunks with WordNet and the sentence encoder side by side, and finds a page by its meaning', async () => {
+  it('embeds chunks with WordNet and the sentence encoder side by side, and finds a page by its meaning', async () => {
     brain = await startBrainPlatform({ BRAIN_LOCAL_EMBEDDER: 'fused', BRAIN_EMBEDDER_THREADS: '1' });
     await brain.ingest(DOCUMENTS).expect(200);
     await brain.enriched();
