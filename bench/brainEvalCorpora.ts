@@ -37,7 +37,11 @@ function printCorpus(figures: CorpusFigures): void {
     const cells = HALVES.map(([s]) =>
       `${f3(ranking[s][strategy].recallAt5)}  ${f3(ranking[s][strategy].mrr)}`.padStart(26).padEnd(30),
     );
-    console.log(`${strategy.padEnd(10)} ${cells.join('')}`);
+    const cost = figures.cost[strategy];
+    const timing = cost
+      ? `per search: wall p50 ${cost.p50.toFixed(1)} ms, p95 ${cost.p95.toFixed(1)} ms; CPU ${cost.cpuMs.toFixed(1)} ms`
+      : '';
+    console.log(`${strategy.padEnd(10)} ${cells.join('')}${timing}`);
   }
   for (const [s, label] of HALVES) {
     const a = ask[s];

@@ -38,6 +38,8 @@ export interface CorpusFigures {
   corpus: string;
   ranking: Record<Split, Record<EvalStrategy, RankingFigures>>;
   ask: Record<Split, AskFigures>;
+  /** Per strategy run: each search's wall time (ms, p50 and p95) and the process's CPU per search (ms, every thread). */
+  cost: Partial<Record<EvalStrategy, { p50: number; p95: number; cpuMs: number }>>;
   /** Answerable questions `auto` missed in its top 5, for --verbose. */
   autoMisses: string[];
   /** Per question: the first relevant rank of each strategy run, and the ask outcome (for --dump). */
@@ -80,17 +82,27 @@ export async function scoreCorpus(
   const answerable = inScope.filter((q) => q.kind !== 'unanswerable');
   const ranks = new Map<EvalStrategy, Map<CorpusQuestion, number | undefined>>();
   for (const strategy of EVAL_STRATEGIES) ranks.set(strategy, new Map());
+  const cost: CorpusFigures['cost'] = {};
   for (const strategy of scope.strategies) {
     const at = new Map<CorpusQuestion, number | undefined>();
+    const walls: number[] = [];
+    const cpu = process.cpuUsage();
     for (const q of answerable) {
+      const started = performance.now();
       const response = await post<SearchResponse>('/brain/search/v2', {
         query: q.question,
         strategy,
         limit: 10,
       });
+      walls.push(performance.now() - started);
       at.set(q, judge.firstRelevantRank(response.hits, q));
     }
     ranks.set(strategy, at);
+    const used = process.cpuUsage(cpu);
+    walls.sort((a, b) => a - b);
+    const quantile = (p: number) => walls[Math.min(walls.length - 1, Math.floor(p * walls.length))] ?? 0;
+    const cpuMs = (used.user + used.system) / 1000 / (walls.length || 1);
+    cost[strategy] = { p50: quantile(0.5), p95: quantile(0.95), cpuMs };
   }
   const asked = new Map<CorpusQuestion, AskResponse>();
   const notAsked: AskResponse = { grounded: false, citations: [] };
@@ -131,7 +143,7 @@ export async function scoreCorpus(
         : {}),
     };
   });
-  return { corpus: corpus.name, ranking, ask, autoMisses, questions };
+  return { corpus: corpus.name, ranking, ask, cost, autoMisses, questions };
 }
 
 function rankingFigures(ranks: Array<number | undefined>): RankingFigures {
