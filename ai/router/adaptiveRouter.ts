@@ -112,6 +112,11 @@ export interface AdaptiveRouterOptions {
    * Measured at stop 48 and not kept (ai/README.md, "The rank prior of fused routes").
    */
   prior?: PriorMode;
+  /**
+   * An auto route searches the question without the word naming its answer type (ai/rerank/answerType
+   * `withoutTypeWord`) [true]; false searches the question as asked.
+   */
+  typeWord?: boolean;
 }
 
 /** The anchor of auto routes and the classes it joins (SIMPLE keyword lookups stay on their fast path). */
@@ -221,7 +226,7 @@ export class AdaptiveRouter {
     };
     // An auto route searches the question's topic: the word naming its answer type ("which *route* …") is left
     // to the reranker's answer-type match.
-    const searched = route.class === null ? query : withoutTypeWord(query);
+    const searched = route.class === null || this.options.typeWord === false ? query : withoutTypeWord(query);
     const settled = await Promise.allSettled(route.strategies.map((name) => this.run(name, searched, inner)));
     const lists: RouteList[] = [];
     settled.forEach((outcome, i) => {

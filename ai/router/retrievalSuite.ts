@@ -64,6 +64,11 @@ export interface RetrievalSuiteDeps {
   citations?: SectionCitations;
   /** Replaces the offline reranker (an LLM or cross-encoder endpoint). */
   reranker?: Reranker;
+  /**
+   * Answer types in the ranking [true]: the offline reranker's bonus for a candidate holding a value of the kind the
+   * question asks for, and auto routes searching the question without the word naming that kind.
+   */
+  answerTypes?: boolean;
   /** The knowledge graph; with it the GRAPH strategy joins. */
   graph?: GraphIndex;
   /** The RAPTOR trees; with them the RAPTOR strategy (collapsed-tree search) joins. */
@@ -121,11 +126,14 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
   };
   const reranker =
     deps.reranker ??
-    createOfflineReranker({
-      idf: (term) => fullText.idf(term),
-      authority: deps.authority,
-      analyses: fullText.analyses,
-    });
+    createOfflineReranker(
+      {
+        idf: (term) => fullText.idf(term),
+        authority: deps.authority,
+        analyses: fullText.analyses,
+      },
+      deps.answerTypes === false ? { answerType: 0 } : {},
+    );
   const { citations } = deps;
   const follow = citations
     ? (hits: readonly Hit[], indexes?: readonly IndexName[]) =>
@@ -158,6 +166,7 @@ export function buildRetrievalSuite(deps: RetrievalSuiteDeps): RetrievalSuite {
     ...(calibrator && mode !== 'weights'
       ? { anchorChoice: () => calibrator.strongest(ANCHOR_CANDIDATES) }
       : {}),
+    ...(deps.answerTypes === false ? { typeWord: false } : {}),
     ...deps.router,
     ...(logger ? { logger } : {}),
   });

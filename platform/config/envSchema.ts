@@ -188,6 +188,8 @@ export const envSchema = z.object({
   BRAIN_ENCODER_THREADS: int(1, 1, 16),
   BRAIN_EMBEDDER_THREADS: int(0, 0, 16),
   BRAIN_RRF_K: int(60, 1, 1000),
+  BRAIN_SECTION_CITATIONS: flag('1'),
+  BRAIN_ANSWER_TYPES: flag('1'),
   BRAIN_ROUTER_CALIBRATION: z.enum(['off', 'weights', 'anchor', 'both']).default('off'),
   BRAIN_ROUTER_PSEUDO_QUERIES: z.enum(['sentence', 'common', 'heading', 'mixed']).default('sentence'),
   BRAIN_ASK_CONFIDENCE_THRESHOLD: z.coerce.number({ error: 'expected a number' }).min(0).max(1).default(0.5),

@@ -126,6 +126,9 @@ describe('loadConfig', () => {
       'BRAIN_FUSED_SEMANTIC_WEIGHT: expected a number',
     );
     expect(loadConfig({ BRAIN_FUSED_SEMANTIC_WEIGHT: '0.5' }).BRAIN_FUSED_SEMANTIC_WEIGHT).toBe(0.5);
+    expect(loadConfig({}).BRAIN_SECTION_CITATIONS && loadConfig({}).BRAIN_ANSWER_TYPES).toBe(true);
+    const off = loadConfig({ BRAIN_SECTION_CITATIONS: '0', BRAIN_ANSWER_TYPES: 'false' });
+    expect([off.BRAIN_SECTION_CITATIONS, off.BRAIN_ANSWER_TYPES]).toEqual([false, false]);
   });
 
   it('never echoes a secret value', () => {

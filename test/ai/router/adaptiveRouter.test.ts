@@ -63,7 +63,7 @@ describe('adaptive router: candidate depth of the class plans', () => {
 
 describe('adaptive router: the word naming the answer type', () => {
   /** Strategies that record the query they were asked, and a reranker that records its query. */
-  function recordingQueries() {
+  function recordingQueries(options: { typeWord?: boolean } = {}) {
     const searched: string[] = [];
     const reranked: string[] = [];
     const strategy: SearchStrategy = async (query) => {
@@ -75,7 +75,7 @@ describe('adaptive router: the word naming the answer type', () => {
       return hits.slice(0, limit);
     };
     const names: StrategyName[] = ['fulltext', 'semantic', 'hybrid', 'hyde', 'graph'];
-    const router = new AdaptiveRouter(Object.fromEntries(names.map((n) => [n, strategy])), reranker);
+    const router = new AdaptiveRouter(Object.fromEntries(names.map((n) => [n, strategy])), reranker, options);
     return { router, searched, reranked };
   }
 
@@ -95,6 +95,14 @@ describe('adaptive router: the word naming the answer type', () => {
     await router.search('Which call refills a lantern with oil?', { strategy: 'fulltext' });
 
     expect(searched).toEqual(['Why is lantern oil rationed?', 'Which call refills a lantern with oil?']);
+  });
+
+  it('searches the question as asked when answer types are off (typeWord false, BRAIN_ANSWER_TYPES=0)', async () => {
+    const { router, searched } = recordingQueries({ typeWord: false });
+
+    await router.search('Which call refills a lantern with oil?');
+
+    expect(searched).toEqual(['Which call refills a lantern with oil?']);
   });
 });
 

@@ -181,3 +181,35 @@ describe('retrieval suite: the anchor and the calibration', () => {
     expect(route.weights).toBeUndefined();
   });
 });
+
+describe('retrieval suite: answer types', () => {
+  it("gives the reranker's answer-type bonus, and takes it away with answerTypes false", async () => {
+    const fullText = new FullTextIndex();
+    const add = (source: string, text: string) =>
+      fullText.replaceDocument(source, [buildChunk({ documentId: source, source, text })]);
+    // Both pages hold every searched word; only the second states a duration.
+    add(
+      'docs/ferry.md',
+      'The ferry to the lighthouse island leaves from the north pier, weather permitting.',
+    );
+    add('docs/crossing.md', 'The ferry to the lighthouse island takes 40 minutes from the north pier.');
+    const build = (answerTypes?: boolean) =>
+      buildRetrievalSuite({
+        fullText,
+        embeddings: new EmbeddingChain({ providers: [new LocalHashEmbedder()] }),
+        vectors: new InMemoryVectorIndex(),
+        ...(answerTypes === undefined ? {} : { answerTypes }),
+      });
+    const question = 'How long is the ferry to the lighthouse island from the north pier?';
+    const hits = build(undefined).strategies.fulltext!(question, { limit: 10, snippets: false });
+    const typed = await build(undefined).reranker(question, await hits, 2);
+    const untyped = await build(false).reranker(question, await hits, 2);
+    const score = (list: typeof typed, source: string) => list.find((h) => h.source === source)!.score;
+
+    expect(score(typed, 'docs/crossing.md') - score(untyped, 'docs/crossing.md')).toBeCloseTo(0.15, 10);
+    expect(score(typed, 'docs/ferry.md')).toBeCloseTo(score(untyped, 'docs/ferry.md'), 10);
+    expect((build(false).router as unknown as { options: { typeWord?: boolean } }).options.typeWord).toBe(
+      false,
+    );
+  });
+});
