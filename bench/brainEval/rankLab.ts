@@ -2,9 +2,10 @@
  * A learning-to-rank lab for the auto route (issue 36, item 3): ingests each corpus once through the evaluation
  * platform, and for every answerable **tuning** question records the candidates the current auto route hands its
  * reranker, each with the reranker's features (ai/rerank/offlineReranker `FEATURE_NAMES`), its rank in each
- * strategy's own list and whether the judge finds it relevant. It then fits linear rankers (pairwise logistic loss)
- * over feature sets, scores each by leave-one-corpus-out (fit on the other corpora's tuning questions, score this
- * one's) and prints recall@5 and MRR@10 per corpus beside the current weights. The held-out half is never read.
+ * strategy's own list and whether the judge finds it relevant. It then fits linear rankers over feature sets (a
+ * pairwise logistic loss, and coordinate ascent on the metric), scores each by leave-one-corpus-out (fit on the other
+ * corpora's tuning questions, score this one's) and in sample, and prints recall@5 and MRR@10 per corpus beside the
+ * current weights. The held-out half is never read.
  * Run: npx tsx bench/brainEval/rankLab.ts [--corpora=fastify,flame] [--save=features.json] [--load=features.json]
  *   [--positives=1] [--lambda=0.01]
  */
@@ -14,13 +15,12 @@ import {
   DEFAULT_RERANKER_OPTIONS,
   FEATURE_NAMES,
   maximalMarginalRelevance,
-  type RerankFeatures,
   type Reranker,
 } from '../../ai/rerank/offlineReranker';
 import { AdaptiveRouter } from '../../ai/router/adaptiveRouter';
-import type { Hit, SearchStrategy, StrategyName } from '../../ai/retrieval/hit';
+import type { Hit, StrategyName } from '../../ai/retrieval/hit';
 import { loadCorpora, PassageJudge } from './corpusSet';
-import { startEvalPlatform } from './evalPlatform';
+import { ingestedPlatform } from './labPlatform';
 
 const LISTS: StrategyName[] = ['hyde', 'hybrid', 'fulltext', 'semantic', 'graph'];
 const LIST_DEPTH = 200;
@@ -38,14 +38,6 @@ interface Question {
   candidates: Candidate[];
 }
 
-let caught: AdaptiveRouter | undefined;
-const catchRouter = (router: AdaptiveRouter) => (caught = router);
-const search = AdaptiveRouter.prototype.search;
-AdaptiveRouter.prototype.search = function (this: AdaptiveRouter, ...args) {
-  catchRouter(this);
-  return search.apply(this, args);
-};
-
 function flag(name: string): string | undefined {
   return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
@@ -53,15 +45,8 @@ function flag(name: string): string | undefined {
 async function collect(only?: string[]): Promise<Question[]> {
   const questions: Question[] = [];
   for (const corpus of loadCorpora().filter((c) => !only || only.includes(c.name))) {
-    const platform = await startEvalPlatform();
+    const { platform, ingest, router } = await ingestedPlatform(corpus);
     try {
-      const ingest = await platform.ingest(corpus);
-      await platform.post('/brain/search/v2', { query: 'warm up', limit: 1 });
-      const router = caught as unknown as {
-        strategies: Partial<Record<StrategyName, SearchStrategy>>;
-        reranker: Reranker & { features: RerankFeatures };
-        options: ConstructorParameters<typeof AdaptiveRouter>[2];
-      };
       let handed: Hit[] = [];
       const capture: Reranker = (query, hits, limit, ranks) => {
         handed = [...hits];

@@ -18,10 +18,9 @@ import { QuestionAnswerer } from '../../ai/answer/questionAnswerer';
 import { FullTextIndex } from '../../ai/fulltext/fullTextIndex';
 import { AdaptiveRouter } from '../../ai/router/adaptiveRouter';
 import { pseudoQueries, RouterCalibrator, type PseudoQueryKind } from '../../ai/router/routerCalibration';
-import type { Reranker } from '../../ai/rerank/offlineReranker';
 import type { Hit, SearchStrategy, StrategyName } from '../../ai/retrieval/hit';
 import { loadCorpora, PassageJudge } from './corpusSet';
-import { startEvalPlatform } from './evalPlatform';
+import { ingestedPlatform } from './labPlatform';
 import { CALIBRATED_VARIANTS, ROUTER_VARIANTS, type LabSuite } from './routerVariants';
 
 /** Strategies the calibration measures, and those that may anchor a route. */
@@ -59,15 +58,6 @@ function spearman(
   });
   return da && db ? num / Math.sqrt(da * db) : 0;
 }
-
-/** The router the platform builds, caught on its first search (the lab reads its strategies and reranker). */
-let caught: AdaptiveRouter | undefined;
-const catchRouter = (router: AdaptiveRouter) => (caught = router);
-const search = AdaptiveRouter.prototype.search;
-AdaptiveRouter.prototype.search = function (this: AdaptiveRouter, ...args) {
-  catchRouter(this);
-  return search.apply(this, args);
-};
 
 let fullText: FullTextIndex | undefined;
 const catchIndex = (index: FullTextIndex) => (fullText = index);
@@ -125,15 +115,8 @@ async function main(): Promise<void> {
   const trace: unknown[] = [];
   const totals = new Map<string, { r5: number; mrr: number; corpora: number }>();
   for (const corpus of loadCorpora().filter((c) => !only || only.includes(c.name))) {
-    const platform = await startEvalPlatform();
+    const { platform, ingest, router } = await ingestedPlatform(corpus);
     try {
-      const ingest = await platform.ingest(corpus);
-      await platform.post('/brain/search/v2', { query: 'warm up', limit: 1 });
-      const router = caught as unknown as {
-        strategies: Partial<Record<StrategyName, SearchStrategy>>;
-        reranker: Reranker;
-        options: ConstructorParameters<typeof AdaptiveRouter>[2];
-      };
       await platform.post('/brain/ask', { question: 'warm up?' });
       const strategies = memoised(router.strategies);
       const index = fullText!;
