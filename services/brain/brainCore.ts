@@ -7,6 +7,7 @@ import { Ingestor } from '../../ai/corpus/ingestor';
 import { MongoChunkStore } from '../../ai/corpus/mongoChunkStore';
 import { MongoEnrichmentJournal } from '../../ai/corpus/mongoEnrichmentJournal';
 import { VectorBackfill } from '../../ai/corpus/vectorBackfill';
+import { recordStrandedVectors } from '../../ai/corpus/strandedVectors';
 import { EmbeddingChain } from '../../ai/embeddings/embeddingChain';
 import type { EmbeddingProvider } from '../../ai/embeddings/provider';
 import { ConcatenatedEmbedder } from '../../ai/embeddings/concatenatedEmbedder';
@@ -256,6 +257,17 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     // The embedding (in the offline embedder's threads) gives way to running ingests, as graph and RAPTOR do.
     { clock, logger, onVectors: () => cache.invalidate(), yieldTo: activity },
   );
+  // Documents left in a space the chain no longer serves (the offline embedder was changed) move to its space.
+  const stranded = await recordStrandedVectors(
+    { store, journal },
+    providers.map((p) => p.model),
+    new Date(clock.now()),
+  );
+  if (stranded.documents > 0)
+    logger.info(
+      stranded,
+      'brain documents in a vector space no provider serves: re-embedding them in the background',
+    );
   backfill.kick();
   const ingestor = new Ingestor({
     enrichment: { journal, backfill },
