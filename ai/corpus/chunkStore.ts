@@ -42,4 +42,6 @@ export interface ChunkStore extends ChunkLookup {
   counts(): Promise<CorpusCounts>;
   /** Documents whose current version was ingested at or after `since` (other processes catching up). */
   documentsIngestedSince(since: Date): Promise<DocumentRecord[]>;
+  /** Documents embedded in a vector space other than `models` (none yet embedded are not among them). */
+  documentsEmbeddedOutside(models: readonly string[]): Promise<DocumentRecord[]>;
 }

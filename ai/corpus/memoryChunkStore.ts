@@ -50,6 +50,12 @@ export class InMemoryChunkStore implements ChunkStore {
     return [...this.documents.values()].filter((doc) => doc.ingestedAt && doc.ingestedAt >= since);
   }
 
+  async documentsEmbeddedOutside(models: readonly string[]): Promise<DocumentRecord[]> {
+    return [...this.documents.values()].filter(
+      (doc) => doc.embeddingModel !== null && !models.includes(doc.embeddingModel),
+    );
+  }
+
   async getChunks(ids: readonly string[]): Promise<Map<string, ChunkRecord>> {
     const found = new Map<string, ChunkRecord>();
     for (const id of ids) {

@@ -227,6 +227,12 @@ export class MongoChunkStore implements ChunkStore, ChunkLookup {
     return stored.map(toDocumentRecord);
   }
 
+  async documentsEmbeddedOutside(models: readonly string[]): Promise<DocumentRecord[]> {
+    // `$nin` with null also leaves out documents without a model (their vectors are owed, not stranded).
+    const stored = await this.documents.find({ embeddingModel: { $nin: [...models, null] } }).lean();
+    return stored.map(toDocumentRecord);
+  }
+
   async getChunks(ids: readonly string[]): Promise<Map<string, ChunkRecord>> {
     const stored = ids.length === 0 ? [] : await this.chunks.find({ _id: { $in: [...ids] } }).lean();
     return new Map(stored.map((chunk) => [chunk._id, toChunkRecord(chunk)]));

@@ -3,7 +3,7 @@ import type { EnrichmentJournal } from './enrichmentJournal';
 
 /** What finding stranded documents reads: the stored documents, and where owed vectors are recorded. */
 export interface StrandedVectorsDeps {
-  store: Pick<ChunkStore, 'documentsIngestedSince'>;
+  store: Pick<ChunkStore, 'documentsEmbeddedOutside'>;
   journal: Pick<EnrichmentJournal, 'recordMany'>;
 }
 
@@ -20,10 +20,7 @@ export async function recordStrandedVectors(
   servedModels: readonly string[],
   at: Date,
 ): Promise<{ documents: number; chunks: number; models: string[] }> {
-  const served = new Set(servedModels);
-  const stranded = (await deps.store.documentsIngestedSince(new Date(0))).filter(
-    (document) => document.embeddingModel && !served.has(document.embeddingModel),
-  );
+  const stranded = await deps.store.documentsEmbeddedOutside(servedModels);
   if (stranded.length > 0)
     await deps.journal.recordMany(
       stranded.map((document) => ({ documentId: document.id, chunkIds: document.chunkIds })),

@@ -73,6 +73,25 @@ describe('MongoChunkStore (embedded MongoDB)', () => {
     expect(await all()).toEqual(['first part', 'second part']);
   });
 
+  it('finds the documents embedded outside the given spaces, leaving out those not yet embedded', async () => {
+    const save = (id: string, embeddingModel: string | null) =>
+      store.saveDocument({
+        document: buildDocument({ id, embeddingModel }),
+        upserts: [],
+        removedChunkIds: [],
+      });
+    await save('doc-old', 'local-sem-v1-384');
+    await save('doc-new', 'local-sem-v1-384*2+use-lite-v1-512*1');
+    await save('doc-owed', null);
+
+    const outside = await store.documentsEmbeddedOutside(['local-sem-v1-384*2+use-lite-v1-512*1']);
+
+    expect(outside.map((d) => d.id)).toEqual(['doc-old']);
+    expect(
+      await store.documentsEmbeddedOutside(['local-sem-v1-384', 'local-sem-v1-384*2+use-lite-v1-512*1']),
+    ).toEqual([]);
+  });
+
   it('deletes the chunks a new version no longer lists', async () => {
     const [kept, dropped, added] = ['kept', 'dropped', 'added'].map((text) => guideChunk(text));
     await store.saveDocument({

@@ -1,9 +1,10 @@
 import { InMemoryEnrichmentJournal } from '../../../ai/corpus/enrichmentJournal';
+import { InMemoryChunkStore } from '../../../ai/corpus/memoryChunkStore';
 import { recordStrandedVectors } from '../../../ai/corpus/strandedVectors';
 import type { DocumentRecord } from '../../../models/corpusRecords';
 
 const document = (id: string, embeddingModel: string | null, chunkIds: string[]) =>
-  ({ id, embeddingModel, chunkIds }) as unknown as DocumentRecord;
+  ({ id, embeddingModel, chunkIds, ingestedAt: new Date(0) }) as unknown as DocumentRecord;
 
 describe('recordStrandedVectors', () => {
   it('records every chunk of the documents in a space no provider serves, and leaves the others', async () => {
@@ -14,7 +15,8 @@ describe('recordStrandedVectors', () => {
       document('docs/new.md', 'local-sem-v1-384*2+use-lite-v1-512*1', ['new#0']),
       document('docs/owed.md', null, ['owed#0']),
     ];
-    const store = { documentsIngestedSince: async (since: Date) => (since.getTime() === 0 ? documents : []) };
+    const store = new InMemoryChunkStore();
+    await store.saveDocuments(documents.map((document) => ({ document, upserts: [], removedChunkIds: [] })));
 
     const recorded = await recordStrandedVectors(
       { store, journal },
@@ -29,7 +31,12 @@ describe('recordStrandedVectors', () => {
 
   it('records nothing when every document is in a served space', async () => {
     const journal = new InMemoryEnrichmentJournal();
-    const store = { documentsIngestedSince: async () => [document('a', 'local-sem-v1-384', ['a#0'])] };
+    const store = new InMemoryChunkStore();
+    await store.saveDocument({
+      document: document('a', 'local-sem-v1-384', ['a#0']),
+      upserts: [],
+      removedChunkIds: [],
+    });
 
     expect(await recordStrandedVectors({ store, journal }, ['local-sem-v1-384'], new Date(0))).toEqual({
       documents: 0,
