@@ -126,7 +126,7 @@ export const FEATURE_NAMES = [
 /** A candidate's feature values (`FEATURE_NAMES` order) and its text's distinct term ids, as MMR reads them. */
 export interface CandidateFeatures {
   hit: Hit;
-  values: Float64Array;
+  values: readonly number[];
   terms: Uint32Array;
 }
 
@@ -164,7 +164,8 @@ function rerankFeatures(deps: OfflineRerankerDeps, answerTypes: boolean): Rerank
         else if (expansionIds[t].some((s) => holds(distinct, s))) covered += weight * 0.5;
         if (holds(title, ids[t])) titled += weight;
       }
-      const values = Float64Array.of(
+      // A plain array: one per candidate, about 4 ns to make against 45 ns for a Float64Array (Node 24).
+      const values = [
         1 / Math.sqrt(ranks?.[rank] ?? rank + 1),
         covered / mass,
         proximity(body, distinct, ids),
@@ -172,7 +173,7 @@ function rerankFeatures(deps: OfflineRerankerDeps, answerTypes: boolean): Rerank
         matchesTarget(hit, target) ? 1 : 0,
         deps.authority?.(hit.documentId) ?? 0,
         wanted && holdsAnswerType(hit.text, wanted) ? 1 : 0,
-      );
+      ];
       return { hit, values, terms: distinct };
     });
   };
