@@ -177,8 +177,9 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
   fullText.onDocumentChange((documentId, chunks) => raptor.enqueue(documentId, chunks));
   const authority = new DocumentAuthority();
   fullText.onDocumentChange((documentId, chunks) => authority.apply(documentId, chunks));
-  const citations = new SectionCitations();
-  fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
+  // The numbered sections chunks cite, kept only when auto routes follow them (BRAIN_SECTION_CITATIONS).
+  const citations = config.BRAIN_SECTION_CITATIONS ? new SectionCitations() : undefined;
+  if (citations) fullText.onDocumentChange((documentId, chunks) => citations.apply(documentId, chunks));
   const follower = new FullTextFollower(store, fullText, { logger });
   const chunkCount = await follower.rebuild();
   logger.info({ chunks: chunkCount, collection: vectors.collectionName }, 'brain fulltext index rebuilt');
@@ -212,7 +213,7 @@ export async function openBrainCore(context: BrainCoreContext): Promise<BrainCor
     graph,
     raptor,
     authority: (documentId) => authority.of(documentId),
-    ...(config.BRAIN_SECTION_CITATIONS ? { citations } : {}),
+    ...(citations ? { citations } : {}),
     answerTypes: config.BRAIN_ANSWER_TYPES,
     router: { rrfK: config.BRAIN_RRF_K },
     calibrate: config.BRAIN_ROUTER_CALIBRATION,
